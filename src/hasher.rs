@@ -1,0 +1,307 @@
+//! The streaming Skein hasher: one generic core for the three state sizes.
+
+use crate::consts::{iv, types};
+use crate::ubi::{config_chain_from, output, ubi, Ubi};
+use crate::{Error, Params, Platform};
+use zeroize::Zeroize;
+
+#[cfg(feature = "alloc")]
+use crate::tree::TreeHasher;
+#[cfg(feature = "alloc")]
+use alloc::{boxed::Box, vec::Vec};
+
+#[derive(Clone)]
+enum Message<const W: usize> {
+    Sequential(Ubi<W>),
+    #[cfg(feature = "alloc")]
+    Tree(Box<TreeHasher<W>>),
+}
+
+/// A streaming Skein hasher with a state of `W` 64-bit words; use the aliases
+/// [`Skein256`], [`Skein512`] and [`Skein1024`].
+///
+/// Any split of the input across [`update`](Self::update) calls gives the same
+/// result; a hasher can be cloned mid-stream. Secret state is zeroized on drop.
+///
+/// ```
+/// use skein_simd::Skein512;
+/// let mut h = Skein512::new(256);
+/// h.update(b"hello ");
+/// h.update(b"world");
+/// let mut out = [0u8; 32];
+/// h.finalize_into(&mut out);
+/// assert_eq!(out.to_vec(), Skein512::digest(256, b"hello world"));
+/// ```
+#[derive(Clone)]
+pub struct Skein<const W: usize> {
+    platform: Platform,
+    output_bits: u64,
+    /// Chaining value once every argument before the message is hashed.
+    start: [u64; W],
+    msg: Message<W>,
+    /// Set once a partial final byte was absorbed; no input may follow.
+    bit_pad: bool,
+}
+
+/// Skein with a 256-bit state.
+pub type Skein256 = Skein<4>;
+/// Skein with a 512-bit state.
+pub type Skein512 = Skein<8>;
+/// Skein with a 1024-bit state.
+pub type Skein1024 = Skein<16>;
+
+impl<const W: usize> Skein<W> {
+    const VALID: () = assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words");
+
+    /// State size in bits.
+    pub const STATE_BITS: usize = 64 * W;
+    /// Block size in bytes.
+    pub const BLOCK_BYTES: usize = 8 * W;
+
+    /// Plain hashing with an output of `output_bits` bits.
+    ///
+    /// # Panics
+    /// If `output_bits` is 0.
+    ///
+    /// ```
+    /// let h = skein_simd::Skein1024::new(1024);
+    /// assert_eq!(h.output_len(), 128);
+    /// ```
+    pub fn new(output_bits: u64) -> Self {
+        Self::with_params(&Params::new().output_bits(output_bits)).expect("output_bits must be at least 1")
+    }
+
+    /// A hasher for any combination of Skein arguments.
+    ///
+    /// ```
+    /// use skein_simd::{Params, Skein256, TreeParams};
+    /// let params = Params::new().output_bits(160).nonce(b"n0nce").tree(TreeParams::new(2, 2, 8).unwrap());
+    /// let mut h = Skein256::with_params(&params).unwrap();
+    /// h.update(&[0u8; 1000]);
+    /// assert_eq!(h.finalize_vec().len(), 20);
+    /// ```
+    pub fn with_params(params: &Params<'_>) -> Result<Self, Error> {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        let output_bits = params.output_bits.unwrap_or(64 * W as u64);
+        if output_bits == 0 {
+            return Err(Error::ZeroOutputBits);
+        }
+        let platform = match params.backend {
+            Some(b) => Platform::force(b)?,
+            None => Platform::detect(),
+        };
+        #[cfg(not(feature = "alloc"))]
+        if params.tree.is_some() {
+            return Err(Error::TreeNeedsAlloc);
+        }
+        let (leaf, fan_out, max_height) =
+            params.tree.map_or((0, 0, 0), |t| (t.leaf_log2(), t.fan_out_log2(), t.max_height()));
+
+        let mut chain = [0u64; W];
+        if !params.key.is_empty() {
+            chain = ubi(&platform, chain, types::KEY, params.key);
+        }
+        chain = match (params.key.is_empty() && params.tree.is_none(), iv::lookup::<W>(output_bits)) {
+            (true, Some(precomputed)) => precomputed,
+            _ => config_chain_from::<W>(&chain, output_bits, leaf, fan_out, max_height),
+        };
+        for (ubi_type, arg) in [
+            (types::PRS, params.personalization),
+            (types::PK, params.public_key),
+            (types::KDF, params.key_id),
+            (types::NON, params.nonce),
+        ] {
+            if !arg.is_empty() {
+                chain = ubi(&platform, chain, ubi_type, arg);
+            }
+        }
+        let msg = Self::message_state(&chain, params.tree);
+        Ok(Skein { platform, output_bits, start: chain, msg, bit_pad: false })
+    }
+
+    #[allow(unused_variables)]
+    fn message_state(start: &[u64; W], tree: Option<crate::TreeParams>) -> Message<W> {
+        #[cfg(feature = "alloc")]
+        if let Some(t) = tree {
+            return Message::Tree(Box::new(TreeHasher::new(*start, t)));
+        }
+        Message::Sequential(Ubi::new(*start, types::MSG, 0, 0))
+    }
+
+    /// One-shot hash of `data` with an output of `output_bits` bits.
+    ///
+    /// ```
+    /// let d = skein_simd::Skein256::digest(128, b"abc");
+    /// assert_eq!(d.len(), 16);
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn digest(output_bits: u64, data: &[u8]) -> Vec<u8> {
+        let mut h = Self::new(output_bits);
+        h.update(data);
+        h.finalize_vec()
+    }
+
+    /// Output length in bits.
+    pub fn output_bits(&self) -> u64 {
+        self.output_bits
+    }
+
+    /// Output length in bytes: `ceil(output_bits / 8)`.
+    pub fn output_len(&self) -> usize {
+        self.output_bits.div_ceil(8) as usize
+    }
+
+    /// The backends doing the work for this hasher.
+    pub fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    /// Absorb more message bytes.
+    ///
+    /// # Panics
+    /// After [`update_bits`](Self::update_bits) absorbed a partial byte.
+    ///
+    /// ```
+    /// let mut h = skein_simd::Skein512::new(512);
+    /// h.update(b"abc");
+    /// ```
+    pub fn update(&mut self, data: &[u8]) {
+        assert!(!self.bit_pad, "Skein: no input may follow a partial final byte");
+        self.absorb(data);
+    }
+
+    fn absorb(&mut self, data: &[u8]) {
+        match &mut self.msg {
+            Message::Sequential(u) => u.update(&self.platform, data),
+            #[cfg(feature = "alloc")]
+            Message::Tree(t) => t.update(&self.platform, data, self.bit_pad),
+        }
+    }
+
+    /// Absorb the first `bits` bits of `data` (most significant bit of each
+    /// byte first, as in the specification). `data` must hold exactly
+    /// `ceil(bits / 8)` bytes. When `bits` is not a multiple of 8 this ends
+    /// the message: the last byte is padded with a single 1 bit and the
+    /// bit-padding flag goes into the final tweak.
+    ///
+    /// # Panics
+    /// If `data.len() != ceil(bits / 8)`, or after a partial byte.
+    ///
+    /// ```
+    /// let mut h = skein_simd::Skein256::new(256);
+    /// h.update_bits(&[0b1010_0000], 3); // the bits 1, 0, 1
+    /// let _ = h.finalize_vec();
+    /// ```
+    pub fn update_bits(&mut self, data: &[u8], bits: u64) {
+        assert_eq!(data.len() as u64, bits.div_ceil(8), "Skein: update_bits needs ceil(bits/8) bytes");
+        let partial = (bits % 8) as u32;
+        if partial == 0 {
+            self.update(data);
+            return;
+        }
+        let (whole, last) = data.split_at(data.len() - 1);
+        self.update(whole);
+        let pad = 0x80u8 >> partial;
+        let last = (last[0] & !(pad.wrapping_sub(1)) & !pad) | pad;
+        // Flag first: a tree leaf that this byte fills is the padded last one.
+        self.bit_pad = true;
+        self.absorb(&[last]);
+    }
+
+    fn message_chain(&mut self) -> [u64; W] {
+        match &mut self.msg {
+            Message::Sequential(u) => u.finish(&self.platform, self.bit_pad),
+            #[cfg(feature = "alloc")]
+            Message::Tree(t) => t.finish(&self.platform, self.bit_pad),
+        }
+    }
+
+    /// Finish and write the `output_len()` result bytes into `out`.
+    ///
+    /// # Panics
+    /// If `out.len() != self.output_len()`.
+    ///
+    /// ```
+    /// let mut h = skein_simd::Skein512::new(160);
+    /// h.update(b"data");
+    /// let mut out = [0u8; 20];
+    /// h.finalize_into(&mut out);
+    /// ```
+    pub fn finalize_into(mut self, out: &mut [u8]) {
+        assert_eq!(out.len(), self.output_len(), "Skein: output buffer must be output_len() bytes");
+        let mut g = self.message_chain();
+        output::<W>(&self.platform, &g, out);
+        g.zeroize();
+    }
+
+    /// Finish and return the result.
+    ///
+    /// ```
+    /// let mut h = skein_simd::Skein512::new(2056); // longer than the state: counter-mode output
+    /// h.update(b"data");
+    /// assert_eq!(h.finalize_vec().len(), 257);
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn finalize_vec(self) -> Vec<u8> {
+        let mut out = alloc::vec![0u8; self.output_len()];
+        self.finalize_into(&mut out);
+        out
+    }
+
+    /// Finish and compare the result with `expected` in constant time (a MAC
+    /// check). Returns false when the lengths differ.
+    ///
+    /// ```
+    /// use skein_simd::{Params, Skein512};
+    /// let params = Params::new().key(b"secret key");
+    /// let mut a = Skein512::with_params(&params).unwrap();
+    /// a.update(b"msg");
+    /// let tag = a.finalize_vec();
+    /// let mut b = Skein512::with_params(&params).unwrap();
+    /// b.update(b"msg");
+    /// assert!(b.verify(&tag));
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn verify(self, expected: &[u8]) -> bool {
+        use subtle::ConstantTimeEq;
+        let mut tag = self.finalize_vec();
+        let ok = tag.len() == expected.len() && bool::from(tag.ct_eq(expected));
+        tag.zeroize();
+        ok
+    }
+
+    /// Back to the state right after the arguments (key, personalization …),
+    /// ready for a new message.
+    ///
+    /// ```
+    /// let mut h = skein_simd::Skein256::new(256);
+    /// h.update(b"discarded");
+    /// h.reset();
+    /// h.update(b"abc");
+    /// assert_eq!(h.finalize_vec(), skein_simd::Skein256::digest(256, b"abc"));
+    /// ```
+    pub fn reset(&mut self) {
+        #[cfg(feature = "alloc")]
+        let tree = match &self.msg {
+            Message::Tree(t) => Some(t.params()),
+            _ => None,
+        };
+        #[cfg(not(feature = "alloc"))]
+        let tree = None;
+        self.msg = Self::message_state(&self.start, tree);
+        self.bit_pad = false;
+    }
+}
+
+impl<const W: usize> Drop for Skein<W> {
+    fn drop(&mut self) {
+        self.start.zeroize();
+    }
+}
+
+impl<const W: usize> core::fmt::Debug for Skein<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Skein{}-{} {{ .. }}", 64 * W, self.output_bits)
+    }
+}

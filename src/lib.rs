@@ -1,0 +1,122 @@
+//! # skein-simd
+//!
+//! The complete Skein 1.3 hash family — Skein-256, -512 and -1024 with any
+//! output length, bit-granular messages, MAC keys, personalization, public
+//! key, key identifier (KDF), nonce and tree hashing — plus Threefish as a
+//! cipher, with block-function backends chosen at run time.
+//!
+//! ```
+//! use skein_simd::{Params, Skein512};
+//!
+//! // Plain hashing: Skein-512-256.
+//! let digest = Skein512::digest(256, b"The quick brown fox");
+//! assert_eq!(digest.len(), 32);
+//!
+//! // Every argument of the specification.
+//! let params = Params::new().output_bits(384).key(b"key").personalization(b"app v1").nonce(b"n");
+//! let mut h = Skein512::with_params(&params).unwrap();
+//! h.update(b"The quick ");
+//! h.update(b"brown fox");
+//! assert_eq!(h.finalize_vec().len(), 48);
+//! ```
+//!
+//! Layout: [`consts`] holds the specification's constants, `threefish` the
+//! cipher, `ubi` and `params` the chaining mode and its arguments, `tree` tree
+//! hashing, `backend/*` one module per instruction set, and `platform` the one
+//! place that picks among them.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod backend;
+pub mod consts;
+#[cfg(feature = "digest")]
+mod digest_impl;
+mod dyn_hasher;
+mod hasher;
+mod params;
+mod platform;
+mod threefish;
+#[cfg(feature = "alloc")]
+mod tree;
+mod ubi;
+
+#[cfg(feature = "digest")]
+pub use digest_impl::*;
+#[cfg(feature = "digest")]
+pub use digest;
+pub use dyn_hasher::{DynSkein, StateSize};
+pub use hasher::{Skein, Skein1024, Skein256, Skein512};
+pub use params::{Params, TreeParams};
+pub use platform::{Backend, Platform};
+pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};
+
+/// Why a hasher could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// An output length of 0 bits.
+    ZeroOutputBits,
+    /// Tree parameters outside Yl >= 1, Yf >= 1, 2 <= Ym <= 255.
+    InvalidTree,
+    /// Tree hashing was asked for in a build without the `alloc` feature.
+    TreeNeedsAlloc,
+    /// The backend is not in this build or not supported by this CPU.
+    BackendUnavailable(Backend),
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::ZeroOutputBits => f.write_str("output length must be at least 1 bit"),
+            Error::InvalidTree => f.write_str("tree parameters must satisfy leaf >= 1, fan-out >= 1, 2 <= height <= 255"),
+            Error::TreeNeedsAlloc => f.write_str("tree hashing needs the `alloc` feature"),
+            Error::BackendUnavailable(b) => write!(f, "backend `{b}` is not available on this CPU or in this build"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+/// Skein-256-256 of `data`.
+///
+/// ```
+/// assert_eq!(skein_simd::hash256(b"").len(), 32);
+/// ```
+pub fn hash256(data: &[u8]) -> [u8; 32] {
+    let mut h = Skein256::new(256);
+    h.update(data);
+    let mut out = [0; 32];
+    h.finalize_into(&mut out);
+    out
+}
+
+/// Skein-512-512 of `data`.
+///
+/// ```
+/// assert_eq!(skein_simd::hash512(b"").len(), 64);
+/// ```
+pub fn hash512(data: &[u8]) -> [u8; 64] {
+    let mut h = Skein512::new(512);
+    h.update(data);
+    let mut out = [0; 64];
+    h.finalize_into(&mut out);
+    out
+}
+
+/// Skein-1024-1024 of `data`.
+///
+/// ```
+/// assert_eq!(skein_simd::hash1024(b"").len(), 128);
+/// ```
+pub fn hash1024(data: &[u8]) -> [u8; 128] {
+    let mut h = Skein1024::new(1024);
+    h.update(data);
+    let mut out = [0; 128];
+    h.finalize_into(&mut out);
+    out
+}

@@ -1,0 +1,121 @@
+//! Skein's optional arguments (spec 3.5): everything that is hashed before the
+//! message, plus the output length, tree shape and backend.
+
+use crate::{Backend, Error};
+
+/// Tree-hashing shape (spec 3.5.6): leaves of `2^leaf` blocks, nodes of
+/// `2^fan_out` children, at most `max_height` levels.
+///
+/// ```
+/// use skein_simd::TreeParams;
+/// let t = TreeParams::new(10, 1, 255).unwrap();
+/// assert_eq!(t.leaf_log2(), 10);
+/// assert!(TreeParams::new(0, 1, 255).is_err());
+/// assert!(TreeParams::new(1, 1, 1).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TreeParams {
+    leaf: u8,
+    fan_out: u8,
+    max_height: u8,
+}
+
+impl TreeParams {
+    /// Yl (leaf size exponent, >= 1), Yf (fan-out exponent, >= 1) and
+    /// Ym (maximum height, 2..=255), as in the specification.
+    pub fn new(leaf: u8, fan_out: u8, max_height: u8) -> Result<Self, Error> {
+        if leaf == 0 || fan_out == 0 || max_height < 2 {
+            return Err(Error::InvalidTree);
+        }
+        Ok(TreeParams { leaf, fan_out, max_height })
+    }
+    /// Yl: a leaf is `2^Yl` state-size blocks.
+    pub fn leaf_log2(&self) -> u8 {
+        self.leaf
+    }
+    /// Yf: a node has `2^Yf` children.
+    pub fn fan_out_log2(&self) -> u8 {
+        self.fan_out
+    }
+    /// Ym: the maximum tree height.
+    pub fn max_height(&self) -> u8 {
+        self.max_height
+    }
+}
+
+/// Everything of a Skein computation except the message, borrowed.
+///
+/// Arguments are hashed in the specification's order: key, configuration,
+/// personalization, public key, key identifier, nonce, then the message.
+/// An empty argument is the same as an absent one, as in the reference code.
+///
+/// ```
+/// use skein_simd::{Params, Skein512};
+/// let key = [0x42u8; 32];
+/// let params = Params::new()
+///     .output_bits(256)
+///     .key(&key)
+///     .personalization(b"20261130 me@example.org app/v1");
+/// let mut mac = Skein512::with_params(&params).unwrap();
+/// mac.update(b"message");
+/// let tag = mac.finalize_vec();
+/// assert_eq!(tag.len(), 32);
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Params<'a> {
+    pub(crate) output_bits: Option<u64>,
+    pub(crate) key: &'a [u8],
+    pub(crate) personalization: &'a [u8],
+    pub(crate) public_key: &'a [u8],
+    pub(crate) key_id: &'a [u8],
+    pub(crate) nonce: &'a [u8],
+    pub(crate) tree: Option<TreeParams>,
+    pub(crate) backend: Option<Backend>,
+}
+
+impl<'a> Params<'a> {
+    /// Plain hashing with the state size as output length.
+    pub fn new() -> Self {
+        Params::default()
+    }
+    /// Output length in bits (any value >= 1); default: the state size.
+    pub fn output_bits(mut self, bits: u64) -> Self {
+        self.output_bits = Some(bits);
+        self
+    }
+    /// MAC key (makes the result Skein-MAC; with `key_id`, a KDF).
+    pub fn key(mut self, key: &'a [u8]) -> Self {
+        self.key = key;
+        self
+    }
+    /// Personalization string.
+    pub fn personalization(mut self, p: &'a [u8]) -> Self {
+        self.personalization = p;
+        self
+    }
+    /// Public key (for hashing messages to be signed).
+    pub fn public_key(mut self, pk: &'a [u8]) -> Self {
+        self.public_key = pk;
+        self
+    }
+    /// Key identifier (KDF use, together with a key).
+    pub fn key_id(mut self, id: &'a [u8]) -> Self {
+        self.key_id = id;
+        self
+    }
+    /// Nonce (randomized hashing, stream-cipher use).
+    pub fn nonce(mut self, nonce: &'a [u8]) -> Self {
+        self.nonce = nonce;
+        self
+    }
+    /// Tree hashing with this shape.
+    pub fn tree(mut self, tree: TreeParams) -> Self {
+        self.tree = Some(tree);
+        self
+    }
+    /// Force a block-function backend instead of the detected one.
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.backend = Some(backend);
+        self
+    }
+}

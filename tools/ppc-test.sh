@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Run the skein-simd test suite and the skeinsum self-test under QEMU
+# user-mode emulation on PowerPC.
+#
+# usage: tools/ppc-test.sh [RUN...]
+#
+# Runs (default: all four PowerPC runs, in this order):
+#   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec)
+#   ppc32-750     powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 750    (no AltiVec:
+#                 the portable fallback must be chosen at run time)
+#   ppc64-power7  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power7 (VSX, no POWER8 vector)
+#   ppc64le-power9 powerpc64le-unknown-linux-gnu, qemu-ppc64le -cpu power9
+#   aarch64       aarch64-unknown-linux-gnu,     qemu-aarch64 (not in the default set)
+#
+# For each run:
+#   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --release --target T
+#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --self-test
+#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --list-backends
+# with CARGO_TARGET_<T>_RUNNER set to that run's qemu command, so the tests
+# and the CLI run under the same emulated CPU. The two ppc32 runs share one
+# build (the runner is not part of cargo's fingerprint).
+#
+# Environment:
+#   PPC_TEST_RUNS        space-separated runs (same as the arguments)
+#   PPC_TEST_TIMEOUT     seconds allowed for each cargo command (default 1500)
+#   PPC_TEST_FAIL_FAST=1 stop at the first failing run
+#   PPC_TEST_CARGO_ARGS  extra arguments for `cargo test` (e.g. "-- --skip slow")
+#
+# Exits non-zero if any step of any run fails. The last line is
+# "ppc-test: N passed, M failed" (runs, not individual tests).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+timeout_s="${PPC_TEST_TIMEOUT:-1500}"
+fail_fast="${PPC_TEST_FAIL_FAST:-0}"
+read -r -a extra_test_args <<< "${PPC_TEST_CARGO_ARGS:-}"
+
+if [ $# -gt 0 ]; then
+    runs=("$@")
+else
+    read -r -a runs <<< "${PPC_TEST_RUNS:-ppc32-7450 ppc32-750 ppc64-power7 ppc64le-power9}"
+fi
+
+# run name -> "target qemu cpu sysroot linker"
+run_spec() {
+    case "$1" in
+        ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc" ;;
+        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc" ;;
+        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc" ;;
+        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc" ;;
+        aarch64)        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc" ;;
+        *) return 1 ;;
+    esac
+}
+
+header() {
+    local line="================================================================"
+    printf '\n%s\n== %s\n%s\n' "$line" "$*" "$line"
+}
+
+step() {
+    # step DESCRIPTION CMD... : run CMD with a timeout, report time and status.
+    local desc="$1"; shift
+    local t0=$SECONDS rc=0
+    echo "---- $desc"
+    echo "+ $*"
+    timeout --kill-after=30 "$timeout_s" "$@" || rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "---- TIMEOUT after ${timeout_s}s: $desc"
+    elif [ "$rc" -ne 0 ]; then
+        echo "---- FAILED (exit $rc, $((SECONDS - t0))s): $desc"
+    else
+        echo "---- ok ($((SECONDS - t0))s): $desc"
+    fi
+    return "$rc"
+}
+
+# ---- preflight: everything the runs need must be installed ----
+missing=()
+installed_targets="$(rustup target list --installed 2>/dev/null || true)"
+for r in "${runs[@]}"; do
+    spec="$(run_spec "$r")" || { echo "ppc-test.sh: unknown run '$r'" >&2; exit 2; }
+    read -r target qemu cpu sysroot linker <<< "$spec"
+    command -v "$qemu" >/dev/null || missing+=("$qemu (apt-get install qemu-user)")
+    command -v "$linker" >/dev/null || missing+=("$linker (apt-get install gcc-${linker%-gcc})")
+    [ -d "$sysroot/lib" ] || missing+=("$sysroot/lib (apt-get install libc6-dev-*-cross)")
+    grep -qx "$target" <<< "$installed_targets" || missing+=("rust target $target (rustup target add $target)")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    printf 'ppc-test.sh: missing prerequisites:\n' >&2
+    printf '  %s\n' "${missing[@]}" | sort -u >&2
+    echo "ppc-test: 0 passed, ${#runs[@]} failed"
+    exit 1
+fi
+
+export RUSTC_BOOTSTRAP=1
+passed=0
+failed=0
+failed_runs=()
+t_all=$SECONDS
+
+for r in "${runs[@]}"; do
+    read -r target qemu cpu sysroot linker <<< "$(run_spec "$r")"
+    runner="$qemu -cpu $cpu -L $sysroot"
+    runner_var="CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUNNER"
+    header "$r: $target under '$runner'"
+    t_run=$SECONDS
+    ok=1
+    (
+        export "$runner_var=$runner"
+        step "[$r] cargo test -p skein-simd --release --target $target" \
+            cargo test -p skein-simd --release --target "$target" "${extra_test_args[@]}"
+    ) || ok=0
+    if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then
+        (
+            export "$runner_var=$runner"
+            step "[$r] skeinsum --self-test" \
+                cargo run -q -p skeinsum --release --target "$target" -- --self-test
+        ) || ok=0
+        (
+            export "$runner_var=$runner"
+            step "[$r] skeinsum --list-backends" \
+                cargo run -q -p skeinsum --release --target "$target" -- --list-backends
+        ) || ok=0
+    fi
+    if [ "$ok" = 1 ]; then
+        passed=$((passed + 1))
+        echo "== $r: PASSED ($((SECONDS - t_run))s)"
+    else
+        failed=$((failed + 1))
+        failed_runs+=("$r")
+        echo "== $r: FAILED ($((SECONDS - t_run))s)"
+        [ "$fail_fast" = 1 ] && break
+    fi
+done
+
+header "ppc-test summary ($((SECONDS - t_all))s)"
+[ ${#failed_runs[@]} -gt 0 ] && echo "failed runs: ${failed_runs[*]}"
+echo "ppc-test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
