@@ -2,6 +2,12 @@
 //! dispatch of the block function.
 
 use crate::backend::portable;
+#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+use crate::backend::{altivec, vsx};
+#[cfg(target_arch = "aarch64")]
+use crate::backend::neon;
+#[cfg(target_arch = "x86_64")]
+use crate::backend::{avx2, avx512, sse2};
 use crate::Error;
 
 /// A block-function implementation.
@@ -62,10 +68,7 @@ impl Backend {
 
     /// Whether this build has the backend and this CPU can run it.
     pub fn is_available(self) -> bool {
-        match self {
-            Backend::Portable => true,
-            _ => false,
-        }
+        Choice::of(self).is_some()
     }
 
     /// Whether the backend implements the block function for a state of
@@ -90,6 +93,66 @@ impl core::fmt::Display for Backend {
     }
 }
 
+/// A backend together with the proof (a token from its module's detection)
+/// that this CPU can run it. Only `Choice::of` makes one, so holding a
+/// `Choice` is what lets the safe dispatch below call SIMD code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Sse2(sse2::Token),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Token),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(avx512::Token),
+    #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+    Altivec(altivec::Token),
+    #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+    Vsx(vsx::Token),
+    #[cfg(target_arch = "aarch64")]
+    Neon(neon::Token),
+}
+
+impl Choice {
+    fn of(backend: Backend) -> Option<Choice> {
+        match backend {
+            Backend::Portable => Some(Choice::Portable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2 => sse2::Token::detect().map(Choice::Sse2),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::Token::detect().map(Choice::Avx2),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => avx512::Token::detect().map(Choice::Avx512),
+            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            Backend::Altivec => altivec::Token::detect().map(Choice::Altivec),
+            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            Backend::Vsx => vsx::Token::detect().map(Choice::Vsx),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => neon::Token::detect().map(Choice::Neon),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    fn backend(self) -> Backend {
+        match self {
+            Choice::Portable => Backend::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Choice::Sse2(_) => Backend::Sse2,
+            #[cfg(target_arch = "x86_64")]
+            Choice::Avx2(_) => Backend::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Choice::Avx512(_) => Backend::Avx512,
+            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            Choice::Altivec(_) => Backend::Altivec,
+            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            Choice::Vsx(_) => Backend::Vsx,
+            #[cfg(target_arch = "aarch64")]
+            Choice::Neon(_) => Backend::Neon,
+        }
+    }
+}
+
 /// The backend chosen for each state size; chosen once, copied into every
 /// hasher.
 ///
@@ -102,62 +165,76 @@ impl core::fmt::Display for Backend {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Platform {
-    s256: Backend,
-    s512: Backend,
-    s1024: Backend,
+    s256: Choice,
+    s512: Choice,
+    s1024: Choice,
+}
+
+/// The automatic choice per state size, fastest first; the first one this CPU
+/// has wins. Each list's order is a measurement, recorded beside it.
+fn preference(state_bits: usize) -> &'static [Backend] {
+    let _ = state_bits;
+    &[Backend::Portable]
 }
 
 impl Platform {
     /// The fastest backends this CPU supports, per state size.
     pub fn detect() -> Platform {
-        Platform { s256: Backend::Portable, s512: Backend::Portable, s1024: Backend::Portable }
+        let pick = |bits| {
+            preference(bits).iter().find_map(|&b| Choice::of(b)).unwrap_or(Choice::Portable)
+        };
+        Platform { s256: pick(256), s512: pick(512), s1024: pick(1024) }
     }
 
     /// Use `backend` for every state size, if this CPU and build have it.
     pub fn force(backend: Backend) -> Result<Platform, Error> {
-        if !backend.is_available() {
-            return Err(Error::BackendUnavailable(backend));
-        }
-        Ok(Platform { s256: backend, s512: backend, s1024: backend })
+        let c = Choice::of(backend).ok_or(Error::BackendUnavailable(backend))?;
+        Ok(Platform { s256: c, s512: c, s1024: c })
     }
 
     /// The backend used for a state of `state_bits` bits.
     pub fn backend(&self, state_bits: usize) -> Backend {
         match state_bits {
-            256 => self.s256,
-            1024 => self.s1024,
-            _ => self.s512,
+            256 => self.s256.backend(),
+            1024 => self.s1024.backend(),
+            _ => self.s512.backend(),
         }
     }
 
-    /// Process consecutive blocks of one UBI: see `portable::compress`.
+    /// Process consecutive blocks of one UBI: for each block of `8 * W` bytes,
+    /// advance the tweak position by `bytes_per_block`, set
+    /// `chain = Threefish(chain, tweak, block) ^ block`, clear the first flag.
     #[inline]
     pub(crate) fn compress<const W: usize>(&self, chain: &mut [u64; W], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
         match W {
-            4 => self.compress_256(as_words(chain), tweak, blocks, bytes_per_block),
-            8 => self.compress_512(as_words(chain), tweak, blocks, bytes_per_block),
-            _ => self.compress_1024(as_words(chain), tweak, blocks, bytes_per_block),
-        }
-    }
-
-    fn compress_256(&self, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
-        match self.s256 {
-            _ => portable::compress_256(chain, tweak, blocks, bytes_per_block),
-        }
-    }
-
-    fn compress_512(&self, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
-        match self.s512 {
-            _ => portable::compress_512(chain, tweak, blocks, bytes_per_block),
-        }
-    }
-
-    fn compress_1024(&self, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
-        match self.s1024 {
-            _ => portable::compress_1024(chain, tweak, blocks, bytes_per_block),
+            4 => dispatch!(self.s256, compress_256(as_words(chain), tweak, blocks, bytes_per_block)),
+            8 => dispatch!(self.s512, compress_512(as_words(chain), tweak, blocks, bytes_per_block)),
+            _ => dispatch!(self.s1024, compress_1024(as_words(chain), tweak, blocks, bytes_per_block)),
         }
     }
 }
+
+/// Call `function` of the chosen backend's module, handing it the token.
+macro_rules! dispatch {
+    ($choice:expr, $function:ident($($arg:expr),*)) => {
+        match $choice {
+            Choice::Portable => portable::$function($($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Choice::Sse2(t) => sse2::$function(t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Choice::Avx2(t) => avx2::$function(t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Choice::Avx512(t) => avx512::$function(t, $($arg),*),
+            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            Choice::Altivec(t) => altivec::$function(t, $($arg),*),
+            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            Choice::Vsx(t) => vsx::$function(t, $($arg),*),
+            #[cfg(target_arch = "aarch64")]
+            Choice::Neon(t) => neon::$function(t, $($arg),*),
+        }
+    };
+}
+use dispatch;
 
 /// View a `[u64; W]` as the `[u64; N]` it is when `W == N` (checked, free
 /// after monomorphization).

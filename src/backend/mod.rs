@@ -1,4 +1,23 @@
 //! Block-function backends, one module per instruction set. Only
 //! [`crate::platform`] chooses between them.
+//!
+//! Each module offers the same seam: a `Token` whose `detect()` succeeds only
+//! when this CPU runs the backend, and safe `compress_256/512/1024(token,
+//! chain, tweak, blocks, bytes_per_block)` functions (see `portable`).
 
 pub(crate) mod portable;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse2;
+
+#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+pub(crate) mod altivec;
+#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+pub(crate) mod vsx;
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
