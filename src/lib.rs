@@ -25,6 +25,7 @@
 //! hashing, `backend/*` one module per instruction set, and `platform` the one
 //! place that picks among them.
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(skein_simd_nightly, feature(stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, portable_simd, core_intrinsics, asm_experimental_arch), allow(internal_features))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 

@@ -1,0 +1,127 @@
+//! Build script: turns on the PowerPC SIMD backends (`altivec`, `vsx`) when
+//! the compiler accepts what they need.
+//!
+//! Their intrinsics, target features and run-time detection are unstable in
+//! Rust, so they need a nightly compiler (or `RUSTC_BOOTSTRAP=1`). Rather than
+//! guess from the version string, the script compiles a small probe that uses
+//! every unstable item the backends use, for the real target with the real
+//! flags. If it compiles, the crate is built with `--cfg skein_simd_nightly`;
+//! otherwise (stable compiler, or a nightly that renamed something) the crate
+//! quietly keeps only the portable backend.
+//!
+//! `SKEIN_SIMD_NO_NIGHTLY=1` skips the probe (portable only).
+
+use std::env;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The feature gates `src/lib.rs` enables under `skein_simd_nightly`; keep
+/// the two lists identical.
+const FEATURES: &str = "stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, \
+                        portable_simd, core_intrinsics, asm_experimental_arch";
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=RUSTC_BOOTSTRAP");
+    println!("cargo:rerun-if-env-changed=SKEIN_SIMD_NO_NIGHTLY");
+
+    let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    if arch != "powerpc" && arch != "powerpc64" {
+        return;
+    }
+    if env::var_os("SKEIN_SIMD_NO_NIGHTLY").is_some_and(|v| !v.is_empty() && v != "0") {
+        return;
+    }
+    let with_std = env::var_os("CARGO_FEATURE_STD").is_some();
+    if probe(&arch, with_std) {
+        println!("cargo:rustc-cfg=skein_simd_nightly");
+    } else {
+        println!(
+            "cargo:warning=skein-simd: the PowerPC SIMD backends need a nightly compiler \
+             (or RUSTC_BOOTSTRAP=1); building the portable backend only"
+        );
+    }
+}
+
+/// Compile the probe for the target; true if it builds.
+fn probe(arch: &str, with_std: bool) -> bool {
+    let Some(out_dir) = env::var_os("OUT_DIR").map(PathBuf::from) else { return false };
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let target = env::var("TARGET").unwrap_or_default();
+
+    let mut cmd = Command::new(rustc);
+    cmd.args(["--edition", "2021", "--crate-type", "lib", "--crate-name", "skein_simd_probe"])
+        .args(["--emit", "obj", "--cap-lints", "allow", "-C", "opt-level=1"])
+        .arg("-o")
+        .arg(out_dir.join("skein_simd_probe.o"));
+    if !target.is_empty() {
+        cmd.args(["--target", &target]);
+    }
+    // The flags the crate itself gets (e.g. -C target-cpu).
+    if let Ok(flags) = env::var("CARGO_ENCODED_RUSTFLAGS") {
+        cmd.args(flags.split('\x1f').filter(|f| !f.is_empty()));
+    }
+    cmd.arg("-").stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
+
+    let Ok(mut child) = cmd.spawn() else { return false };
+    let source = probe_source(arch, with_std);
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        if stdin.write_all(source.as_bytes()).is_err() {
+            let _ = child.wait();
+            return false;
+        }
+    }
+    child.wait().map(|s| s.success()).unwrap_or(false)
+}
+
+/// A library touching each unstable item the PowerPC backends use.
+fn probe_source(arch: &str, with_std: bool) -> String {
+    let no_std = if with_std { "" } else { "#![no_std]" };
+    let detect = if !with_std {
+        String::new()
+    } else if arch == "powerpc64" {
+        "pub fn detect() -> bool { std::arch::is_powerpc64_feature_detected!(\"altivec\") \
+         && std::arch::is_powerpc64_feature_detected!(\"power8-vector\") }"
+            .to_string()
+    } else {
+        "pub fn detect() -> bool { std::arch::is_powerpc_feature_detected!(\"altivec\") }".to_string()
+    };
+    format!(
+        r#"
+#![feature({FEATURES})]
+#![allow(internal_features)]
+{no_std}
+use core::arch::{arch}::*;
+use core::intrinsics::simd::*;
+use core::simd::Simd;
+
+#[target_feature(enable = "altivec")]
+pub unsafe fn altivec(a: vector_unsigned_int, b: vector_unsigned_int, p: *const u8) -> vector_unsigned_int {{
+    unsafe {{
+        let c = vec_addc(a, b);
+        let s = vec_add(vec_rl(a, b), c);
+        let m: vector_unsigned_char = core::mem::transmute(*(p as *const [u8; 16]));
+        let s = vec_perm(s, a, m);
+        let t: vector_unsigned_int = simd_shuffle(s, c, const {{ Simd::<u32, 4>::from_array([1, 4, 3, 6]) }});
+        let r: vector_unsigned_int;
+        core::arch::asm!("vsel {{0}}, {{1}}, {{2}}, {{3}}", lateout(vreg) r, in(vreg) s, in(vreg) t, in(vreg) b,
+            options(pure, nomem, nostack));
+        simd_xor(simd_add(r, t), a)
+    }}
+}}
+
+#[target_feature(enable = "power8-vector")]
+pub unsafe fn vsx(a: vector_unsigned_long, b: vector_unsigned_long) -> vector_unsigned_long {{
+    unsafe {{
+        let s: vector_unsigned_long = simd_add(a, b);
+        let r = simd_funnel_shl(s, s, b);
+        let t: vector_unsigned_long = simd_shuffle(r, a, const {{ Simd::<u32, 2>::from_array([1, 2]) }});
+        simd_xor(simd_bswap(t), a)
+    }}
+}}
+
+{detect}
+"#
+    )
+}
