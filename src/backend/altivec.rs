@@ -184,6 +184,24 @@ fn vsel(a: V, b: V, m: V) -> V {
     r
 }
 
+/// `v`, hidden from LLVM: a constant passed through here is kept in a
+/// register (or spilled once) instead of being reloaded from the constant
+/// pool at every use.
+#[target_feature(enable = "altivec")]
+#[inline]
+fn opaque(mut v: V) -> V {
+    // SAFETY: an empty instruction sequence; `v` stays in its register.
+    unsafe { asm!("/* {0} */", inout(vreg) v, options(pure, nomem, nostack, preserves_flags)) };
+    v
+}
+
+/// Rotation counts and select masks of rounds 0..8, one pair per odd register.
+#[derive(Clone, Copy)]
+struct RotConsts {
+    count: [[V; 2]; 8],
+    mask: [[V; 2]; 8],
+}
+
 /// Sixteen message bytes at `p` (any alignment).
 ///
 /// # Safety
@@ -324,6 +342,31 @@ const fn split_rot<const W: usize>(d: usize, r: usize) -> ([u32; 4], [u32; 4]) {
     (count, mask)
 }
 
+/// The rotation constants of all rounds, opaque to LLVM.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_consts<const W: usize>() -> RotConsts {
+    let zero = vconst([0; 4]);
+    let mut rc = RotConsts { count: [[zero; 2]; 8], mask: [[zero; 2]; 8] };
+    let mut d = 0;
+    while d < 8 {
+        let mut r = 0;
+        while r < W / 8 {
+            let (c, m) = split_rot::<W>(d, r);
+            // SAFETY: caller enables AltiVec.
+            unsafe {
+                rc.count[d][r] = opaque(vconst(c));
+                rc.mask[d][r] = opaque(vconst(m));
+            }
+            r += 1;
+        }
+        d += 1;
+    }
+    rc
+}
+
 /// Rotate four words left, each by its own count.
 ///
 /// # Safety
@@ -355,18 +398,16 @@ const fn split_perm<const W: usize>(d: usize, r: usize) -> Simd<u32, 4> {
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn split_round<const W: usize, const D: usize>(x: &mut Split) {
+unsafe fn split_round<const W: usize, const D: usize>(x: &mut Split, rc: &RotConsts) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         (x.eh[0], x.el[0]) = split_add(x.eh[0], x.el[0], x.oh[0], x.ol[0]);
-        let (c, m) = const { split_rot::<W>(D, 0) };
-        let (h, l) = split_rotate(x.oh[0], x.ol[0], vconst(c), vconst(m));
+        let (h, l) = split_rotate(x.oh[0], x.ol[0], rc.count[D][0], rc.mask[D][0]);
         x.oh[0] = simd_xor(h, x.eh[0]);
         x.ol[0] = simd_xor(l, x.el[0]);
         if W == 16 {
             (x.eh[1], x.el[1]) = split_add(x.eh[1], x.el[1], x.oh[1], x.ol[1]);
-            let (c, m) = const { split_rot::<W>(D, 1) };
-            let (h, l) = split_rotate(x.oh[1], x.ol[1], vconst(c), vconst(m));
+            let (h, l) = split_rotate(x.oh[1], x.ol[1], rc.count[D][1], rc.mask[D][1]);
             x.oh[1] = simd_xor(h, x.eh[1]);
             x.ol[1] = simd_xor(l, x.el[1]);
 
@@ -491,18 +532,18 @@ unsafe fn split_inject<const W: usize, const S: usize>(x: &mut Split, k: &SplitK
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn split_eight<const W: usize, const S1: usize, const S2: usize>(x: &mut Split, k: &SplitKey, t: &TweakLanes) {
+unsafe fn split_eight<const W: usize, const S1: usize, const S2: usize>(x: &mut Split, k: &SplitKey, t: &TweakLanes, rc: &RotConsts) {
     // SAFETY: caller enables AltiVec.
     unsafe {
-        split_round::<W, 0>(x);
-        split_round::<W, 1>(x);
-        split_round::<W, 2>(x);
-        split_round::<W, 3>(x);
+        split_round::<W, 0>(x, rc);
+        split_round::<W, 1>(x, rc);
+        split_round::<W, 2>(x, rc);
+        split_round::<W, 3>(x, rc);
         split_inject::<W, S1>(x, k, t);
-        split_round::<W, 4>(x);
-        split_round::<W, 5>(x);
-        split_round::<W, 6>(x);
-        split_round::<W, 7>(x);
+        split_round::<W, 4>(x, rc);
+        split_round::<W, 5>(x, rc);
+        split_round::<W, 6>(x, rc);
+        split_round::<W, 7>(x, rc);
         split_inject::<W, S2>(x, k, t);
     }
 }
@@ -560,6 +601,7 @@ unsafe fn split_blocks<const W: usize>(lanes: &mut Lanes, tweak: &mut [u64; 2], 
         let l = transmute::<Lanes, [V; 8]>(*lanes);
         let mut chain = Split { eh: [l[0], l[1]], el: [l[2], l[3]], oh: [l[4], l[5]], ol: [l[6], l[7]] };
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
+        let rc = split_consts::<W>();
         while n != 0 {
             advance(&mut t0, &mut t1, bytes_per_block);
             let m = split_load::<W>(blocks);
@@ -567,17 +609,17 @@ unsafe fn split_blocks<const W: usize>(lanes: &mut Lanes, tweak: &mut [u64; 2], 
             let t = TweakLanes::new(t0, t1, 3, 2);
             let mut x = m;
             split_inject::<W, 0>(&mut x, &k, &t);
-            split_eight::<W, 1, 2>(&mut x, &k, &t);
-            split_eight::<W, 3, 4>(&mut x, &k, &t);
-            split_eight::<W, 5, 6>(&mut x, &k, &t);
-            split_eight::<W, 7, 8>(&mut x, &k, &t);
-            split_eight::<W, 9, 10>(&mut x, &k, &t);
-            split_eight::<W, 11, 12>(&mut x, &k, &t);
-            split_eight::<W, 13, 14>(&mut x, &k, &t);
-            split_eight::<W, 15, 16>(&mut x, &k, &t);
-            split_eight::<W, 17, 18>(&mut x, &k, &t);
+            split_eight::<W, 1, 2>(&mut x, &k, &t, &rc);
+            split_eight::<W, 3, 4>(&mut x, &k, &t, &rc);
+            split_eight::<W, 5, 6>(&mut x, &k, &t, &rc);
+            split_eight::<W, 7, 8>(&mut x, &k, &t, &rc);
+            split_eight::<W, 9, 10>(&mut x, &k, &t, &rc);
+            split_eight::<W, 11, 12>(&mut x, &k, &t, &rc);
+            split_eight::<W, 13, 14>(&mut x, &k, &t, &rc);
+            split_eight::<W, 15, 16>(&mut x, &k, &t, &rc);
+            split_eight::<W, 17, 18>(&mut x, &k, &t, &rc);
             if W == 16 {
-                split_eight::<W, 19, 20>(&mut x, &k, &t);
+                split_eight::<W, 19, 20>(&mut x, &k, &t, &rc);
             }
             let mut r = 0;
             while r < W / 8 {
@@ -685,6 +727,27 @@ const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     (count, mask)
 }
 
+/// The rotation constants of all rounds, opaque to LLVM.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_consts() -> RotConsts {
+    let zero = vconst([0; 4]);
+    let mut rc = RotConsts { count: [[zero; 2]; 8], mask: [[zero; 2]; 8] };
+    let mut d = 0;
+    while d < 8 {
+        let (c, m) = pair_rot(d);
+        // SAFETY: caller enables AltiVec.
+        unsafe {
+            rc.count[d][0] = opaque(vconst(c));
+            rc.mask[d][0] = opaque(vconst(m));
+        }
+        d += 1;
+    }
+    rc
+}
+
 /// Shuffle moving the odd words of round `d` to round `d + 1`.
 const fn pair_perm(d: usize) -> Simd<u32, 4> {
     let a = 2 * odd_source::<4>(d, 0) as u32;
@@ -697,28 +760,57 @@ const fn pair_perm(d: usize) -> Simd<u32, 4> {
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_round<const D: usize>(x: &mut Pair) {
+unsafe fn pair_round<const D: usize>(x: &mut Pair, rc: &RotConsts) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         x.e = pair_add(x.e, x.o);
-        let (c, m) = const { pair_rot(D) };
+        pair_round_rest::<D>(x, rc);
+    }
+}
+
+/// A round after its addition: rotate, xor, move the odd words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let (c, _) = const { pair_rot(D) };
         let rotated = if c[0] == 0 && c[2] == 0 {
             // Both rotations are by 32: swap the halves.
             simd_shuffle(x.o, x.o, const { idx4([1, 0, 3, 2]) })
         } else {
-            let y = vec_rl(x.o, vconst(c));
+            let count = rc.count[D][0];
+            let y = vec_rl(x.o, count);
             let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
-            vsel(y, swapped, vconst(m))
+            // ones << (r mod 32): the select mask of a rotation by r >= 32;
+            // words rotated by r < 32 take the complement.
+            let high: V = core::intrinsics::simd::simd_shl(vconst([u32::MAX; 4]), count);
+            let low_a = const { lane_rot::<4>(D, 0) < 32 };
+            let low_b = const { lane_rot::<4>(D, 1) < 32 };
+            if low_a && low_b {
+                vsel(swapped, y, high)
+            } else if !low_a && !low_b {
+                vsel(y, swapped, high)
+            } else {
+                let pol = const { if lane_rot::<4>(D, 0) < 32 { [u32::MAX, u32::MAX, 0, 0] } else { [0, 0, u32::MAX, u32::MAX] } };
+                vsel(y, swapped, simd_xor(high, vconst(pol)))
+            }
         };
         let o = simd_xor(rotated, x.e);
         x.o = simd_shuffle(o, o, const { pair_perm(D) });
     }
 }
 
-/// Key windows of one Threefish-256 block: positions 0..=4 of the key order
-/// (k0, k2, k4, k1, k3), two words each.
+/// Key words of one Threefish-256 block: (k0, k2), (k1, k3) and (k4, k4).
+/// The subkey windows of key order (k0, k2, k4, k1, k3) are cut from them.
 #[derive(Clone, Copy)]
-struct PairKey([V; 5]);
+struct PairKey {
+    e: V,
+    o: V,
+    k4: V,
+}
 
 /// # Safety
 /// AltiVec enabled.
@@ -729,7 +821,104 @@ unsafe fn pair_key(x: &Pair) -> PairKey {
         let p = simd_xor(x.e, x.o);
         let p = simd_xor(p, simd_shuffle(p, p, const { idx4([2, 3, 0, 1]) }));
         let k4 = simd_xor(p, vconst([hi(C240), lo(C240), hi(C240), lo(C240)]));
-        PairKey([x.e, simd_shuffle(x.e, k4, NEXT_WORD), simd_shuffle(k4, x.o, NEXT_WORD), x.o, simd_shuffle(x.o, x.e, NEXT_WORD)])
+        PairKey { e: x.e, o: x.o, k4 }
+    }
+}
+
+/// Subkey window at key position `q` (two words).
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_window(k: &PairKey, q: usize) -> V {
+    // SAFETY: caller enables AltiVec. Opaque copies keep LLVM from keeping
+    // every window alive for the whole block.
+    unsafe {
+        let (e, o, k4) = (opaque(k.e), opaque(k.o), opaque(k.k4));
+        match q {
+            0 => e,
+            1 => simd_shuffle(e, k4, NEXT_WORD),
+            2 => simd_shuffle(k4, o, NEXT_WORD),
+            3 => o,
+            _ => simd_shuffle(o, e, NEXT_WORD),
+        }
+    }
+}
+
+/// Tweak schedule of one block: (t0, t1) and (t2, t2).
+#[derive(Clone, Copy)]
+struct PairTweak {
+    t01: V,
+    t22: V,
+    /// (0, 1): the subkey counter's step.
+    one: V,
+}
+
+/// (0, ts[i]): the tweak word added to word 2.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_tweak_even(t: &PairTweak, i: usize) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let z = vconst([0; 4]);
+        let t = PairTweak { t01: opaque(t.t01), t22: opaque(t.t22), one: t.one };
+        match i {
+            0 => simd_shuffle(z, t.t01, NEXT_WORD),
+            1 => simd_shuffle(t.t01, z, const { idx4([4, 5, 2, 3]) }),
+            _ => simd_shuffle(z, t.t22, NEXT_WORD),
+        }
+    }
+}
+
+/// (ts[i], 0): the tweak word added to word 1.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_tweak_odd(t: &PairTweak, i: usize) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let z = vconst([0; 4]);
+        let t = PairTweak { t01: opaque(t.t01), t22: opaque(t.t22), one: t.one };
+        match i {
+            0 => simd_shuffle(t.t01, z, const { idx4([0, 1, 4, 5]) }),
+            1 => simd_shuffle(t.t01, z, NEXT_WORD),
+            _ => simd_shuffle(t.t22, z, NEXT_WORD),
+        }
+    }
+}
+
+/// `a + b + c + d` on two 64-bit words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_add4(a: V, b: V, c: V, d: V) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let s1 = simd_add(a, b);
+        let s2 = simd_add(s1, c);
+        let carries = simd_add(simd_add(vec_addc(a, b), vec_addc(s1, c)), vec_addc(s2, d));
+        let carry: V = simd_shuffle(carries, vconst([0; 4]), CARRY_UP);
+        simd_add(simd_add(s2, d), carry)
+    }
+}
+
+/// The tweak parts of subkey `S`: (0, ts[(s+1) % 3]) for the even words and
+/// (ts[s % 3], s) for the odd ones; `counter` holds (0, s) and moves on.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_tweak_parts<const S: usize>(t: &PairTweak, counter: &mut V) -> (V, V) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let even = pair_tweak_even(t, const { (S + 1) % 3 });
+        let odd = simd_add(pair_tweak_odd(t, const { S % 3 }), *counter);
+        *counter = simd_add(*counter, t.one);
+        (even, odd)
     }
 }
 
@@ -738,33 +927,49 @@ unsafe fn pair_key(x: &Pair) -> PairKey {
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &TweakLanes) {
+unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V) {
     // SAFETY: caller enables AltiVec.
     unsafe {
-        // Word 2 gets ts[(s+1) % 3], word 1 ts[s % 3], word 3 the counter s.
-        let te = vconst(t.even_lo[(S + 1) % 3]);
-        let to = simd_add(vconst(t.odd_lo[S % 3]), vconst([0, 0, 0, S as u32]));
-        x.e = pair_add3(x.e, k.0[key_pos::<4>(S)], te);
-        x.o = pair_add3(x.o, k.0[key_pos::<4>(S + 1)], to);
+        let (te, to) = pair_tweak_parts::<S>(t, counter);
+        x.e = pair_add3(x.e, pair_window(k, const { key_pos::<4>(S) }), te);
+        x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
     }
 }
 
+/// Add subkey `S`, then round `D`, sharing the carry work of the additions.
+///
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_eight<const S1: usize, const S2: usize>(x: &mut Pair, k: &PairKey, t: &TweakLanes) {
+unsafe fn pair_inject_round<const S: usize, const D: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V, rc: &RotConsts) {
     // SAFETY: caller enables AltiVec.
     unsafe {
-        pair_round::<0>(x);
-        pair_round::<1>(x);
-        pair_round::<2>(x);
-        pair_round::<3>(x);
-        pair_inject::<S1>(x, k, t);
-        pair_round::<4>(x);
-        pair_round::<5>(x);
-        pair_round::<6>(x);
-        pair_round::<7>(x);
-        pair_inject::<S2>(x, k, t);
+        let (te, to) = pair_tweak_parts::<S>(t, counter);
+        x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
+        x.e = pair_add4(x.e, pair_window(k, const { key_pos::<4>(S) }), te, x.o);
+        pair_round_rest::<D>(x, rc);
+    }
+}
+
+/// Subkey `S` and rounds 0-3 (`S` even) or 4-7 (`S` odd) of a group of eight.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V, rc: &RotConsts) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        if S % 2 == 0 {
+            pair_inject_round::<S, 0>(x, k, t, counter, rc);
+            pair_round::<1>(x, rc);
+            pair_round::<2>(x, rc);
+            pair_round::<3>(x, rc);
+        } else {
+            pair_inject_round::<S, 4>(x, k, t, counter, rc);
+            pair_round::<5>(x, rc);
+            pair_round::<6>(x, rc);
+            pair_round::<7>(x, rc);
+        }
     }
 }
 
@@ -789,6 +994,8 @@ unsafe fn pair_blocks_256(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *
     // SAFETY: caller; `Lanes` is 16-byte aligned.
     unsafe {
         let mut chain = Pair { e: vconst(lanes.0[0]), o: vconst(lanes.0[1]) };
+        let rc = pair_consts();
+        let one = opaque(vconst([0, 0, 0, 1]));
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
         while n != 0 {
             advance(&mut t0, &mut t1, bytes_per_block);
@@ -798,27 +1005,29 @@ unsafe fn pair_blocks_256(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *
                 o: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(1) })),
             };
             let k = pair_key(&chain);
-            // Tweak words: lanes 2-3 of the even register (word 2), lanes
-            // 0-1 of the odd register (word 1).
-            let ts = [t0, t1, t0 ^ t1];
-            let mut t = TweakLanes { even_hi: [[0; 4]; 3], even_lo: [[0; 4]; 3], odd_hi: [[0; 4]; 3], odd_lo: [[0; 4]; 3] };
-            let mut i = 0;
-            while i < 3 {
-                t.even_lo[i] = [0, 0, hi(ts[i]), lo(ts[i])];
-                t.odd_lo[i] = [hi(ts[i]), lo(ts[i]), 0, 0];
-                i += 1;
-            }
+            let t01 = vconst([hi(t0), lo(t0), hi(t1), lo(t1)]);
+            let t = PairTweak { t01, t22: simd_xor(t01, simd_shuffle(t01, t01, const { idx4([2, 3, 0, 1]) })), one };
+            let mut counter = opaque(vconst([0; 4]));
             let mut x = m;
-            pair_inject::<0>(&mut x, &k, &t);
-            pair_eight::<1, 2>(&mut x, &k, &t);
-            pair_eight::<3, 4>(&mut x, &k, &t);
-            pair_eight::<5, 6>(&mut x, &k, &t);
-            pair_eight::<7, 8>(&mut x, &k, &t);
-            pair_eight::<9, 10>(&mut x, &k, &t);
-            pair_eight::<11, 12>(&mut x, &k, &t);
-            pair_eight::<13, 14>(&mut x, &k, &t);
-            pair_eight::<15, 16>(&mut x, &k, &t);
-            pair_eight::<17, 18>(&mut x, &k, &t);
+            pair_four::<0>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<1>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<2>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<3>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<4>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<5>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<6>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<7>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<8>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<9>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<10>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<11>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<12>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<13>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<14>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<15>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<16>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<17>(&mut x, &k, &t, &mut counter, &rc);
+            pair_inject::<18>(&mut x, &k, &t, &mut counter);
             chain = Pair { e: simd_xor(x.e, m.e), o: simd_xor(x.o, m.o) };
             t1 &= !T1_FIRST;
             blocks = blocks.add(32);
