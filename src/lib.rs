@@ -28,6 +28,8 @@
 #![cfg_attr(skein_simd_nightly, feature(stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, portable_simd, core_intrinsics, asm_experimental_arch), allow(internal_features))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
+// Index loops over constant word counts are how the unrolled rounds are written.
+#![allow(clippy::needless_range_loop)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
