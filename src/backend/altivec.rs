@@ -781,22 +781,9 @@ unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
             // Both rotations are by 32: swap the halves.
             simd_shuffle(x.o, x.o, const { idx4([1, 0, 3, 2]) })
         } else {
-            let count = rc.count[D][0];
-            let y = vec_rl(x.o, count);
+            let y = vec_rl(x.o, rc.count[D][0]);
             let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
-            // ones << (r mod 32): the select mask of a rotation by r >= 32;
-            // words rotated by r < 32 take the complement.
-            let high: V = core::intrinsics::simd::simd_shl(vconst([u32::MAX; 4]), count);
-            let low_a = const { lane_rot::<4>(D, 0) < 32 };
-            let low_b = const { lane_rot::<4>(D, 1) < 32 };
-            if low_a && low_b {
-                vsel(swapped, y, high)
-            } else if !low_a && !low_b {
-                vsel(y, swapped, high)
-            } else {
-                let pol = const { if lane_rot::<4>(D, 0) < 32 { [u32::MAX, u32::MAX, 0, 0] } else { [0, 0, u32::MAX, u32::MAX] } };
-                vsel(y, swapped, simd_xor(high, vconst(pol)))
-            }
+            vsel(y, swapped, rc.mask[D][0])
         };
         let o = simd_xor(rotated, x.e);
         x.o = simd_shuffle(o, o, const { pair_perm(D) });
