@@ -3,6 +3,7 @@
 //!
 //!     hash_bytes <backend> <state-bits> <nbytes> [offset]
 //!
+//! `<backend>` is a backend name or `auto` (the detected choice, printed).
 //! The input buffer is always at least 1 MiB and always filled, so the
 //! difference between two runs is the hashing alone. `offset` (default 0)
 //! shifts the input start, to measure unaligned input. Prints the digest.
@@ -16,7 +17,11 @@ fn main() -> ExitCode {
         eprintln!("usage: hash_bytes <backend> <state-bits> <nbytes> [offset]");
         return ExitCode::from(2);
     }
-    let Some(backend) = Backend::from_name(&args[1]) else {
+    let backend = if args[1] == "auto" {
+        None
+    } else if let Some(b) = Backend::from_name(&args[1]) {
+        Some(b)
+    } else {
         eprintln!("unknown backend {:?}", args[1]);
         return ExitCode::from(2);
     };
@@ -40,16 +45,21 @@ fn main() -> ExitCode {
     let len = (nbytes + offset).max(1 << 20);
     let data: Vec<u8> = (0..len).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_be_bytes()[0]).collect();
 
-    let mut hasher = match DynSkein::new(state, &Params::new().backend(backend)) {
+    let params = match backend {
+        Some(b) => Params::new().backend(b),
+        None => Params::new(),
+    };
+    let mut hasher = match DynSkein::new(state, &params) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("{e:?}");
             return ExitCode::FAILURE;
         }
     };
+    let used = hasher.platform().backend(state.bits() as usize);
     hasher.update(&data[offset..offset + nbytes]);
     let digest = hasher.finalize_vec();
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    println!("{} {} {nbytes} {hex}", backend.name(), state.bits());
+    println!("{} {} {nbytes} {hex}", used.name(), state.bits());
     ExitCode::SUCCESS
 }
