@@ -98,7 +98,7 @@ pub(super) mod layout {
     use crate::consts::{rot, slots};
 
     /// The odd word that MIXes with even word `e` in round `d`, and the MIX's index.
-    const fn mix_of<const W: usize>(d: usize, e: usize) -> (usize, usize) {
+    pub(crate) const fn mix_of<const W: usize>(d: usize, e: usize) -> (usize, usize) {
         let slot = slots::<W>()[d % 4];
         let mut j = 0;
         while j < W / 2 {

@@ -2,11 +2,11 @@
 //!
 //! POWER8 added 64-bit vector lanes (`vaddudm`, `vrld`), so a register holds
 //! two whole Threefish words and each MIX is three instructions for two
-//! words. The layout is the AltiVec backend's word-pair layout: even words
-//! (0, 2), (4, 6), ... stay in place, the odd words in the same lanes are
-//! their MIX partners of the current round and are moved between rounds
-//! (`xxpermdi`), and subkeys are two-word windows of the key words in the
-//! order 0, 2, 4, ..., 1, 3, ... (see `altivec::layout`).
+//! words. As in the AltiVec backend, even words stay in place, the odd words
+//! in the same lanes are their MIX partners of the current round and are
+//! moved between rounds (`xxswapd`/`xxpermdi`); which even words share a
+//! register is chosen per state size to save those moves. Each subkey
+//! vector is one `xxpermdi` of the chain registers and the parity word.
 //!
 //! `core::arch::powerpc64` offers no 64-bit vector addition, so the code uses
 //! the generic SIMD intrinsics (`simd_add`, `simd_funnel_shl`, ...), which
@@ -51,8 +51,8 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
-    use crate::backend::altivec::layout::{key_pos, lane_rot, odd_source};
-    use crate::consts::{C240, T1_FIRST};
+    use crate::backend::altivec::layout::mix_of;
+    use crate::consts::{rot, C240, T1_FIRST};
 
     /// Proof that this CPU has POWER8 vector instructions.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,27 +100,75 @@ mod imp {
 
     type D = vector_unsigned_long;
 
-    /// The chain in register order: even pairs (0, 2), (4, 6), ..., then odd
-    /// pairs (1, 3), (5, 7), ...
+    /// The even words lane by lane; register p holds lanes 2p and 2p+1.
+    ///
+    /// Chosen (by exhaustive search) so that as many odd registers as
+    /// possible move between rounds as a whole, without a permute: every
+    /// round for Skein-256 needs one, but Skein-512 with (0, 4), (2, 6) needs
+    /// 4 per 4 rounds instead of 8, and Skein-1024 with (0, 2), (4, 6),
+    /// (8, 12), (10, 14) 8 instead of 16.
+    const fn even_order<const W: usize>() -> [usize; 8] {
+        match W {
+            4 => [0, 2, 0, 0, 0, 0, 0, 0],
+            8 => [0, 4, 2, 6, 0, 0, 0, 0],
+            _ => [0, 2, 4, 6, 8, 12, 10, 14],
+        }
+    }
+
+    /// The lane of even word `e`.
+    const fn lane_of<const W: usize>(e: usize) -> usize {
+        let order = even_order::<W>();
+        let mut k = 0;
+        while k < W / 2 {
+            if order[k] == e {
+                return k;
+            }
+            k += 1;
+        }
+        panic!("not an even word")
+    }
+
+    /// The odd word in odd lane `k` during round `d`.
+    const fn odd_word<const W: usize>(d: usize, k: usize) -> usize {
+        mix_of::<W>(d, even_order::<W>()[k]).0
+    }
+
+    /// The odd lane of round `d` whose word goes to odd lane `k` in round `d + 1`.
+    const fn odd_source<const W: usize>(d: usize, k: usize) -> usize {
+        let word = odd_word::<W>(d + 1, k);
+        let mut i = 0;
+        while i < W / 2 {
+            if odd_word::<W>(d, i) == word {
+                return i;
+            }
+            i += 1;
+        }
+        panic!("odd words are a permutation")
+    }
+
+    /// The chain in register order: even registers, then odd registers (in
+    /// the layout of round 0, where odd lane k holds word `even[k] + 1`).
     #[derive(Clone, Copy)]
     #[repr(C, align(16))]
     struct Words([[u64; 2]; 8]);
 
     impl Words {
         fn from_chain<const W: usize>(w: &[u64; W]) -> Words {
+            let order = even_order::<W>();
             let mut v = Words([[0; 2]; 8]);
-            for p in 0..W / 4 {
-                v.0[p] = [w[4 * p], w[4 * p + 2]];
-                v.0[4 + p] = [w[4 * p + 1], w[4 * p + 3]];
+            for k in 0..W / 2 {
+                v.0[k / 2][k % 2] = w[order[k]];
+                v.0[4 + k / 2][k % 2] = w[order[k] + 1];
             }
             v
         }
 
         fn to_chain<const W: usize>(&self) -> [u64; W] {
+            let order = even_order::<W>();
             let mut w = [0; W];
-            for p in 0..W / 4 {
-                [w[4 * p], w[4 * p + 2]] = self.0[p];
-                [w[4 * p + 1], w[4 * p + 3]] = self.0[4 + p];
+            for k in 0..W / 2 {
+                w[order[k]] = self.0[k / 2][k % 2];
+                w[order[k] + 1] = self.0[4 + k / 2][k % 2];
             }
             w
         }
@@ -137,31 +185,34 @@ mod imp {
         Simd::from_array([a, b])
     }
 
-    /// Even words in `e[0..W/4]`, their MIX partners in the same lanes of `o`.
+    /// Even registers `e[0..W/4]`, odd registers `o` with the MIX partners
+    /// of the same lanes.
     #[derive(Clone, Copy)]
     struct State {
         e: [D; 4],
         o: [D; 4],
     }
 
-    /// Rotation counts of the odd register `p` in round `d`.
+    /// Rotation counts of odd register `p` in round `d`.
     const fn rot_counts<const W: usize>(d: usize, p: usize) -> [u64; 2] {
         if 2 * p + 1 >= W / 2 {
             return [0; 2];
         }
-        [lane_rot::<W>(d, 2 * p) as u64, lane_rot::<W>(d, 2 * p + 1) as u64]
+        let order = even_order::<W>();
+        let ja = mix_of::<W>(d, order[2 * p]).1;
+        let jb = mix_of::<W>(d, order[2 * p + 1]).1;
+        [rot::<W>(d, ja) as u64, rot::<W>(d, jb) as u64]
     }
 
-    /// New odd register `p` of round `d + 1`: the two old registers it takes
-    /// its words from and the shuffle of their concatenation.
+    /// New odd register `p` of round `d + 1`: the old registers holding its
+    /// two words and the shuffle of their concatenation.
     const fn odd_move<const W: usize>(d: usize, p: usize) -> (usize, usize, Simd<u32, 2>) {
         if 2 * p + 1 >= W / 2 {
             return (0, 0, idx2(0, 1));
         }
         let a = odd_source::<W>(d, 2 * p);
         let b = odd_source::<W>(d, 2 * p + 1);
-        let (ra, rb) = (a / 2, b / 2);
-        (ra, rb, idx2((a % 2) as u32, (2 + b % 2) as u32))
+        (a / 2, b / 2, idx2((a % 2) as u32, (2 + b % 2) as u32))
     }
 
     macro_rules! for_regs {
@@ -206,36 +257,50 @@ mod imp {
         }
     }
 
-    /// Key words of one block in key order (k0, k2, ..., kW, k1, k3, ...), as
-    /// `[E_0, .., E_{n-1}, (kW, k1), O_0, .., O_{n-1}, E_0]` so that every
-    /// subkey window is one shuffle of two neighbours.
-    #[derive(Clone, Copy)]
-    struct Key([D; 10]);
-
-    /// The two `Key` entries and shuffle giving the window at key position `q`.
-    const fn window<const W: usize>(q: usize) -> (usize, usize, Simd<u32, 2>) {
-        let np = W / 4;
-        let (a, off) = if q <= W / 2 {
-            (q / 2, q % 2)
+    /// Where extended-key word `i` is: an index into `[e0..e3, o0..o3, k_W]`
+    /// (the chain registers and the parity word) and the lane.
+    const fn key_location<const W: usize>(i: usize) -> (usize, usize) {
+        if i == W {
+            (8, 0)
+        } else if i % 2 == 0 {
+            let k = lane_of::<W>(i);
+            (k / 2, k % 2)
         } else {
-            let q2 = q - W / 2 - 1;
-            (np + 1 + q2 / 2, q2 % 2)
-        };
-        (a, a + 1, if off == 0 { idx2(0, 1) } else { idx2(1, 2) })
+            let k = lane_of::<W>(i - 1);
+            (4 + k / 2, k % 2)
+        }
     }
 
-    macro_rules! window {
-        ($k:expr, $w:ident, $q:expr) => {{
-            let k: &Key = $k;
-            let (a, b, _) = const { window::<$w>($q) };
-            simd_shuffle(k.0[a], k.0[b], const { window::<$w>($q).2 })
+    /// The subkey-`s` vector of a register whose lanes hold words `a` and
+    /// `b`: two key locations and the shuffle joining them.
+    const fn subkey_pick<const W: usize>(s: usize, a: usize, b: usize) -> (usize, usize, Simd<u32, 2>) {
+        let (ra, la) = key_location::<W>((s + a) % (W + 1));
+        let (rb, lb) = key_location::<W>((s + b) % (W + 1));
+        (ra, rb, idx2(la as u32, 2 + lb as u32))
+    }
+
+    /// Words of even register `p` (`odd`: of odd register `p` at a subkey).
+    const fn reg_words<const W: usize>(p: usize, odd: bool) -> (usize, usize) {
+        if 2 * p + 1 >= W / 2 {
+            return (0, 0);
+        }
+        let order = even_order::<W>();
+        let o = if odd { 1 } else { 0 };
+        (order[2 * p] + o, order[2 * p + 1] + o)
+    }
+
+    macro_rules! subkey {
+        ($k:expr, $w:ident, $s:expr, $p:expr, $odd:expr) => {{
+            let k: &[D; 9] = $k;
+            let (a, b, _) = const { subkey_pick::<$w>($s, reg_words::<$w>($p, $odd).0, reg_words::<$w>($p, $odd).1) };
+            simd_shuffle(k[a], k[b], const { subkey_pick::<$w>($s, reg_words::<$w>($p, $odd).0, reg_words::<$w>($p, $odd).1).2 })
         }};
     }
 
     /// # Safety
     /// POWER8 vectors enabled.
     #[inline(always)]
-    unsafe fn key<const W: usize>(x: &State) -> Key {
+    unsafe fn key<const W: usize>(x: &State) -> [D; 9] {
         // SAFETY: caller enables POWER8 vectors.
         unsafe {
             let np = W / 4;
@@ -247,16 +312,7 @@ mod imp {
             }
             let p = simd_xor(p, simd_shuffle(p, p, const { idx2(1, 0) }));
             let kw: D = simd_xor(p, dconst([C240; 2]));
-            let mut k = Key([x.e[0]; 10]);
-            let mut i = 0;
-            while i < np {
-                k.0[i] = x.e[i];
-                k.0[np + 1 + i] = x.o[i];
-                i += 1;
-            }
-            k.0[np] = simd_shuffle(kw, x.o[0], const { idx2(0, 2) });
-            k.0[2 * np + 1] = x.e[0];
-            k
+            [x.e[0], x.e[1], x.e[2], x.e[3], x.o[0], x.o[1], x.o[2], x.o[3], kw]
         }
     }
 
@@ -267,39 +323,61 @@ mod imp {
         t22: D,
     }
 
+    /// Where the subkey's additions go: the lane of word W-2 (even) and of
+    /// words W-3 and W-1 (odd).
+    const fn tweak_lanes<const W: usize>() -> (usize, usize, usize) {
+        (lane_of::<W>(W - 2), lane_of::<W>(W - 4), lane_of::<W>(W - 2))
+    }
+
+    /// `ts[x]` in lane `lane` (0 or 1), the other lane from `other`.
+    ///
+    /// # Safety
+    /// POWER8 vectors enabled.
+    #[inline(always)]
+    unsafe fn tweak_word(t: &Tweak, x: usize, lane: usize, other: D) -> D {
+        // SAFETY: caller enables POWER8 vectors.
+        unsafe {
+            match (x, lane) {
+                (0, 0) => simd_shuffle(t.t01, other, const { idx2(0, 3) }),
+                (1, 0) => simd_shuffle(t.t01, other, const { idx2(1, 3) }),
+                (_, 0) => simd_shuffle(t.t22, other, const { idx2(0, 3) }),
+                (0, _) => simd_shuffle(other, t.t01, const { idx2(0, 2) }),
+                (1, _) => simd_shuffle(other, t.t01, const { idx2(0, 3) }),
+                _ => simd_shuffle(other, t.t22, const { idx2(0, 2) }),
+            }
+        }
+    }
+
     /// Add subkey `S`.
     ///
     /// # Safety
     /// POWER8 vectors enabled.
     #[inline(always)]
-    unsafe fn inject<const W: usize, const S: usize>(x: &mut State, k: &Key, t: &Tweak) {
+    unsafe fn inject<const W: usize, const S: usize>(x: &mut State, k: &[D; 9], t: &Tweak) {
         // SAFETY: caller enables POWER8 vectors.
         unsafe {
-            let last = W / 4 - 1;
+            let (le, l3, l1) = const { tweak_lanes::<W>() };
+            let mut counter = [0u64; 2];
+            counter[l1 % 2] = S as u64;
+            // The parts of the subkey that are not key words, per register.
             let zero = dconst([0; 2]);
-            let counter = dconst([0, S as u64]);
-            // Word W-2 (lane 1 of the last even register) gets ts[(s+1) % 3];
-            // word W-3 (lane 0 of the last odd register) ts[s % 3], word W-1 s.
-            let te: D = match (S + 1) % 3 {
-                0 => simd_shuffle(zero, t.t01, const { idx2(0, 2) }),
-                1 => simd_shuffle(zero, t.t01, const { idx2(0, 3) }),
-                _ => simd_shuffle(zero, t.t22, const { idx2(0, 2) }),
-            };
-            let to: D = match S % 3 {
-                0 => simd_shuffle(t.t01, counter, const { idx2(0, 3) }),
-                1 => simd_shuffle(t.t01, counter, const { idx2(1, 3) }),
-                _ => simd_shuffle(t.t22, counter, const { idx2(0, 3) }),
+            let te = tweak_word(t, (S + 1) % 3, le % 2, zero);
+            let (ts_odd_a, ts_odd_b) = if l3 / 2 == l1 / 2 {
+                (tweak_word(t, S % 3, l3 % 2, dconst(counter)), zero)
+            } else {
+                (tweak_word(t, S % 3, l3 % 2, zero), dconst(counter))
             };
             for_regs!(W, P => {
-                let ke: D = window!(k, W, (const { key_pos::<W>(S) } + 2 * P) % (W + 1));
-                let ko: D = window!(k, W, (const { key_pos::<W>(S + 1) } + 2 * P) % (W + 1));
-                if P == last {
-                    x.e[P] = simd_add(x.e[P], simd_add(ke, te));
-                    x.o[P] = simd_add(x.o[P], simd_add(ko, to));
+                let ke: D = subkey!(k, W, S, P, false);
+                let ko: D = subkey!(k, W, S, P, true);
+                x.e[P] = if P == le / 2 { simd_add(x.e[P], simd_add(ke, te)) } else { simd_add(x.e[P], ke) };
+                x.o[P] = if P == l3 / 2 {
+                    simd_add(x.o[P], simd_add(ko, ts_odd_a))
+                } else if P == l1 / 2 {
+                    simd_add(x.o[P], simd_add(ko, ts_odd_b))
                 } else {
-                    x.e[P] = simd_add(x.e[P], ke);
-                    x.o[P] = simd_add(x.o[P], ko);
-                }
+                    simd_add(x.o[P], ko)
+                };
             });
         }
     }
@@ -309,7 +387,7 @@ mod imp {
     /// # Safety
     /// POWER8 vectors enabled.
     #[inline(always)]
-    unsafe fn eight<const W: usize, const S1: usize, const S2: usize>(x: &mut State, k: &Key, t: &Tweak) {
+    unsafe fn eight<const W: usize, const S1: usize, const S2: usize>(x: &mut State, k: &[D; 9], t: &Tweak) {
         // SAFETY: caller enables POWER8 vectors.
         unsafe {
             round::<W, 0>(x);
@@ -340,6 +418,12 @@ mod imp {
         }
     }
 
+    /// Message register `p` (even or odd words) from the block's loads.
+    const fn message_pick<const W: usize>(p: usize, odd: bool) -> (usize, usize, Simd<u32, 2>) {
+        let (a, b) = reg_words::<W>(p, odd);
+        (a / 2, b / 2, idx2((a % 2) as u32, (2 + b % 2) as u32))
+    }
+
     /// # Safety
     /// `blocks` points to `n` blocks of `8 * W` bytes; POWER8 vectors enabled.
     #[inline(always)]
@@ -355,18 +439,21 @@ mod imp {
                 if t0 < bytes_per_block {
                     t1 = t1.wrapping_add(1);
                 }
-                let mut m = chain;
-                let mut p = 0;
-                while p < np {
-                    let a = load_words(blocks.add(32 * p));
-                    let b = load_words(blocks.add(32 * p + 16));
-                    m.e[p] = simd_shuffle(a, b, const { idx2(0, 2) });
-                    m.o[p] = simd_shuffle(a, b, const { idx2(1, 3) });
-                    p += 1;
+                let mut l = [dconst([0; 2]); 8];
+                let mut i = 0;
+                while i < W / 2 {
+                    l[i] = load_words(blocks.add(16 * i));
+                    i += 1;
                 }
+                let mut m = chain;
+                for_regs!(W, P => {
+                    let (a, b, _) = const { message_pick::<W>(P, false) };
+                    m.e[P] = simd_shuffle(l[a], l[b], const { message_pick::<W>(P, false).2 });
+                    let (a, b, _) = const { message_pick::<W>(P, true) };
+                    m.o[P] = simd_shuffle(l[a], l[b], const { message_pick::<W>(P, true).2 });
+                });
                 let k = key::<W>(&chain);
-                let t01 = dconst([t0, t1]);
-                let t = Tweak { t01, t22: dconst([t0 ^ t1; 2]) };
+                let t = Tweak { t01: dconst([t0, t1]), t22: dconst([t0 ^ t1; 2]) };
                 let mut x = m;
                 inject::<W, 0>(&mut x, &k, &t);
                 eight::<W, 1, 2>(&mut x, &k, &t);
