@@ -17,7 +17,8 @@ use std::process::{Command, Stdio};
 
 /// The feature gates `src/lib.rs` enables under `skein_simd_nightly`; keep
 /// the two lists identical.
-const FEATURES: &str = "stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, \
+const FEATURES: &str =
+    "stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, \
                         portable_simd, core_intrinsics, asm_experimental_arch";
 
 fn main() {
@@ -45,15 +46,24 @@ fn main() {
 
 /// Compile the probe for the target; true if it builds.
 fn probe(arch: &str, with_std: bool) -> bool {
-    let Some(out_dir) = env::var_os("OUT_DIR").map(PathBuf::from) else { return false };
+    let Some(out_dir) = env::var_os("OUT_DIR").map(PathBuf::from) else {
+        return false;
+    };
     let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let target = env::var("TARGET").unwrap_or_default();
 
     let mut cmd = Command::new(rustc);
-    cmd.args(["--edition", "2021", "--crate-type", "lib", "--crate-name", "skein_simd_probe"])
-        .args(["--emit", "obj", "--cap-lints", "allow", "-C", "opt-level=1"])
-        .arg("-o")
-        .arg(out_dir.join("skein_simd_probe.o"));
+    cmd.args([
+        "--edition",
+        "2021",
+        "--crate-type",
+        "lib",
+        "--crate-name",
+        "skein_simd_probe",
+    ])
+    .args(["--emit", "obj", "--cap-lints", "allow", "-C", "opt-level=1"])
+    .arg("-o")
+    .arg(out_dir.join("skein_simd_probe.o"));
     if !target.is_empty() {
         cmd.args(["--target", &target]);
     }
@@ -61,9 +71,14 @@ fn probe(arch: &str, with_std: bool) -> bool {
     if let Ok(flags) = env::var("CARGO_ENCODED_RUSTFLAGS") {
         cmd.args(flags.split('\x1f').filter(|f| !f.is_empty()));
     }
-    cmd.arg("-").stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
 
-    let Ok(mut child) = cmd.spawn() else { return false };
+    let Ok(mut child) = cmd.spawn() else {
+        return false;
+    };
     let source = probe_source(arch, with_std);
     if let Some(mut stdin) = child.stdin.take() {
         use std::io::Write;
@@ -85,7 +100,8 @@ fn probe_source(arch: &str, with_std: bool) -> String {
          && std::arch::is_powerpc64_feature_detected!(\"power8-vector\") }"
             .to_string()
     } else {
-        "pub fn detect() -> bool { std::arch::is_powerpc_feature_detected!(\"altivec\") }".to_string()
+        "pub fn detect() -> bool { std::arch::is_powerpc_feature_detected!(\"altivec\") }"
+            .to_string()
     };
     format!(
         r#"

@@ -43,7 +43,9 @@ fn main() -> ExitCode {
     };
 
     let len = (nbytes + offset).max(1 << 20);
-    let data: Vec<u8> = (0..len).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_be_bytes()[0]).collect();
+    let data: Vec<u8> = (0..len)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_be_bytes()[0])
+        .collect();
 
     let params = match backend {
         Some(b) => Params::new().backend(b),

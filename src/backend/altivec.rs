@@ -30,11 +30,11 @@
 //! `#[inline(always)]` or carry the same `#[target_feature]`, and the only
 //! operations are SIMD intrinsics, operators and raw pointers.
 
+use core::arch::asm;
 #[cfg(target_arch = "powerpc")]
 use core::arch::powerpc::{vec_addc, vec_rl, vector_unsigned_char, vector_unsigned_int};
 #[cfg(target_arch = "powerpc64")]
 use core::arch::powerpc64::{vec_addc, vec_rl, vector_unsigned_char, vector_unsigned_int};
-use core::arch::asm;
 use core::intrinsics::simd::{simd_add, simd_shuffle, simd_xor};
 use core::mem::transmute;
 use core::simd::Simd;
@@ -69,24 +69,66 @@ fn altivec_detected() -> bool {
     cfg!(target_feature = "altivec")
 }
 
-pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_256(
+    _: Token,
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     let mut lanes = pair_from_words(chain);
     // SAFETY: the token proves AltiVec; `blocks` holds `len / 32` whole blocks.
-    unsafe { pair_blocks_256(&mut lanes, tweak, blocks.as_ptr(), blocks.len() / 32, bytes_per_block) };
+    unsafe {
+        pair_blocks_256(
+            &mut lanes,
+            tweak,
+            blocks.as_ptr(),
+            blocks.len() / 32,
+            bytes_per_block,
+        )
+    };
     *chain = pair_to_words(&lanes);
 }
 
-pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_512(
+    _: Token,
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     let mut lanes = split_from_words(chain);
     // SAFETY: the token proves AltiVec; `blocks` holds `len / 64` whole blocks.
-    unsafe { split_blocks_512(&mut lanes, tweak, blocks.as_ptr(), blocks.len() / 64, bytes_per_block) };
+    unsafe {
+        split_blocks_512(
+            &mut lanes,
+            tweak,
+            blocks.as_ptr(),
+            blocks.len() / 64,
+            bytes_per_block,
+        )
+    };
     *chain = split_to_words(&lanes);
 }
 
-pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_1024(
+    _: Token,
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     let mut lanes = split_from_words(chain);
     // SAFETY: the token proves AltiVec; `blocks` holds `len / 128` whole blocks.
-    unsafe { split_blocks_1024(&mut lanes, tweak, blocks.as_ptr(), blocks.len() / 128, bytes_per_block) };
+    unsafe {
+        split_blocks_1024(
+            &mut lanes,
+            tweak,
+            blocks.as_ptr(),
+            blocks.len() / 128,
+            bytes_per_block,
+        )
+    };
     *chain = split_to_words(&lanes);
 }
 
@@ -239,7 +281,12 @@ impl TweakLanes {
     #[inline(always)]
     fn new(t0: u64, t1: u64, even_lane: usize, odd_lane: usize) -> TweakLanes {
         let ts = [t0, t1, t0 ^ t1];
-        let mut tl = TweakLanes { even_hi: [[0; 4]; 3], even_lo: [[0; 4]; 3], odd_hi: [[0; 4]; 3], odd_lo: [[0; 4]; 3] };
+        let mut tl = TweakLanes {
+            even_hi: [[0; 4]; 3],
+            even_lo: [[0; 4]; 3],
+            odd_hi: [[0; 4]; 3],
+            odd_lo: [[0; 4]; 3],
+        };
         let mut i = 0;
         while i < 3 {
             tl.even_hi[i][even_lane] = hi(ts[i]);
@@ -321,7 +368,10 @@ unsafe fn split_add3(h: V, l: V, ah: V, al: V, bh: V, bl: V) -> (V, V) {
         let c1 = vec_addc(l, al);
         let l2 = simd_add(l1, bl);
         let c2 = vec_addc(l1, bl);
-        (simd_add(simd_add(simd_add(h, ah), bh), simd_add(c1, c2)), l2)
+        (
+            simd_add(simd_add(simd_add(h, ah), bh), simd_add(c1, c2)),
+            l2,
+        )
     }
 }
 
@@ -349,7 +399,10 @@ const fn split_rot<const W: usize>(d: usize, r: usize) -> ([u32; 4], [u32; 4]) {
 #[inline(always)]
 unsafe fn split_consts<const W: usize>() -> RotConsts {
     let zero = vconst([0; 4]);
-    let mut rc = RotConsts { count: [[zero; 2]; 8], mask: [[zero; 2]; 8] };
+    let mut rc = RotConsts {
+        count: [[zero; 2]; 8],
+        mask: [[zero; 2]; 8],
+    };
     let mut d = 0;
     while d < 8 {
         let mut r = 0;
@@ -468,7 +521,10 @@ unsafe fn split_key<const W: usize>(x: &Split) -> SplitKey {
         let kl = simd_xor(pl, vconst([lo(C240); 4]));
         let koh: V = simd_shuffle(kh, x.oh[0], const { idx4([0, 4, 5, 6]) });
         let kol: V = simd_shuffle(kl, x.ol[0], const { idx4([0, 4, 5, 6]) });
-        let mut k = SplitKey { h: [x.eh[0]; 6], l: [x.el[0]; 6] };
+        let mut k = SplitKey {
+            h: [x.eh[0]; 6],
+            l: [x.el[0]; 6],
+        };
         k.h[0] = x.eh[0];
         k.l[0] = x.el[0];
         if nr == 2 {
@@ -506,14 +562,21 @@ macro_rules! split_window {
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn split_inject<const W: usize, const S: usize>(x: &mut Split, k: &SplitKey, t: &TweakLanes) {
+unsafe fn split_inject<const W: usize, const S: usize>(
+    x: &mut Split,
+    k: &SplitKey,
+    t: &TweakLanes,
+) {
     // SAFETY: caller enables AltiVec; loads are from aligned fields.
     unsafe {
         let last = W / 8 - 1;
         let te = (S + 1) % 3;
         let to = S % 3;
         let (teh, tel) = (vconst(t.even_hi[te]), vconst(t.even_lo[te]));
-        let (toh, tol) = (vconst(t.odd_hi[to]), simd_add(vconst(t.odd_lo[to]), vconst([0, 0, 0, S as u32])));
+        let (toh, tol) = (
+            vconst(t.odd_hi[to]),
+            simd_add(vconst(t.odd_lo[to]), vconst([0, 0, 0, S as u32])),
+        );
         if W == 16 {
             let (kh, kl): (V, V) = split_window!(k, W, (key_pos::<W>(S)) % (W + 1));
             (x.eh[0], x.el[0]) = split_add(x.eh[0], x.el[0], kh, kl);
@@ -522,7 +585,8 @@ unsafe fn split_inject<const W: usize, const S: usize>(x: &mut Split, k: &SplitK
         }
         let (kh, kl): (V, V) = split_window!(k, W, (key_pos::<W>(S) + 4 * (W / 8 - 1)) % (W + 1));
         (x.eh[last], x.el[last]) = split_add3(x.eh[last], x.el[last], kh, kl, teh, tel);
-        let (kh, kl): (V, V) = split_window!(k, W, (key_pos::<W>(S + 1) + 4 * (W / 8 - 1)) % (W + 1));
+        let (kh, kl): (V, V) =
+            split_window!(k, W, (key_pos::<W>(S + 1) + 4 * (W / 8 - 1)) % (W + 1));
         (x.oh[last], x.ol[last]) = split_add3(x.oh[last], x.ol[last], kh, kl, toh, tol);
     }
 }
@@ -532,7 +596,12 @@ unsafe fn split_inject<const W: usize, const S: usize>(x: &mut Split, k: &SplitK
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn split_eight<const W: usize, const S1: usize, const S2: usize>(x: &mut Split, k: &SplitKey, t: &TweakLanes, rc: &RotConsts) {
+unsafe fn split_eight<const W: usize, const S1: usize, const S2: usize>(
+    x: &mut Split,
+    k: &SplitKey,
+    t: &TweakLanes,
+    rc: &RotConsts,
+) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         split_round::<W, 0>(x, rc);
@@ -559,7 +628,12 @@ unsafe fn split_load<const W: usize>(p: *const u8) -> Split {
     const fn pick(g: usize) -> Simd<u32, 16> {
         let a = 8 * g;
         let b = 16 + 8 * g;
-        let (ah, bh, al, bl) = (half_bytes(a, 0), half_bytes(b, 0), half_bytes(a, 1), half_bytes(b, 1));
+        let (ah, bh, al, bl) = (
+            half_bytes(a, 0),
+            half_bytes(b, 0),
+            half_bytes(a, 1),
+            half_bytes(b, 1),
+        );
         let mut i = [0u32; 16];
         let mut n = 0;
         while n < 4 {
@@ -573,11 +647,21 @@ unsafe fn split_load<const W: usize>(p: *const u8) -> Split {
     }
     // SAFETY: caller.
     unsafe {
-        let mut x = Split { eh: [vconst([0; 4]); 2], el: [vconst([0; 4]); 2], oh: [vconst([0; 4]); 2], ol: [vconst([0; 4]); 2] };
+        let mut x = Split {
+            eh: [vconst([0; 4]); 2],
+            el: [vconst([0; 4]); 2],
+            oh: [vconst([0; 4]); 2],
+            ol: [vconst([0; 4]); 2],
+        };
         let mut r = 0;
         while r < W / 8 {
             let q = p.add(64 * r);
-            let (l0, l1, l2, l3) = (load_bytes(q), load_bytes(q.add(16)), load_bytes(q.add(32)), load_bytes(q.add(48)));
+            let (l0, l1, l2, l3) = (
+                load_bytes(q),
+                load_bytes(q.add(16)),
+                load_bytes(q.add(32)),
+                load_bytes(q.add(48)),
+            );
             let e0: V = transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(0) }));
             let e1: V = transmute::<Bytes, V>(simd_shuffle(l2, l3, const { pick(0) }));
             let o0: V = transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(1) }));
@@ -595,11 +679,22 @@ unsafe fn split_load<const W: usize>(p: *const u8) -> Split {
 /// # Safety
 /// `blocks` points to `n` blocks of `8 * W` bytes; AltiVec enabled.
 #[inline(always)]
-unsafe fn split_blocks<const W: usize>(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *const u8, mut n: usize, bytes_per_block: u64) {
+unsafe fn split_blocks<const W: usize>(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    mut blocks: *const u8,
+    mut n: usize,
+    bytes_per_block: u64,
+) {
     // SAFETY: caller; `Lanes` is 16-byte aligned.
     unsafe {
         let l = transmute::<Lanes, [V; 8]>(*lanes);
-        let mut chain = Split { eh: [l[0], l[1]], el: [l[2], l[3]], oh: [l[4], l[5]], ol: [l[6], l[7]] };
+        let mut chain = Split {
+            eh: [l[0], l[1]],
+            el: [l[2], l[3]],
+            oh: [l[4], l[5]],
+            ol: [l[6], l[7]],
+        };
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
         let rc = split_consts::<W>();
         while n != 0 {
@@ -633,20 +728,41 @@ unsafe fn split_blocks<const W: usize>(lanes: &mut Lanes, tweak: &mut [u64; 2], 
             blocks = blocks.add(8 * W);
             n -= 1;
         }
-        let out = [chain.eh[0], chain.eh[1], chain.el[0], chain.el[1], chain.oh[0], chain.oh[1], chain.ol[0], chain.ol[1]];
+        let out = [
+            chain.eh[0],
+            chain.eh[1],
+            chain.el[0],
+            chain.el[1],
+            chain.oh[0],
+            chain.oh[1],
+            chain.ol[0],
+            chain.ol[1],
+        ];
         *lanes = transmute::<[V; 8], Lanes>(out);
         *tweak = [t0, t1];
     }
 }
 
 #[target_feature(enable = "altivec")]
-unsafe fn split_blocks_512(lanes: &mut Lanes, tweak: &mut [u64; 2], blocks: *const u8, n: usize, bytes_per_block: u64) {
+unsafe fn split_blocks_512(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    blocks: *const u8,
+    n: usize,
+    bytes_per_block: u64,
+) {
     // SAFETY: forwarded from the caller; AltiVec is enabled here.
     unsafe { split_blocks::<8>(lanes, tweak, blocks, n, bytes_per_block) }
 }
 
 #[target_feature(enable = "altivec")]
-unsafe fn split_blocks_1024(lanes: &mut Lanes, tweak: &mut [u64; 2], blocks: *const u8, n: usize, bytes_per_block: u64) {
+unsafe fn split_blocks_1024(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    blocks: *const u8,
+    n: usize,
+    bytes_per_block: u64,
+) {
     // SAFETY: forwarded from the caller; AltiVec is enabled here.
     unsafe { split_blocks::<16>(lanes, tweak, blocks, n, bytes_per_block) }
 }
@@ -734,7 +850,10 @@ const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
 #[inline(always)]
 unsafe fn pair_consts() -> RotConsts {
     let zero = vconst([0; 4]);
-    let mut rc = RotConsts { count: [[zero; 2]; 8], mask: [[zero; 2]; 8] };
+    let mut rc = RotConsts {
+        count: [[zero; 2]; 8],
+        mask: [[zero; 2]; 8],
+    };
     let mut d = 0;
     while d < 8 {
         let (c, m) = pair_rot(d);
@@ -850,7 +969,11 @@ unsafe fn pair_tweak_even(t: &PairTweak, i: usize) -> V {
     // SAFETY: caller enables AltiVec.
     unsafe {
         let z = vconst([0; 4]);
-        let t = PairTweak { t01: opaque(t.t01), t22: opaque(t.t22), one: t.one };
+        let t = PairTweak {
+            t01: opaque(t.t01),
+            t22: opaque(t.t22),
+            one: t.one,
+        };
         match i {
             0 => simd_shuffle(z, t.t01, NEXT_WORD),
             1 => simd_shuffle(t.t01, z, const { idx4([4, 5, 2, 3]) }),
@@ -868,7 +991,11 @@ unsafe fn pair_tweak_odd(t: &PairTweak, i: usize) -> V {
     // SAFETY: caller enables AltiVec.
     unsafe {
         let z = vconst([0; 4]);
-        let t = PairTweak { t01: opaque(t.t01), t22: opaque(t.t22), one: t.one };
+        let t = PairTweak {
+            t01: opaque(t.t01),
+            t22: opaque(t.t22),
+            one: t.one,
+        };
         match i {
             0 => simd_shuffle(t.t01, z, const { idx4([0, 1, 4, 5]) }),
             1 => simd_shuffle(t.t01, z, NEXT_WORD),
@@ -928,7 +1055,13 @@ unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, 
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_inject_round<const S: usize, const D: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V, rc: &RotConsts) {
+unsafe fn pair_inject_round<const S: usize, const D: usize>(
+    x: &mut Pair,
+    k: &PairKey,
+    t: &PairTweak,
+    counter: &mut V,
+    rc: &RotConsts,
+) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         let (te, to) = pair_tweak_parts::<S>(t, counter);
@@ -943,10 +1076,16 @@ unsafe fn pair_inject_round<const S: usize, const D: usize>(x: &mut Pair, k: &Pa
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V, rc: &RotConsts) {
+unsafe fn pair_four<const S: usize>(
+    x: &mut Pair,
+    k: &PairKey,
+    t: &PairTweak,
+    counter: &mut V,
+    rc: &RotConsts,
+) {
     // SAFETY: caller enables AltiVec.
     unsafe {
-        if S % 2 == 0 {
+        if S & 1 == 0 {
             pair_inject_round::<S, 0>(x, k, t, counter, rc);
             pair_round::<1>(x, rc);
             pair_round::<2>(x, rc);
@@ -963,7 +1102,13 @@ unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, co
 /// # Safety
 /// `blocks` points to `n` blocks of 32 bytes; AltiVec enabled.
 #[target_feature(enable = "altivec")]
-unsafe fn pair_blocks_256(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *const u8, mut n: usize, bytes_per_block: u64) {
+unsafe fn pair_blocks_256(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    mut blocks: *const u8,
+    mut n: usize,
+    bytes_per_block: u64,
+) {
     const fn pick(g: usize) -> Simd<u32, 16> {
         let (ah, al) = (half_bytes(8 * g, 0), half_bytes(8 * g, 1));
         let (bh, bl) = (half_bytes(16 + 8 * g, 0), half_bytes(16 + 8 * g, 1));
@@ -980,7 +1125,10 @@ unsafe fn pair_blocks_256(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *
     }
     // SAFETY: caller; `Lanes` is 16-byte aligned.
     unsafe {
-        let mut chain = Pair { e: vconst(lanes.0[0]), o: vconst(lanes.0[1]) };
+        let mut chain = Pair {
+            e: vconst(lanes.0[0]),
+            o: vconst(lanes.0[1]),
+        };
         let rc = pair_consts();
         let one = opaque(vconst([0, 0, 0, 1]));
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
@@ -993,7 +1141,11 @@ unsafe fn pair_blocks_256(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *
             };
             let k = pair_key(&chain);
             let t01 = vconst([hi(t0), lo(t0), hi(t1), lo(t1)]);
-            let t = PairTweak { t01, t22: simd_xor(t01, simd_shuffle(t01, t01, const { idx4([2, 3, 0, 1]) })), one };
+            let t = PairTweak {
+                t01,
+                t22: simd_xor(t01, simd_shuffle(t01, t01, const { idx4([2, 3, 0, 1]) })),
+                one,
+            };
             let mut counter = opaque(vconst([0; 4]));
             let mut x = m;
             pair_four::<0>(&mut x, &k, &t, &mut counter, &rc);
@@ -1015,7 +1167,10 @@ unsafe fn pair_blocks_256(lanes: &mut Lanes, tweak: &mut [u64; 2], mut blocks: *
             pair_four::<16>(&mut x, &k, &t, &mut counter, &rc);
             pair_four::<17>(&mut x, &k, &t, &mut counter, &rc);
             pair_inject::<18>(&mut x, &k, &t, &mut counter);
-            chain = Pair { e: simd_xor(x.e, m.e), o: simd_xor(x.o, m.o) };
+            chain = Pair {
+                e: simd_xor(x.e, m.e),
+                o: simd_xor(x.o, m.o),
+            };
             t1 &= !T1_FIRST;
             blocks = blocks.add(32);
             n -= 1;

@@ -77,24 +77,66 @@ mod imp {
         cfg!(target_feature = "power8-vector")
     }
 
-    pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    pub(crate) fn compress_256(
+        _: Token,
+        chain: &mut [u64; 4],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
         let mut words = Words::from_chain(chain);
         // SAFETY: the token proves POWER8 vectors; `blocks` holds `len / 32` whole blocks.
-        unsafe { blocks_256(&mut words, tweak, blocks.as_ptr(), blocks.len() / 32, bytes_per_block) };
+        unsafe {
+            blocks_256(
+                &mut words,
+                tweak,
+                blocks.as_ptr(),
+                blocks.len() / 32,
+                bytes_per_block,
+            )
+        };
         *chain = words.to_chain();
     }
 
-    pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    pub(crate) fn compress_512(
+        _: Token,
+        chain: &mut [u64; 8],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
         let mut words = Words::from_chain(chain);
         // SAFETY: the token proves POWER8 vectors; `blocks` holds `len / 64` whole blocks.
-        unsafe { blocks_512(&mut words, tweak, blocks.as_ptr(), blocks.len() / 64, bytes_per_block) };
+        unsafe {
+            blocks_512(
+                &mut words,
+                tweak,
+                blocks.as_ptr(),
+                blocks.len() / 64,
+                bytes_per_block,
+            )
+        };
         *chain = words.to_chain();
     }
 
-    pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    pub(crate) fn compress_1024(
+        _: Token,
+        chain: &mut [u64; 16],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
         let mut words = Words::from_chain(chain);
         // SAFETY: the token proves POWER8 vectors; `blocks` holds `len / 128` whole blocks.
-        unsafe { blocks_1024(&mut words, tweak, blocks.as_ptr(), blocks.len() / 128, bytes_per_block) };
+        unsafe {
+            blocks_1024(
+                &mut words,
+                tweak,
+                blocks.as_ptr(),
+                blocks.len() / 128,
+                bytes_per_block,
+            )
+        };
         *chain = words.to_chain();
     }
 
@@ -163,7 +205,7 @@ mod imp {
             v
         }
 
-        fn to_chain<const W: usize>(&self) -> [u64; W] {
+        fn to_chain<const W: usize>(self) -> [u64; W] {
             let order = even_order::<W>();
             let mut w = [0; W];
             for k in 0..W / 2 {
@@ -262,7 +304,7 @@ mod imp {
     const fn key_location<const W: usize>(i: usize) -> (usize, usize) {
         if i == W {
             (8, 0)
-        } else if i % 2 == 0 {
+        } else if i.is_multiple_of(2) {
             let k = lane_of::<W>(i);
             (k / 2, k % 2)
         } else {
@@ -273,7 +315,11 @@ mod imp {
 
     /// The subkey-`s` vector of a register whose lanes hold words `a` and
     /// `b`: two key locations and the shuffle joining them.
-    const fn subkey_pick<const W: usize>(s: usize, a: usize, b: usize) -> (usize, usize, Simd<u32, 2>) {
+    const fn subkey_pick<const W: usize>(
+        s: usize,
+        a: usize,
+        b: usize,
+    ) -> (usize, usize, Simd<u32, 2>) {
         let (ra, la) = key_location::<W>((s + a) % (W + 1));
         let (rb, lb) = key_location::<W>((s + b) % (W + 1));
         (ra, rb, idx2(la as u32, 2 + lb as u32))
@@ -292,8 +338,17 @@ mod imp {
     macro_rules! subkey {
         ($k:expr, $w:ident, $s:expr, $p:expr, $odd:expr) => {{
             let k: &[D; 9] = $k;
-            let (a, b, _) = const { subkey_pick::<$w>($s, reg_words::<$w>($p, $odd).0, reg_words::<$w>($p, $odd).1) };
-            simd_shuffle(k[a], k[b], const { subkey_pick::<$w>($s, reg_words::<$w>($p, $odd).0, reg_words::<$w>($p, $odd).1).2 })
+            let (a, b, _) = const {
+                subkey_pick::<$w>($s, reg_words::<$w>($p, $odd).0, reg_words::<$w>($p, $odd).1)
+            };
+            simd_shuffle(
+                k[a],
+                k[b],
+                const {
+                    subkey_pick::<$w>($s, reg_words::<$w>($p, $odd).0, reg_words::<$w>($p, $odd).1)
+                        .2
+                },
+            )
         }};
     }
 
@@ -312,7 +367,9 @@ mod imp {
             }
             let p = simd_xor(p, simd_shuffle(p, p, const { idx2(1, 0) }));
             let kw: D = simd_xor(p, dconst([C240; 2]));
-            [x.e[0], x.e[1], x.e[2], x.e[3], x.o[0], x.o[1], x.o[2], x.o[3], kw]
+            [
+                x.e[0], x.e[1], x.e[2], x.e[3], x.o[0], x.o[1], x.o[2], x.o[3], kw,
+            ]
         }
     }
 
@@ -326,7 +383,11 @@ mod imp {
     /// Where the subkey's additions go: the lane of word W-2 (even) and of
     /// words W-3 and W-1 (odd).
     const fn tweak_lanes<const W: usize>() -> (usize, usize, usize) {
-        (lane_of::<W>(W - 2), lane_of::<W>(W - 4), lane_of::<W>(W - 2))
+        (
+            lane_of::<W>(W - 2),
+            lane_of::<W>(W - 4),
+            lane_of::<W>(W - 2),
+        )
     }
 
     /// `ts[x]` in lane `lane` (0 or 1), the other lane from `other`.
@@ -387,7 +448,11 @@ mod imp {
     /// # Safety
     /// POWER8 vectors enabled.
     #[inline(always)]
-    unsafe fn eight<const W: usize, const S1: usize, const S2: usize>(x: &mut State, k: &[D; 9], t: &Tweak) {
+    unsafe fn eight<const W: usize, const S1: usize, const S2: usize>(
+        x: &mut State,
+        k: &[D; 9],
+        t: &Tweak,
+    ) {
         // SAFETY: caller enables POWER8 vectors.
         unsafe {
             round::<W, 0>(x);
@@ -427,12 +492,21 @@ mod imp {
     /// # Safety
     /// `blocks` points to `n` blocks of `8 * W` bytes; POWER8 vectors enabled.
     #[inline(always)]
-    unsafe fn blocks<const W: usize>(words: &mut Words, tweak: &mut [u64; 2], mut blocks: *const u8, mut n: usize, bytes_per_block: u64) {
+    unsafe fn blocks<const W: usize>(
+        words: &mut Words,
+        tweak: &mut [u64; 2],
+        mut blocks: *const u8,
+        mut n: usize,
+        bytes_per_block: u64,
+    ) {
         // SAFETY: caller; `Words` is 16-byte aligned.
         unsafe {
             let np = W / 4;
             let v = transmute::<Words, [D; 8]>(*words);
-            let mut chain = State { e: [v[0], v[1], v[2], v[3]], o: [v[4], v[5], v[6], v[7]] };
+            let mut chain = State {
+                e: [v[0], v[1], v[2], v[3]],
+                o: [v[4], v[5], v[6], v[7]],
+            };
             let (mut t0, mut t1) = (tweak[0], tweak[1]);
             while n != 0 {
                 t0 = t0.wrapping_add(bytes_per_block);
@@ -453,7 +527,10 @@ mod imp {
                     m.o[P] = simd_shuffle(l[a], l[b], const { message_pick::<W>(P, true).2 });
                 });
                 let k = key::<W>(&chain);
-                let t = Tweak { t01: dconst([t0, t1]), t22: dconst([t0 ^ t1; 2]) };
+                let t = Tweak {
+                    t01: dconst([t0, t1]),
+                    t22: dconst([t0 ^ t1; 2]),
+                };
                 let mut x = m;
                 inject::<W, 0>(&mut x, &k, &t);
                 eight::<W, 1, 2>(&mut x, &k, &t);
@@ -478,26 +555,47 @@ mod imp {
                 blocks = blocks.add(8 * W);
                 n -= 1;
             }
-            let out = [chain.e[0], chain.e[1], chain.e[2], chain.e[3], chain.o[0], chain.o[1], chain.o[2], chain.o[3]];
+            let out = [
+                chain.e[0], chain.e[1], chain.e[2], chain.e[3], chain.o[0], chain.o[1], chain.o[2],
+                chain.o[3],
+            ];
             *words = transmute::<[D; 8], Words>(out);
             *tweak = [t0, t1];
         }
     }
 
     #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_256(words: &mut Words, tweak: &mut [u64; 2], b: *const u8, n: usize, bytes_per_block: u64) {
+    unsafe fn blocks_256(
+        words: &mut Words,
+        tweak: &mut [u64; 2],
+        b: *const u8,
+        n: usize,
+        bytes_per_block: u64,
+    ) {
         // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
         unsafe { blocks::<4>(words, tweak, b, n, bytes_per_block) }
     }
 
     #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_512(words: &mut Words, tweak: &mut [u64; 2], b: *const u8, n: usize, bytes_per_block: u64) {
+    unsafe fn blocks_512(
+        words: &mut Words,
+        tweak: &mut [u64; 2],
+        b: *const u8,
+        n: usize,
+        bytes_per_block: u64,
+    ) {
         // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
         unsafe { blocks::<8>(words, tweak, b, n, bytes_per_block) }
     }
 
     #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_1024(words: &mut Words, tweak: &mut [u64; 2], b: *const u8, n: usize, bytes_per_block: u64) {
+    unsafe fn blocks_1024(
+        words: &mut Words,
+        tweak: &mut [u64; 2],
+        b: *const u8,
+        n: usize,
+        bytes_per_block: u64,
+    ) {
         // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
         unsafe { blocks::<16>(words, tweak, b, n, bytes_per_block) }
     }
