@@ -128,7 +128,17 @@ mod sigbus {
 
     extern "C" fn on_sigbus(_signal: libc::c_int, info: *mut libc::siginfo_t, _context: *mut libc::c_void) {
         // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t.
-        let address = unsafe { (*info).si_addr() } as usize;
+        let (code, address) = unsafe { ((*info).si_code, (*info).si_addr() as usize) };
+        if code <= 0 {
+            // Sent by a process (kill, raise), not a fault: act as if we had
+            // never been here, by the default action once this handler returns.
+            // SAFETY: signal and raise are async-signal-safe.
+            unsafe {
+                libc::signal(libc::SIGBUS, libc::SIG_DFL);
+                libc::raise(libc::SIGBUS);
+            }
+            return;
+        }
         let (start, len) = (START.load(SeqCst), LEN.load(SeqCst));
         if len != 0 && address >= start && address - start < len {
             let page = PAGE.load(SeqCst);
@@ -153,9 +163,9 @@ mod sigbus {
                 return;
             }
         }
-        // Not ours (or no way to repair it): give the signal back to the
-        // previous action; returning retries the access, which faults again
-        // and reaches it.
+        // A fault not in our mapping (or no way to repair it): give the
+        // signal back to the previous action; returning retries the access,
+        // which faults again and reaches it.
         let previous = PREVIOUS.get().map_or(ptr::null(), |p| p as *const libc::sigaction);
         // SAFETY: signal and sigaction are async-signal-safe, and `previous`
         // points to the action saved at installation, alive for the process.
