@@ -22,7 +22,13 @@ pub struct CheckOptions {
 }
 
 /// Check every list; true when everything verified.
-pub fn run(config: &HashConfig, lists: &[std::ffi::OsString], options: &CheckOptions, reader: &mut Reader, out: &mut Output) -> bool {
+pub fn run(
+    config: &HashConfig,
+    lists: &[std::ffi::OsString],
+    options: &CheckOptions,
+    reader: &mut Reader,
+    out: &mut Output,
+) -> bool {
     let mut all_ok = true;
     for list in lists {
         all_ok &= check_list(config, &os_bytes(list), options, reader, out);
@@ -40,13 +46,22 @@ struct Tally {
     verified: u64,
 }
 
-fn check_list(config: &HashConfig, list: &[u8], options: &CheckOptions, reader: &mut Reader, out: &mut Output) -> bool {
+fn check_list(
+    config: &HashConfig,
+    list: &[u8],
+    options: &CheckOptions,
+    reader: &mut Reader,
+    out: &mut Output,
+) -> bool {
     let (label, text) = if list == b"-" {
         let mut text = Vec::new();
         let read = std::io::stdin().lock().read_to_end(&mut text);
         ("standard input".to_string(), read.map(|_| text))
     } else {
-        (display_name(list), std::fs::read(crate::config::bytes_os(list)))
+        (
+            display_name(list),
+            std::fs::read(crate::config::bytes_os(list)),
+        )
     };
     let text = match text {
         Ok(text) => text,
@@ -67,29 +82,63 @@ fn check_list(config: &HashConfig, list: &[u8], options: &CheckOptions, reader: 
         let Some(entry) = parse_check_line(line) else {
             tally.malformed += 1;
             if options.warn {
-                warn(format_args!("{label}: {}: improperly formatted Skein checksum line", index + 1));
+                warn(format_args!(
+                    "{label}: {}: improperly formatted Skein checksum line",
+                    index + 1
+                ));
             }
             continue;
         };
         tally.well_formed += 1;
-        check_entry(config, &entry, options, reader, out, &mut tally, &mut hashers);
+        check_entry(
+            config,
+            &entry,
+            options,
+            reader,
+            out,
+            &mut tally,
+            &mut hashers,
+        );
     }
 
     if tally.well_formed == 0 {
-        warn(format_args!("{label}: no properly formatted Skein checksum lines found"));
+        warn(format_args!(
+            "{label}: no properly formatted Skein checksum lines found"
+        ));
         return false;
     }
     if !options.status {
         if tally.malformed > 0 {
-            warn(format_args!("WARNING: {}", counted(tally.malformed, "line is", "lines are", "improperly formatted")));
+            warn(format_args!(
+                "WARNING: {}",
+                counted(
+                    tally.malformed,
+                    "line is",
+                    "lines are",
+                    "improperly formatted"
+                )
+            ));
         }
         if tally.unreadable > 0 {
-            warn(format_args!("WARNING: {}", counted(tally.unreadable, "listed file", "listed files", "could not be read")));
+            warn(format_args!(
+                "WARNING: {}",
+                counted(
+                    tally.unreadable,
+                    "listed file",
+                    "listed files",
+                    "could not be read"
+                )
+            ));
         }
         if tally.mismatched > 0 {
             warn(format_args!(
                 "WARNING: {}",
-                counted(tally.mismatched, "computed checksum", "computed checksums", "did NOT match")
+                counted(
+                    tally.mismatched,
+                    "computed checksum",
+                    "computed checksums",
+                    "did NOT match"
+                )
             ));
         }
     }
@@ -111,7 +160,12 @@ fn counted(n: u64, one: &str, many: &str, what: &str) -> String {
 struct Prototypes(Vec<((StateSize, u64), DynSkein)>);
 
 impl Prototypes {
-    fn get(&mut self, config: &HashConfig, state: StateSize, output_bits: u64) -> Result<DynSkein, String> {
+    fn get(
+        &mut self,
+        config: &HashConfig,
+        state: StateSize,
+        output_bits: u64,
+    ) -> Result<DynSkein, String> {
         if let Some((_, h)) = self.0.iter().find(|(k, _)| *k == (state, output_bits)) {
             return Ok(h.clone());
         }
@@ -134,7 +188,11 @@ fn check_entry(
     // digest written is of another length (then its length is the output).
     let (state, output_bits) = entry.algorithm.unwrap_or_else(|| {
         let default_digits = 2 * config.output_bits.div_ceil(8) as usize;
-        let bits = if entry.hex_digits == default_digits { config.output_bits } else { 4 * entry.hex_digits as u64 };
+        let bits = if entry.hex_digits == default_digits {
+            config.output_bits
+        } else {
+            4 * entry.hex_digits as u64
+        };
         (config.state, bits)
     });
     let mut hasher = match hashers.get(config, state, output_bits) {
@@ -151,7 +209,11 @@ fn check_entry(
         Err(e) if options.ignore_missing && e.is_not_found() => {}
         Err(e) => {
             tally.unreadable += 1;
-            warn(format_args!("{}: {}", display_name(&entry.name), e.reason()));
+            warn(format_args!(
+                "{}: {}",
+                display_name(&entry.name),
+                e.reason()
+            ));
             if !options.status {
                 out.line(&status_line(&entry.name, "FAILED open or read"));
             }

@@ -14,7 +14,9 @@ use skein_simd::{Backend, TreeParams};
 /// --check reads both, and FreeBSD's `Skein512 (FILE) = HEX` lines too.
 #[derive(Parser, Debug)]
 #[command(name = "skeinsum", version, about, long_about, max_term_width = 100)]
-#[command(after_help = "Exit status: 0 if all went well, 1 if a file could not be read or a check failed, 2 on a usage error.")]
+#[command(
+    after_help = "Exit status: 0 if all went well, 1 if a file could not be read or a check failed, 2 on a usage error."
+)]
 pub struct Args {
     /// Files to hash, or with --check, files of checksums to verify
     #[arg(value_name = "FILE")]
@@ -141,7 +143,9 @@ pub fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    hex.chunks_exact(2).map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?)).collect()
+    hex.chunks_exact(2)
+        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
+        .collect()
 }
 
 /// A whole number >= 1.
@@ -154,12 +158,16 @@ fn parse_positive(text: &str) -> Result<u64, String> {
 }
 
 fn parse_tree(text: &str) -> Result<TreeParams, String> {
-    const USAGE: &str = "expected LEAF,FAN,HEIGHT with LEAF >= 1, FAN >= 1, 2 <= HEIGHT <= 255 (e.g. 10,1,255)";
+    const USAGE: &str =
+        "expected LEAF,FAN,HEIGHT with LEAF >= 1, FAN >= 1, 2 <= HEIGHT <= 255 (e.g. 10,1,255)";
     let fields: Vec<&str> = text.split(',').map(str::trim).collect();
     let [leaf, fan, height] = fields[..] else {
         return Err(USAGE.to_string());
     };
-    let number = |s: &str| s.parse::<u8>().map_err(|_| format!("`{s}` is not a number from 0 to 255; {USAGE}"));
+    let number = |s: &str| {
+        s.parse::<u8>()
+            .map_err(|_| format!("`{s}` is not a number from 0 to 255; {USAGE}"))
+    };
     TreeParams::new(number(leaf)?, number(fan)?, number(height)?).map_err(|_| USAGE.to_string())
 }
 

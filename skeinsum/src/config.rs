@@ -35,7 +35,10 @@ impl HashConfig {
         };
         if let Some(backend) = args.backend {
             if !backend.is_available() {
-                let usable: Vec<&str> = Backend::available().into_iter().map(Backend::name).collect();
+                let usable: Vec<&str> = Backend::available()
+                    .into_iter()
+                    .map(Backend::name)
+                    .collect();
                 return Err(format!(
                     "--backend {backend}: not available on this CPU or in this build (usable here: {})",
                     usable.join(", ")
@@ -47,7 +50,9 @@ impl HashConfig {
             (None, Some(hex)) => hex.0.clone(),
             (None, None) => Vec::new(),
         };
-        let bytes = |hex: &Option<crate::cli::HexBytes>| hex.as_ref().map(|h| h.0.clone()).unwrap_or_default();
+        let bytes = |hex: &Option<crate::cli::HexBytes>| {
+            hex.as_ref().map(|h| h.0.clone()).unwrap_or_default()
+        };
         Ok(HashConfig {
             state,
             output_bits: args.length.unwrap_or(state.bits()),

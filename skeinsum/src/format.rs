@@ -118,8 +118,16 @@ pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
         Some(rest) => (true, rest),
         None => (false, line),
     };
-    let parsed = if body.starts_with(b"Skein") { parse_tagged(body)? } else { parse_gnu(body)? };
-    let name = if escaped { unescape(&parsed.name)? } else { parsed.name };
+    let parsed = if body.starts_with(b"Skein") {
+        parse_tagged(body)?
+    } else {
+        parse_gnu(body)?
+    };
+    let name = if escaped {
+        unescape(&parsed.name)?
+    } else {
+        parsed.name
+    };
     if name.is_empty() {
         return None;
     }
@@ -168,7 +176,12 @@ fn parse_gnu(body: &[u8]) -> Option<CheckLine> {
     if digits.is_empty() {
         return None;
     }
-    Some(CheckLine { name: name.to_vec(), expected: decode_hex(digits)?, hex_digits: digits.len(), algorithm: None })
+    Some(CheckLine {
+        name: name.to_vec(),
+        expected: decode_hex(digits)?,
+        hex_digits: digits.len(),
+        algorithm: None,
+    })
 }
 
 fn state_of(bits: &str) -> Option<StateSize> {
@@ -206,7 +219,15 @@ mod tests {
         assert!(parse_check_line(b"Skein-1024-16 (f) = 00").is_none());
         let l = parse_check_line(b"Skein-256-12 (f) = abcd").unwrap();
         assert_eq!(l.algorithm, Some((StateSize::S256, 12)));
-        let l = parse_check_line(b"Skein1024 (f) = ".iter().chain(&[b'a'; 256]).copied().collect::<Vec<_>>().as_slice()).unwrap();
+        let l = parse_check_line(
+            b"Skein1024 (f) = "
+                .iter()
+                .chain(&[b'a'; 256])
+                .copied()
+                .collect::<Vec<_>>()
+                .as_slice(),
+        )
+        .unwrap();
         assert_eq!(l.algorithm, Some((StateSize::S1024, 1024)));
         assert!(parse_check_line(b"Skein-384-256 (f) = 00").is_none());
         assert!(parse_check_line(b"Skein512(f) = 00").is_none());
@@ -215,7 +236,10 @@ mod tests {
     #[test]
     fn gnu_lines() {
         let l = parse_check_line(b"abCD  name with  spaces").unwrap();
-        assert_eq!((l.name.as_slice(), l.expected.as_slice()), (&b"name with  spaces"[..], &[0xab, 0xcd][..]));
+        assert_eq!(
+            (l.name.as_slice(), l.expected.as_slice()),
+            (&b"name with  spaces"[..], &[0xab, 0xcd][..])
+        );
         assert_eq!(parse_check_line(b"abcd *bin").unwrap().name, b"bin");
         assert_eq!(parse_check_line(b"abcd   lead").unwrap().name, b" lead");
         assert!(parse_check_line(b"abc  odd").is_none());

@@ -59,7 +59,11 @@ impl Reader {
     /// `progress` is honoured only when stderr is a terminal.
     pub fn new(use_mmap: bool, progress: bool) -> Reader {
         use std::io::IsTerminal;
-        Reader { buffer: Vec::new(), use_mmap, progress: progress && io::stderr().is_terminal() }
+        Reader {
+            buffer: Vec::new(),
+            use_mmap,
+            progress: progress && io::stderr().is_terminal(),
+        }
     }
 
     /// Feed the input named `name` (`-` = standard input) to `hasher`.
@@ -87,13 +91,23 @@ impl Reader {
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            return if unchanged { Ok(()) } else { Err(InputError::Changed) };
+            return if unchanged {
+                Ok(())
+            } else {
+                Err(InputError::Changed)
+            };
         }
-        let size = meta.is_file().then(|| meta.len());
+        let size = meta.is_file().then_some(meta.len());
         self.hash_stream(file, size, name, hasher)
     }
 
-    fn hash_stream(&mut self, mut input: impl Read, size: Option<u64>, name: &[u8], hasher: &mut DynSkein) -> Result<(), InputError> {
+    fn hash_stream(
+        &mut self,
+        mut input: impl Read,
+        size: Option<u64>,
+        name: &[u8],
+        hasher: &mut DynSkein,
+    ) -> Result<(), InputError> {
         if self.buffer.is_empty() {
             // Zeroed allocation: fresh pages from the OS, touched only as used.
             self.buffer = vec![0; READ_BLOCK];
@@ -131,13 +145,17 @@ impl Reader {
             return None;
         }
         let bar = match size {
-            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr()).with_style(
-                ProgressStyle::with_template("{prefix} [{wide_bar}] {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}")
-                    .expect("valid template")
-                    .progress_chars("=> "),
+            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+                .with_style(
+                ProgressStyle::with_template(
+                    "{prefix} [{wide_bar}] {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
             ),
             None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-                ProgressStyle::with_template("{prefix} {spinner} {bytes} {binary_bytes_per_sec}").expect("valid template"),
+                ProgressStyle::with_template("{prefix} {spinner} {bytes} {binary_bytes_per_sec}")
+                    .expect("valid template"),
             ),
         };
         bar.set_prefix(display_name(name));

@@ -71,9 +71,16 @@ fn usage_error(e: clap::Error) -> ExitCode {
     // clap's message is its first paragraph (with possible values or the
     // missing option on indented lines); the usage and tip after it go.
     let text = e.to_string();
-    let message: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    let message: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
     let message = message.join(" ");
-    warn(format_args!("{} (see --help)", message.strip_prefix("error: ").unwrap_or(&message)));
+    warn(format_args!(
+        "{} (see --help)",
+        message.strip_prefix("error: ").unwrap_or(&message)
+    ));
     ExitCode::from(2)
 }
 
@@ -82,7 +89,11 @@ fn usage_error(e: clap::Error) -> ExitCode {
 /// The library's tree hashing is sequential today; its parallel tree path
 /// (planned) will run on the current rayon pool, so installing the pool here
 /// is all `-j` needs. Plain hashing is sequential by nature and spawns none.
-fn with_threads<T: Send>(args: &Args, config: &HashConfig, work: impl FnOnce() -> T + Send) -> Result<T, String> {
+fn with_threads<T: Send>(
+    args: &Args,
+    config: &HashConfig,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, String> {
     if !config.is_tree() {
         return Ok(work());
     }
@@ -97,7 +108,11 @@ fn with_threads<T: Send>(args: &Args, config: &HashConfig, work: impl FnOnce() -
 /// Hash or check every FILE; true if all went well.
 fn run(args: &Args, config: &HashConfig, out: &mut Output) -> bool {
     let stdin_only = [std::ffi::OsString::from("-")];
-    let files = if args.files.is_empty() { &stdin_only[..] } else { &args.files[..] };
+    let files = if args.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        &args.files[..]
+    };
     let mut reader = Reader::new(!args.no_mmap, args.progress);
     if args.check {
         let options = check::CheckOptions {

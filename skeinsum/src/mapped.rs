@@ -29,7 +29,10 @@ pub struct Snapshot {
 
 impl Snapshot {
     pub fn of(meta: &std::fs::Metadata) -> Snapshot {
-        Snapshot { len: meta.len(), modified: meta.modified().ok() }
+        Snapshot {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
     }
     pub fn len(&self) -> u64 {
         self.len
@@ -41,8 +44,12 @@ impl Snapshot {
 /// are the file's, `Ok(false)` when it changed size or time or shrank under
 /// the mapping.
 pub fn with_mapped(file: &File, before: Snapshot, consume: impl FnOnce(&[u8])) -> io::Result<bool> {
-    let len = usize::try_from(before.len)
-        .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "file too large to map on this platform"))?;
+    let len = usize::try_from(before.len).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "file too large to map on this platform",
+        )
+    })?;
     crate::testing::pause("map");
     // SAFETY: memmap2 requires that nobody changes the file while the map
     // lives, which no program can promise for files of other processes. What
@@ -110,7 +117,8 @@ mod sigbus {
             }
             // SAFETY: all-zero is a valid `sigaction` (no handler, empty mask).
             let mut ours: libc::sigaction = unsafe { std::mem::zeroed() };
-            let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) = on_sigbus;
+            let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                on_sigbus;
             ours.sa_sigaction = handler as usize;
             ours.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
             // SAFETY: as above.
@@ -126,7 +134,11 @@ mod sigbus {
         });
     }
 
-    extern "C" fn on_sigbus(_signal: libc::c_int, info: *mut libc::siginfo_t, _context: *mut libc::c_void) {
+    extern "C" fn on_sigbus(
+        _signal: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _context: *mut libc::c_void,
+    ) {
         // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t.
         let (code, address) = unsafe { ((*info).si_code, (*info).si_addr() as usize) };
         if code <= 0 {
@@ -166,7 +178,9 @@ mod sigbus {
         // A fault not in our mapping (or no way to repair it): give the
         // signal back to the previous action; returning retries the access,
         // which faults again and reaches it.
-        let previous = PREVIOUS.get().map_or(ptr::null(), |p| p as *const libc::sigaction);
+        let previous = PREVIOUS
+            .get()
+            .map_or(ptr::null(), |p| p as *const libc::sigaction);
         // SAFETY: signal and sigaction are async-signal-safe, and `previous`
         // points to the action saved at installation, alive for the process.
         unsafe {

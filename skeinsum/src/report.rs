@@ -35,7 +35,9 @@ pub struct Output {
 
 impl Output {
     pub fn new() -> Output {
-        Output { stdout: io::stdout() }
+        Output {
+            stdout: io::stdout(),
+        }
     }
 
     /// Write one whole result line (already terminated).

@@ -27,11 +27,17 @@ pub struct Vector {
 impl Vector {
     /// The digest `backend` computes for this vector (lowercase hex).
     fn compute(&self, backend: Backend) -> Result<String, String> {
-        let bytes = |h: &str| decode_hex(h.as_bytes()).ok_or_else(|| format!("{}: bad built-in hex", self.header));
+        let bytes = |h: &str| {
+            decode_hex(h.as_bytes()).ok_or_else(|| format!("{}: bad built-in hex", self.header))
+        };
         let (message, key) = (bytes(self.message)?, bytes(self.key)?);
-        let mut params = Params::new().output_bits(self.output_bits).key(&key).backend(backend);
+        let mut params = Params::new()
+            .output_bits(self.output_bits)
+            .key(&key)
+            .backend(backend);
         if let Some((leaf, fan_out, height)) = self.tree {
-            params = params.tree(TreeParams::new(leaf, fan_out, height).map_err(|e| e.to_string())?);
+            params =
+                params.tree(TreeParams::new(leaf, fan_out, height).map_err(|e| e.to_string())?);
         }
         let state = StateSize::from_bits(self.state_bits).ok_or("bad built-in state size")?;
         let mut hasher = DynSkein::new(state, &params).map_err(|e| e.to_string())?;
@@ -50,10 +56,14 @@ pub fn run(out: &mut crate::report::Output) -> bool {
             match vector.compute(backend) {
                 Ok(digest) if digest == vector.result => ok += 1,
                 Ok(digest) => out.line(
-                    format!("backend {backend}: MISMATCH {}\n  expected {}\n  computed {digest}\n", vector.header, vector.result)
-                        .as_bytes(),
+                    format!(
+                        "backend {backend}: MISMATCH {}\n  expected {}\n  computed {digest}\n",
+                        vector.header, vector.result
+                    )
+                    .as_bytes(),
                 ),
-                Err(e) => out.line(format!("backend {backend}: ERROR {}: {e}\n", vector.header).as_bytes()),
+                Err(e) => out
+                    .line(format!("backend {backend}: ERROR {}: {e}\n", vector.header).as_bytes()),
             }
         }
         all_ok &= ok == VECTORS.len();
@@ -67,9 +77,16 @@ pub fn run(out: &mut crate::report::Output) -> bool {
 pub fn list_backends(out: &mut crate::report::Output) {
     let auto = Platform::detect();
     for backend in Backend::available() {
-        let chosen: Vec<String> =
-            [256, 512, 1024].into_iter().filter(|&bits| auto.backend(bits) == backend).map(|bits| format!("Skein-{bits}")).collect();
-        let note = if chosen.is_empty() { "available (use --backend)".to_string() } else { format!("automatic for {}", chosen.join(", ")) };
+        let chosen: Vec<String> = [256, 512, 1024]
+            .into_iter()
+            .filter(|&bits| auto.backend(bits) == backend)
+            .map(|bits| format!("Skein-{bits}"))
+            .collect();
+        let note = if chosen.is_empty() {
+            "available (use --backend)".to_string()
+        } else {
+            format!("automatic for {}", chosen.join(", "))
+        };
         out.line(format!("{backend}\t{note}\n").as_bytes());
     }
 }

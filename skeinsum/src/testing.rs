@@ -23,7 +23,9 @@ fn setting() -> Option<&'static (String, PathBuf)> {
 }
 
 pub fn pause(stage: &str) {
-    let Some((wanted, path)) = setting() else { return };
+    let Some((wanted, path)) = setting() else {
+        return;
+    };
     if wanted != stage || std::fs::write(path, stage).is_err() {
         return;
     }

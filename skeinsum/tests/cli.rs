@@ -32,7 +32,10 @@ fn hex(bytes: &[u8]) -> String {
 
 fn unhex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
@@ -68,7 +71,9 @@ struct Dir {
 
 impl Dir {
     fn new() -> Dir {
-        Dir { tmp: TempDir::new().unwrap() }
+        Dir {
+            tmp: TempDir::new().unwrap(),
+        }
     }
     fn path(&self) -> &Path {
         self.tmp.path()
@@ -113,19 +118,37 @@ struct Kat {
 fn golden() -> Option<Vec<Kat>> {
     let path = match std::env::var_os("SKEIN_GOLDEN_KAT") {
         Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kat/skein_golden_kat.txt"),
+        None => {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kat/skein_golden_kat.txt")
+        }
     };
     let Ok(text) = fs::read_to_string(&path) else {
         if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("golden KAT file {} is missing (CI=true: this is a failure)", path.display());
+            panic!(
+                "golden KAT file {} is missing (CI=true: this is a failure)",
+                path.display()
+            );
         }
-        eprintln!("golden KAT file {} not found (set SKEIN_GOLDEN_KAT); skipping", path.display());
+        eprintln!(
+            "golden KAT file {} not found (set SKEIN_GOLDEN_KAT); skipping",
+            path.display()
+        );
         return None;
     };
-    let number = |s: &str| s.trim_start().chars().take_while(char::is_ascii_digit).collect::<String>().parse::<u64>().unwrap();
+    let number = |s: &str| {
+        s.trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse::<u64>()
+            .unwrap()
+    };
     let mut entries = Vec::new();
     for block in text.split("--------------------------------") {
-        let mut lines = block.lines().map(str::trim).skip_while(|l| !l.starts_with(":Skein-"));
+        let mut lines = block
+            .lines()
+            .map(str::trim)
+            .skip_while(|l| !l.starts_with(":Skein-"));
         let Some(header) = lines.next() else { continue };
         let state = number(&header[":Skein-".len()..]);
         let out_bits = number(header.split(':').nth(2).unwrap());
@@ -138,7 +161,8 @@ fn golden() -> Option<Vec<Kat>> {
             let _ = at;
             (h("leaf="), h("node="), h("maxLevels="))
         });
-        let (mut msg, mut key, mut result, mut section) = (String::new(), None::<String>, String::new(), "");
+        let (mut msg, mut key, mut result, mut section) =
+            (String::new(), None::<String>, String::new(), "");
         for l in lines {
             if l.starts_with("Message data") {
                 section = "msg";
@@ -166,12 +190,21 @@ fn golden() -> Option<Vec<Kat>> {
             result: hex(&unhex(&result)),
         });
     }
-    assert!(entries.len() > 400, "golden file parsed into {} entries only", entries.len());
+    assert!(
+        entries.len() > 400,
+        "golden file parsed into {} entries only",
+        entries.len()
+    );
     Some(entries)
 }
 
 fn kat_args(e: &Kat) -> Vec<String> {
-    let mut args = vec!["-a".to_string(), e.state.to_string(), "-l".to_string(), e.out_bits.to_string()];
+    let mut args = vec![
+        "-a".to_string(),
+        e.state.to_string(),
+        "-l".to_string(),
+        e.out_bits.to_string(),
+    ];
     if let Some(k) = &e.key {
         args.push(format!("--key-hex={}", hex(k)));
     }
@@ -193,7 +226,12 @@ fn golden_file_entries_through_the_cli() {
         dir.file(&name, &e.msg);
         let out = dir.cmd().args(kat_args(e)).arg(&name).output().unwrap();
         assert!(out.status.success(), "{}: {}", e.header, stderr_of(&out));
-        assert_eq!(stdout_of(&out), format!("{}  {name}\n", e.result), "{}", e.header);
+        assert_eq!(
+            stdout_of(&out),
+            format!("{}  {name}\n", e.result),
+            "{}",
+            e.header
+        );
         checked += 1;
     }
     assert!(checked > 250, "only {checked} byte-aligned entries");
@@ -205,7 +243,10 @@ fn golden_file_entries_through_the_cli() {
 fn tree_mode_with_threads_matches_golden_entries() {
     let Some(entries) = golden() else { return };
     let dir = Dir::new();
-    let trees: Vec<&Kat> = entries.iter().filter(|e| e.tree.is_some() && e.msg_bits % 8 == 0).collect();
+    let trees: Vec<&Kat> = entries
+        .iter()
+        .filter(|e| e.tree.is_some() && e.msg_bits % 8 == 0)
+        .collect();
     assert!(trees.len() >= 10);
     for (i, e) in trees.iter().enumerate() {
         let name = format!("t{i}");
@@ -235,22 +276,45 @@ fn tree_mode_with_threads_matches_golden_entries() {
 #[test]
 fn default_output_matches_rustcrypto_for_each_state_size() {
     let dir = Dir::new();
-    for (i, len) in [0usize, 1, 3, 31, 32, 33, 64, 127, 128, 129, 1000, 16383, 16384, 16385, 70000].into_iter().enumerate() {
+    for (i, len) in [
+        0usize, 1, 3, 31, 32, 33, 64, 127, 128, 129, 1000, 16383, 16384, 16385, 70000,
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let data = pattern(len, i as u32);
         let name = format!("f{len}");
         dir.file(&name, &data);
-        for (state, out) in [(256, 256), (512, 512), (1024, 1024), (512, 256), (1024, 384)] {
+        for (state, out) in [
+            (256, 256),
+            (512, 512),
+            (1024, 1024),
+            (512, 256),
+            (1024, 384),
+        ] {
             let mut c = dir.cmd();
             c.args(["-a", &state.to_string()]);
             if out != state {
                 c.args(["-l", &out.to_string()]);
             }
-            c.arg(&name).assert().success().stdout(format!("{}  {name}\n", reference(state, out, &data))).stderr("");
+            c.arg(&name)
+                .assert()
+                .success()
+                .stdout(format!("{}  {name}\n", reference(state, out, &data)))
+                .stderr("");
         }
         // Default state: 512, default length: the state size.
-        dir.cmd().arg(&name).assert().success().stdout(format!("{}  {name}\n", reference(512, 512, &data)));
+        dir.cmd()
+            .arg(&name)
+            .assert()
+            .success()
+            .stdout(format!("{}  {name}\n", reference(512, 512, &data)));
         // Buffered reading gives the same.
-        dir.cmd().args(["--no-mmap", &name]).assert().success().stdout(format!("{}  {name}\n", reference(512, 512, &data)));
+        dir.cmd()
+            .args(["--no-mmap", &name])
+            .assert()
+            .success()
+            .stdout(format!("{}  {name}\n", reference(512, 512, &data)));
     }
 }
 
@@ -280,12 +344,18 @@ fn tag_output() {
         .args(["--tag", "-l", "256", "fox"])
         .assert()
         .success()
-        .stdout(format!("Skein-512-256 (fox) = {}\n", reference(512, 256, data)));
+        .stdout(format!(
+            "Skein-512-256 (fox) = {}\n",
+            reference(512, 256, data)
+        ));
     dir.cmd()
         .args(["--tag", "-a", "1024", "-l", "384", "fox"])
         .assert()
         .success()
-        .stdout(format!("Skein-1024-384 (fox) = {}\n", reference(1024, 384, data)));
+        .stdout(format!(
+            "Skein-1024-384 (fox) = {}\n",
+            reference(1024, 384, data)
+        ));
 }
 
 #[test]
@@ -294,19 +364,39 @@ fn zero_terminated_output_is_not_escaped() {
     let name = "new\nline\\x";
     dir.file(name, b"abc");
     let expected = format!("{}  {name}\0", reference(256, 256, b"abc"));
-    dir.cmd().args(["-z", "-a", "256", name]).assert().success().stdout(expected);
+    dir.cmd()
+        .args(["-z", "-a", "256", name])
+        .assert()
+        .success()
+        .stdout(expected);
     let expected = format!("Skein-256-256 ({name}) = {}\0", reference(256, 256, b"abc"));
-    dir.cmd().args(["-z", "--tag", "-a", "256", name]).assert().success().stdout(expected);
+    dir.cmd()
+        .args(["-z", "--tag", "-a", "256", name])
+        .assert()
+        .success()
+        .stdout(expected);
 }
 
 #[test]
 fn names_with_backslash_or_newline_are_escaped_like_gnu() {
     let dir = Dir::new();
     let digest = reference(512, 512, b"x");
-    for (name, escaped) in [("back\\slash", "back\\\\slash"), ("new\nline", "new\\nline"), ("both\\\n", "both\\\\\\n")] {
+    for (name, escaped) in [
+        ("back\\slash", "back\\\\slash"),
+        ("new\nline", "new\\nline"),
+        ("both\\\n", "both\\\\\\n"),
+    ] {
         dir.file(name, b"x");
-        dir.cmd().arg(name).assert().success().stdout(format!("\\{digest}  {escaped}\n"));
-        dir.cmd().args(["--tag", name]).assert().success().stdout(format!("\\Skein-512-512 ({escaped}) = {digest}\n"));
+        dir.cmd()
+            .arg(name)
+            .assert()
+            .success()
+            .stdout(format!("\\{digest}  {escaped}\n"));
+        dir.cmd()
+            .args(["--tag", name])
+            .assert()
+            .success()
+            .stdout(format!("\\Skein-512-512 ({escaped}) = {digest}\n"));
         // --check reads them back, and reports the name escaped.
         dir.cmd()
             .args(["-c", "-"])
@@ -317,7 +407,11 @@ fn names_with_backslash_or_newline_are_escaped_like_gnu() {
     }
     // A plain name is not escaped.
     dir.file("plain name", b"x");
-    dir.cmd().arg("plain name").assert().success().stdout(format!("{digest}  plain name\n"));
+    dir.cmd()
+        .arg("plain name")
+        .assert()
+        .success()
+        .stdout(format!("{digest}  plain name\n"));
 }
 
 // ------------------------------------------------------- stdin, pipes, sizes
@@ -326,9 +420,22 @@ fn names_with_backslash_or_newline_are_escaped_like_gnu() {
 fn standard_input() {
     let data = pattern(3_000_000, 9);
     let expected = format!("{}  -\n", reference(512, 512, &data));
-    skeinsum().write_stdin(data.clone()).assert().success().stdout(expected.clone());
-    skeinsum().arg("-").write_stdin(data.clone()).assert().success().stdout(expected);
-    skeinsum().write_stdin("").assert().success().stdout(format!("{}  -\n", reference(512, 512, b"")));
+    skeinsum()
+        .write_stdin(data.clone())
+        .assert()
+        .success()
+        .stdout(expected.clone());
+    skeinsum()
+        .arg("-")
+        .write_stdin(data.clone())
+        .assert()
+        .success()
+        .stdout(expected);
+    skeinsum()
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout(format!("{}  -\n", reference(512, 512, b"")));
 }
 
 #[cfg(target_os = "linux")]
@@ -361,12 +468,22 @@ fn empty_file() {
 fn named_pipe() {
     let dir = Dir::new();
     let fifo = dir.path().join("fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let data = pattern(300_000, 5);
     let writer = {
         let (fifo, data) = (fifo.clone(), data.clone());
-        std::thread::spawn(move || fs::OpenOptions::new().write(true).open(fifo).unwrap().write_all(&data).unwrap())
+        std::thread::spawn(move || {
+            fs::OpenOptions::new()
+                .write(true)
+                .open(fifo)
+                .unwrap()
+                .write_all(&data)
+                .unwrap()
+        })
     };
     dir.cmd()
         .args(["-a", "256", "fifo"])
@@ -384,15 +501,27 @@ fn large_file() {
     let dir = Dir::new();
     let path = dir.path().join("big");
     let size = 64usize << 20;
-    fs::File::create(&path).unwrap().set_len(size as u64).unwrap();
+    fs::File::create(&path)
+        .unwrap()
+        .set_len(size as u64)
+        .unwrap();
     let mut reference_hasher = skein::Skein512::<U64>::new();
     let zeros = vec![0u8; 1 << 20];
     for _ in 0..size >> 20 {
         reference_hasher.update(&zeros);
     }
     let expected = format!("{}  big\n", hex(&reference_hasher.finalize()));
-    dir.cmd().args(["--progress", "big"]).assert().success().stdout(expected.clone()).stderr("");
-    dir.cmd().args(["--no-mmap", "big"]).assert().success().stdout(expected);
+    dir.cmd()
+        .args(["--progress", "big"])
+        .assert()
+        .success()
+        .stdout(expected.clone())
+        .stderr("");
+    dir.cmd()
+        .args(["--no-mmap", "big"])
+        .assert()
+        .success()
+        .stdout(expected);
 }
 
 // ------------------------------------------------------------ Skein arguments
@@ -401,7 +530,11 @@ fn large_file() {
 fn mac_key_from_hex_and_from_file_match_golden_entries() {
     let Some(entries) = golden() else { return };
     let dir = Dir::new();
-    let macs: Vec<&Kat> = entries.iter().filter(|e| e.key.is_some() && e.msg_bits % 8 == 0 && e.tree.is_none()).take(40).collect();
+    let macs: Vec<&Kat> = entries
+        .iter()
+        .filter(|e| e.key.is_some() && e.msg_bits % 8 == 0 && e.tree.is_none())
+        .take(40)
+        .collect();
     assert!(macs.len() >= 20);
     for (i, e) in macs.iter().enumerate() {
         let (msg, key) = (format!("msg{i}"), format!("key{i}"));
@@ -415,7 +548,15 @@ fn mac_key_from_hex_and_from_file_match_golden_entries() {
             .stdout(format!("{}  {msg}\n", e.result));
         // Upper-case hex is accepted too.
         dir.cmd()
-            .args(["-a", &state, "-l", &bits, "--key-hex", &hex(e.key.as_ref().unwrap()).to_uppercase(), &msg])
+            .args([
+                "-a",
+                &state,
+                "-l",
+                &bits,
+                "--key-hex",
+                &hex(e.key.as_ref().unwrap()).to_uppercase(),
+                &msg,
+            ])
             .assert()
             .success()
             .stdout(format!("{}  {msg}\n", e.result));
@@ -437,19 +578,48 @@ fn personalization_public_key_key_id_and_nonce_are_wired() {
     };
     let plain = library(Params::new());
     let cases: Vec<(Vec<&str>, String)> = vec![
-        (vec!["--personalization", "20261130 me@example.org skeinsum/v1"], library(Params::new().personalization(b"20261130 me@example.org skeinsum/v1"))),
-        (vec!["--personalization-hex", "616263"], library(Params::new().personalization(b"abc"))),
-        (vec!["--public-key-hex", "00ff10"], library(Params::new().public_key(&[0, 0xff, 0x10]))),
-        (vec!["--key-hex", "0102", "--key-id-hex", "aa"], library(Params::new().key(&[1, 2]).key_id(&[0xaa]))),
-        (vec!["--nonce-hex", "0001020304050607"], library(Params::new().nonce(&[0, 1, 2, 3, 4, 5, 6, 7]))),
+        (
+            vec!["--personalization", "20261130 me@example.org skeinsum/v1"],
+            library(Params::new().personalization(b"20261130 me@example.org skeinsum/v1")),
+        ),
+        (
+            vec!["--personalization-hex", "616263"],
+            library(Params::new().personalization(b"abc")),
+        ),
+        (
+            vec!["--public-key-hex", "00ff10"],
+            library(Params::new().public_key(&[0, 0xff, 0x10])),
+        ),
+        (
+            vec!["--key-hex", "0102", "--key-id-hex", "aa"],
+            library(Params::new().key(&[1, 2]).key_id(&[0xaa])),
+        ),
+        (
+            vec!["--nonce-hex", "0001020304050607"],
+            library(Params::new().nonce(&[0, 1, 2, 3, 4, 5, 6, 7])),
+        ),
     ];
     for (args, expected) in cases {
         assert_ne!(expected, plain);
-        dir.cmd().args(["-l", "256"]).args(&args).arg("f").assert().success().stdout(expected);
+        dir.cmd()
+            .args(["-l", "256"])
+            .args(&args)
+            .arg("f")
+            .assert()
+            .success()
+            .stdout(expected);
     }
     // Text and hex personalization are the same bytes.
-    let a = dir.cmd().args(["--personalization", "abc", "f"]).output().unwrap();
-    let b = dir.cmd().args(["--personalization-hex", "616263", "f"]).output().unwrap();
+    let a = dir
+        .cmd()
+        .args(["--personalization", "abc", "f"])
+        .output()
+        .unwrap();
+    let b = dir
+        .cmd()
+        .args(["--personalization-hex", "616263", "f"])
+        .output()
+        .unwrap();
     assert_eq!(a.stdout, b.stdout);
 }
 
@@ -461,7 +631,11 @@ fn odd_output_lengths_print_whole_bytes() {
     dir.file("f", b"abc");
     let mut h = skein_simd::Skein512::new(12);
     h.update(b"abc");
-    dir.cmd().args(["-l", "12", "f"]).assert().success().stdout(format!("{}  f\n", hex(&h.finalize_vec())));
+    dir.cmd()
+        .args(["-l", "12", "f"])
+        .assert()
+        .success()
+        .stdout(format!("{}  f\n", hex(&h.finalize_vec())));
 }
 
 // ---------------------------------------------------------------- backends
@@ -470,12 +644,21 @@ fn odd_output_lengths_print_whole_bytes() {
 fn list_backends_names_the_usable_ones_automatic_first() {
     let out = skeinsum().arg("--list-backends").output().unwrap();
     assert!(out.status.success());
-    let names: Vec<String> = stdout_of(&out).lines().map(|l| l.split('\t').next().unwrap().to_string()).collect();
-    let expected: Vec<String> = skein_simd::Backend::available().iter().map(|b| b.name().to_string()).collect();
+    let names: Vec<String> = stdout_of(&out)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    let expected: Vec<String> = skein_simd::Backend::available()
+        .iter()
+        .map(|b| b.name().to_string())
+        .collect();
     assert_eq!(names, expected);
     assert!(names.contains(&"portable".to_string()));
     let first = stdout_of(&out).lines().next().unwrap().to_string();
-    assert!(first.contains("automatic for") && first.contains("Skein-512"), "{first}");
+    assert!(
+        first.contains("automatic for") && first.contains("Skein-512"),
+        "{first}"
+    );
 }
 
 #[test]
@@ -484,8 +667,16 @@ fn self_test_runs_every_backend() {
     assert!(out.status.success(), "{}", stdout_of(&out));
     let text = stdout_of(&out);
     for backend in skein_simd::Backend::available() {
-        let line = text.lines().find(|l| l.starts_with(&format!("backend {backend}: "))).expect("a line per backend");
-        let counts = line.rsplit(": ").next().unwrap().strip_suffix(" vectors ok").unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("backend {backend}: ")))
+            .expect("a line per backend");
+        let counts = line
+            .rsplit(": ")
+            .next()
+            .unwrap()
+            .strip_suffix(" vectors ok")
+            .unwrap();
         let (ok, total) = counts.split_once('/').unwrap();
         assert_eq!(ok, total);
         assert!(total.parse::<u32>().unwrap() >= 8);
@@ -510,9 +701,17 @@ fn forced_backends() {
             .assert()
             .code(2)
             .stdout("")
-            .stderr(predicate::str::starts_with(format!("skeinsum: --backend {}: not available", missing.name())));
+            .stderr(predicate::str::starts_with(format!(
+                "skeinsum: --backend {}: not available",
+                missing.name()
+            )));
     }
-    dir.cmd().args(["--backend", "mmx", "f"]).assert().code(2).stdout("").stderr(predicate::str::contains("--backend"));
+    dir.cmd()
+        .args(["--backend", "mmx", "f"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--backend"));
 }
 
 // ------------------------------------------------------------- bad input
@@ -545,7 +744,9 @@ fn unreadable_file_among_others() {
     if root {
         // Root reads mode-000 files; the directory and missing-file cases
         // (tested above) are the unreadable inputs that still apply.
-        eprintln!("running as root: chmod 000 does not stop reading; checking it is hashed instead");
+        eprintln!(
+            "running as root: chmod 000 does not stop reading; checking it is hashed instead"
+        );
         dir.cmd().args(["good", "locked"]).assert().success();
         return;
     }
@@ -581,7 +782,10 @@ fn usage_errors_name_the_option_and_hash_nothing() {
         (&["--tree", "1,1,256"], "--tree"),
         (&["--tree", "1,1"], "--tree"),
         (&["--key-hex", "00", "--key-file", "keyfile"], "--key-file"),
-        (&["--personalization", "a", "--personalization-hex", "00"], "--personalization"),
+        (
+            &["--personalization", "a", "--personalization-hex", "00"],
+            "--personalization",
+        ),
         (&["--key-file", "no-such-key"], "--key-file"),
         (&["-j", "0", "--tree", "1,1,255"], "--threads"),
         (&["--status"], "--check"),
@@ -594,7 +798,10 @@ fn usage_errors_name_the_option_and_hash_nothing() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?} hashed something");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
-        assert!(err.starts_with("skeinsum: ") && err.contains(option), "{args:?}: {err}");
+        assert!(
+            err.starts_with("skeinsum: ") && err.contains(option),
+            "{args:?}: {err}"
+        );
     }
 }
 
@@ -604,15 +811,43 @@ fn help_lists_every_option_and_version_works() {
     assert!(out.status.success());
     let help = stdout_of(&out);
     for option in [
-        "--algorithm", "--length", "--key-hex", "--key-file", "--personalization", "--personalization-hex",
-        "--public-key-hex", "--key-id-hex", "--nonce-hex", "--tree", "--threads", "--backend", "--list-backends",
-        "--self-test", "--tag", "--zero", "--no-mmap", "--progress", "--check", "--quiet", "--status", "--strict",
-        "--warn", "--ignore-missing", "--help", "--version",
+        "--algorithm",
+        "--length",
+        "--key-hex",
+        "--key-file",
+        "--personalization",
+        "--personalization-hex",
+        "--public-key-hex",
+        "--key-id-hex",
+        "--nonce-hex",
+        "--tree",
+        "--threads",
+        "--backend",
+        "--list-backends",
+        "--self-test",
+        "--tag",
+        "--zero",
+        "--no-mmap",
+        "--progress",
+        "--check",
+        "--quiet",
+        "--status",
+        "--strict",
+        "--warn",
+        "--ignore-missing",
+        "--help",
+        "--version",
     ] {
-        let line = help.lines().find(|l| l.trim_start().starts_with(option) || l.contains(&format!(", {option}")));
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(option) || l.contains(&format!(", {option}")));
         assert!(line.is_some(), "--help does not list {option}");
     }
-    skeinsum().arg("--version").assert().success().stdout(predicate::str::starts_with("skeinsum 0."));
+    skeinsum()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("skeinsum 0."));
 }
 
 // ------------------------------------------------------------------ --check
@@ -627,10 +862,21 @@ fn check_round_trip_of_tag_output() {
     let dir = Dir::new();
     dir.file("a", &pattern(10, 1));
     dir.file("b", &pattern(100_000, 2));
-    for args in [&["--tag"][..], &["--tag", "-a", "1024", "-l", "384"], &["--tag", "-a", "256", "-l", "2056"], &[]] {
+    for args in [
+        &["--tag"][..],
+        &["--tag", "-a", "1024", "-l", "384"],
+        &["--tag", "-a", "256", "-l", "2056"],
+        &[],
+    ] {
         let sums = dir.cmd().args(args).args(["a", "b"]).output().unwrap();
         assert!(sums.status.success());
-        dir.cmd().arg("-c").write_stdin(sums.stdout).assert().success().stdout("a: OK\nb: OK\n").stderr("");
+        dir.cmd()
+            .arg("-c")
+            .write_stdin(sums.stdout)
+            .assert()
+            .success()
+            .stdout("a: OK\nb: OK\n")
+            .stderr("");
     }
 }
 
@@ -641,20 +887,53 @@ fn check_gnu_lines_with_length_from_the_hex() {
     dir.file("a", &a);
     dir.file("b", &b);
     // Default Skein-512-512, plus a binary-mode mark.
-    let list = format!("{}{} *b\n", gnu_line(512, 512, &a, "a"), reference(512, 512, &b));
+    let list = format!(
+        "{}{} *b\n",
+        gnu_line(512, 512, &a, "a"),
+        reference(512, 512, &b)
+    );
     dir.file("sums", list.as_bytes());
-    dir.cmd().args(["-c", "sums"]).assert().success().stdout("a: OK\nb: OK\n");
+    dir.cmd()
+        .args(["-c", "sums"])
+        .assert()
+        .success()
+        .stdout("a: OK\nb: OK\n");
     // Skein-512-256 lines: the length comes from the 64 hex digits.
-    dir.file("sums256", (gnu_line(512, 256, &a, "a") + &gnu_line(512, 256, &b, "b")).as_bytes());
-    dir.cmd().args(["-c", "sums256"]).assert().success().stdout("a: OK\nb: OK\n");
+    dir.file(
+        "sums256",
+        (gnu_line(512, 256, &a, "a") + &gnu_line(512, 256, &b, "b")).as_bytes(),
+    );
+    dir.cmd()
+        .args(["-c", "sums256"])
+        .assert()
+        .success()
+        .stdout("a: OK\nb: OK\n");
     // -a picks the state size of plain lines.
-    dir.file("sums1024", (gnu_line(1024, 1024, &a, "a") + &gnu_line(1024, 384, &b, "b")).as_bytes());
-    dir.cmd().args(["-c", "-a", "1024", "sums1024"]).assert().success().stdout("a: OK\nb: OK\n");
+    dir.file(
+        "sums1024",
+        (gnu_line(1024, 1024, &a, "a") + &gnu_line(1024, 384, &b, "b")).as_bytes(),
+    );
+    dir.cmd()
+        .args(["-c", "-a", "1024", "sums1024"])
+        .assert()
+        .success()
+        .stdout("a: OK\nb: OK\n");
     // ... and without it they are taken as Skein-512 and fail.
-    dir.cmd().args(["-c", "sums1024"]).assert().code(1).stdout("a: FAILED\nb: FAILED\n");
+    dir.cmd()
+        .args(["-c", "sums1024"])
+        .assert()
+        .code(1)
+        .stdout("a: FAILED\nb: FAILED\n");
     // -a 256 with 256-bit output, and CRLF line ends.
-    dir.file("crlf", gnu_line(256, 256, &a, "a").replace('\n', "\r\n").as_bytes());
-    dir.cmd().args(["-c", "-a", "256", "crlf"]).assert().success().stdout("a: OK\n");
+    dir.file(
+        "crlf",
+        gnu_line(256, 256, &a, "a").replace('\n', "\r\n").as_bytes(),
+    );
+    dir.cmd()
+        .args(["-c", "-a", "256", "crlf"])
+        .assert()
+        .success()
+        .stdout("a: OK\n");
 }
 
 #[test]
@@ -673,11 +952,25 @@ fn check_freebsd_and_tag_lines_carry_their_algorithm() {
     dir.file("sums", list.as_bytes());
     // -a and -l do not override what the lines say.
     for extra in [&[][..], &["-a", "256", "-l", "8"]] {
-        dir.cmd().arg("-c").args(extra).arg("sums").assert().success().stdout("f: OK\n".repeat(5)).stderr("");
+        dir.cmd()
+            .arg("-c")
+            .args(extra)
+            .arg("sums")
+            .assert()
+            .success()
+            .stdout("f: OK\n".repeat(5))
+            .stderr("");
     }
     // A tag whose digest length disagrees with its name is malformed.
-    dir.file("bad", format!("Skein-512-256 (f) = {}\n", reference(512, 512, &data)).as_bytes());
-    dir.cmd().args(["-c", "bad"]).assert().code(1).stderr(predicate::str::contains("no properly formatted"));
+    dir.file(
+        "bad",
+        format!("Skein-512-256 (f) = {}\n", reference(512, 512, &data)).as_bytes(),
+    );
+    dir.cmd()
+        .args(["-c", "bad"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no properly formatted"));
 }
 
 #[test]
@@ -685,16 +978,33 @@ fn check_with_a_key_uses_the_command_line_key() {
     let Some(entries) = golden() else { return };
     let e = entries
         .iter()
-        .find(|e| e.header.starts_with(":Skein-512:   512-bit hash, msgLen =  1024 bits, data = 'random+MAC'"))
+        .find(|e| {
+            e.header
+                .starts_with(":Skein-512:   512-bit hash, msgLen =  1024 bits, data = 'random+MAC'")
+        })
         .expect("golden MAC entry");
     let dir = Dir::new();
     dir.file("m", &e.msg);
     let key = hex(e.key.as_ref().unwrap());
-    dir.file("sums", format!("{}  m\nSkein-512-512 (m) = {}\n", e.result, e.result).as_bytes());
-    dir.cmd().args(["-c", "--key-hex", &key, "sums"]).assert().success().stdout("m: OK\nm: OK\n");
+    dir.file(
+        "sums",
+        format!("{}  m\nSkein-512-512 (m) = {}\n", e.result, e.result).as_bytes(),
+    );
+    dir.cmd()
+        .args(["-c", "--key-hex", &key, "sums"])
+        .assert()
+        .success()
+        .stdout("m: OK\nm: OK\n");
     // Without the key (or with another) the MAC does not match.
-    dir.cmd().args(["-c", "sums"]).assert().code(1).stdout("m: FAILED\nm: FAILED\n");
-    dir.cmd().args(["-c", "--key-hex", "00", "sums"]).assert().code(1);
+    dir.cmd()
+        .args(["-c", "sums"])
+        .assert()
+        .code(1)
+        .stdout("m: FAILED\nm: FAILED\n");
+    dir.cmd()
+        .args(["-c", "--key-hex", "00", "sums"])
+        .assert()
+        .code(1);
 }
 
 #[test]
@@ -703,7 +1013,9 @@ fn check_reports_mismatch_and_unreadable_files_like_gnu() {
     let data = pattern(100, 1);
     dir.file("good", &data);
     dir.file("bad", b"changed");
-    let list = gnu_line(512, 512, &data, "good") + &gnu_line(512, 512, &data, "bad") + &gnu_line(512, 512, &data, "gone");
+    let list = gnu_line(512, 512, &data, "good")
+        + &gnu_line(512, 512, &data, "bad")
+        + &gnu_line(512, 512, &data, "gone");
     dir.file("sums", list.as_bytes());
     dir.cmd()
         .args(["-c", "sums"])
@@ -716,14 +1028,19 @@ fn check_reports_mismatch_and_unreadable_files_like_gnu() {
              skeinsum: WARNING: 1 computed checksum did NOT match\n",
         );
     // Plural forms.
-    let list2 = list.clone() + &gnu_line(512, 512, &data, "bad") + &gnu_line(512, 512, &data, "gone");
+    let list2 =
+        list.clone() + &gnu_line(512, 512, &data, "bad") + &gnu_line(512, 512, &data, "gone");
     dir.file("sums2", list2.as_bytes());
     dir.cmd()
         .args(["-c", "sums2"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("WARNING: 2 listed files could not be read"))
-        .stderr(predicate::str::contains("WARNING: 2 computed checksums did NOT match"));
+        .stderr(predicate::str::contains(
+            "WARNING: 2 listed files could not be read",
+        ))
+        .stderr(predicate::str::contains(
+            "WARNING: 2 computed checksums did NOT match",
+        ));
 }
 
 #[test]
@@ -732,7 +1049,10 @@ fn check_counts_malformed_lines_and_strict_fails_on_them() {
     let data = pattern(100, 1);
     dir.file("good", &data);
     let good = gnu_line(512, 512, &data, "good");
-    dir.file("one", format!("{good}not a checksum line\n# a comment\n\n{good}").as_bytes());
+    dir.file(
+        "one",
+        format!("{good}not a checksum line\n# a comment\n\n{good}").as_bytes(),
+    );
     dir.file("two", format!("zz  good\n{good}abc  odd\n").as_bytes());
     dir.cmd()
         .args(["-c", "one"])
@@ -746,7 +1066,11 @@ fn check_counts_malformed_lines_and_strict_fails_on_them() {
         .success()
         .stdout("good: OK\n")
         .stderr("skeinsum: WARNING: 2 lines are improperly formatted\n");
-    dir.cmd().args(["-c", "--strict", "two"]).assert().code(1).stdout("good: OK\n");
+    dir.cmd()
+        .args(["-c", "--strict", "two"])
+        .assert()
+        .code(1)
+        .stdout("good: OK\n");
     // --warn names each line.
     dir.cmd()
         .args(["-c", "--warn", "two"])
@@ -782,14 +1106,37 @@ fn check_status_quiet_and_ignore_missing() {
     dir.file("only-missing", gnu_line(512, 512, &data, "gone").as_bytes());
 
     // --status: nothing on stdout, the exit code says it all.
-    dir.cmd().args(["-c", "--status", "ok"]).assert().success().stdout("").stderr("");
-    dir.cmd().args(["-c", "--status", "bad-list"]).assert().code(1).stdout("").stderr("");
+    dir.cmd()
+        .args(["-c", "--status", "ok"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    dir.cmd()
+        .args(["-c", "--status", "bad-list"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("");
     // --quiet: no OK lines, failures still shown.
-    dir.cmd().args(["-c", "--quiet", "ok"]).assert().success().stdout("");
-    dir.cmd().args(["-c", "--quiet", "bad-list"]).assert().code(1).stdout("bad: FAILED\n");
+    dir.cmd()
+        .args(["-c", "--quiet", "ok"])
+        .assert()
+        .success()
+        .stdout("");
+    dir.cmd()
+        .args(["-c", "--quiet", "bad-list"])
+        .assert()
+        .code(1)
+        .stdout("bad: FAILED\n");
     // --ignore-missing: the missing file is skipped silently.
     dir.cmd().args(["-c", "missing"]).assert().code(1);
-    dir.cmd().args(["-c", "--ignore-missing", "missing"]).assert().success().stdout("good: OK\n").stderr("");
+    dir.cmd()
+        .args(["-c", "--ignore-missing", "missing"])
+        .assert()
+        .success()
+        .stdout("good: OK\n")
+        .stderr("");
     // ... but a list where nothing was verified fails.
     dir.cmd()
         .args(["-c", "--ignore-missing", "only-missing"])
@@ -812,7 +1159,12 @@ fn check_zero_terminated_lists() {
     let name = "odd\nname";
     dir.file(name, b"data");
     let list = format!("{}  {name}\0", reference(512, 512, b"data"));
-    dir.cmd().args(["-c", "-z", "-"]).write_stdin(list).assert().success().stdout("\\odd\\nname: OK\n");
+    dir.cmd()
+        .args(["-c", "-z", "-"])
+        .write_stdin(list)
+        .assert()
+        .success()
+        .stdout("\\odd\\nname: OK\n");
 }
 
 // ----------------------------------------------- files changing, closed pipes
@@ -825,14 +1177,20 @@ fn hash_with_change(stage: &str, size: usize, change: impl FnOnce(&Path)) -> std
     let sentinel = dir.path().join("paused");
     let child = std::process::Command::new(BIN)
         .arg(&file)
-        .env("SKEINSUM_TEST_PAUSE", format!("{stage}:{}", sentinel.display()))
+        .env(
+            "SKEINSUM_TEST_PAUSE",
+            format!("{stage}:{}", sentinel.display()),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     while !sentinel.exists() {
-        assert!(Instant::now() < deadline, "skeinsum never reached the {stage} stage");
+        assert!(
+            Instant::now() < deadline,
+            "skeinsum never reached the {stage} stage"
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     change(&file);
@@ -842,30 +1200,70 @@ fn hash_with_change(stage: &str, size: usize, change: impl FnOnce(&Path)) -> std
 
 fn assert_changed_error(out: &std::process::Output) {
     let err = stderr_of(out);
-    assert_eq!(out.status.code(), Some(1), "status {:?}, stderr {err}", out.status);
-    assert!(out.stdout.is_empty(), "a digest was printed: {}", stdout_of(out));
-    assert!(err.contains("victim: file changed while being read"), "{err}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "status {:?}, stderr {err}",
+        out.status
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "a digest was printed: {}",
+        stdout_of(out)
+    );
+    assert!(
+        err.contains("victim: file changed while being read"),
+        "{err}"
+    );
 }
 
 #[test]
 fn file_shrinking_between_stat_and_map_is_an_error_not_a_crash() {
-    let out = hash_with_change("map", 1 << 20, |f| fs::OpenOptions::new().write(true).open(f).unwrap().set_len(100).unwrap());
+    let out = hash_with_change("map", 1 << 20, |f| {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_len(100)
+            .unwrap()
+    });
     assert_changed_error(&out);
 }
 
 #[test]
 fn file_truncated_while_mapped_is_an_error_not_a_crash() {
     // Truncated to zero under the mapping: every page faults (SIGBUS).
-    let out = hash_with_change("hash", 4 << 20, |f| fs::OpenOptions::new().write(true).open(f).unwrap().set_len(0).unwrap());
+    let out = hash_with_change("hash", 4 << 20, |f| {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_len(0)
+            .unwrap()
+    });
     assert_changed_error(&out);
     // Truncated to a size that is not page aligned.
-    let out = hash_with_change("hash", 4 << 20, |f| fs::OpenOptions::new().write(true).open(f).unwrap().set_len(123_457).unwrap());
+    let out = hash_with_change("hash", 4 << 20, |f| {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_len(123_457)
+            .unwrap()
+    });
     assert_changed_error(&out);
 }
 
 #[test]
 fn file_growing_while_mapped_is_an_error() {
-    let out = hash_with_change("hash", 1 << 20, |f| fs::OpenOptions::new().append(true).open(f).unwrap().write_all(b"more").unwrap());
+    let out = hash_with_change("hash", 1 << 20, |f| {
+        fs::OpenOptions::new()
+            .append(true)
+            .open(f)
+            .unwrap()
+            .write_all(b"more")
+            .unwrap()
+    });
     assert_changed_error(&out);
 }
 
@@ -889,7 +1287,10 @@ fn foreign_sigbus_is_not_swallowed() {
     let sentinel = dir.path().join("paused");
     let mut child = std::process::Command::new(BIN)
         .arg(&file)
-        .env("SKEINSUM_TEST_PAUSE", format!("hash:{}", sentinel.display()))
+        .env(
+            "SKEINSUM_TEST_PAUSE",
+            format!("hash:{}", sentinel.display()),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -900,7 +1301,10 @@ fn foreign_sigbus_is_not_swallowed() {
         std::thread::sleep(Duration::from_millis(2));
     }
     // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGBUS) }, 0);
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGBUS) },
+        0
+    );
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGBUS), "{status:?}");
 }
@@ -919,7 +1323,12 @@ fn closed_stdout_pipe_ends_quietly() {
         .spawn()
         .unwrap();
     let mut first = [0u8; 1];
-    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let err = stderr_of(&out);
@@ -932,10 +1341,21 @@ fn closed_stdout_pipe_ends_quietly() {
 fn write_errors_are_reported() {
     let dir = Dir::new();
     dir.file("f", b"abc");
-    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let out = std::process::Command::new(BIN).current_dir(dir.path()).arg("f").stdout(full).output().unwrap();
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(BIN)
+        .current_dir(dir.path())
+        .arg("f")
+        .stdout(full)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stderr_of(&out), "skeinsum: write error: No space left on device\n");
+    assert_eq!(
+        stderr_of(&out),
+        "skeinsum: write error: No space left on device\n"
+    );
 }
 
 #[test]
@@ -952,6 +1372,10 @@ fn non_utf8_names() {
         expected.extend_from_slice(b"caf\xe9\n");
         assert_eq!(out.stdout, expected);
         // And back through --check.
-        dir.cmd().arg("-c").write_stdin(out.stdout).assert().success();
+        dir.cmd()
+            .arg("-c")
+            .write_stdin(out.stdout)
+            .assert()
+            .success();
     }
 }
