@@ -185,29 +185,29 @@ impl Half for X8 {
     }
     #[inline(always)]
     unsafe fn permute(self, i: &[usize; 8]) -> Self {
-        // Each output register takes its four lanes from one source register
-        // or from both (then two permutes and a blend).
-        let part = |r: usize| -> __m256i {
-            let lanes = &i[4 * r..4 * r + 4];
-            let local = [lanes[0] % 4, lanes[1] % 4, lanes[2] % 4, lanes[3] % 4];
-            let high = lanes.iter().map(|&q| q >= 4);
-            // SAFETY: `Half` is used only under this backend's token.
-            unsafe {
-                if lanes.iter().all(|&q| q < 4) {
-                    permute256(self.0[0], &local)
-                } else if lanes.iter().all(|&q| q >= 4) {
-                    permute256(self.0[1], &local)
-                } else {
-                    let mut mask = [0i64; 4];
-                    for (m, h) in mask.iter_mut().zip(high) {
-                        *m = if h { -1 } else { 0 };
-                    }
-                    let mask = _mm256_set_epi64x(mask[3], mask[2], mask[1], mask[0]);
-                    _mm256_blendv_epi8(permute256(self.0[0], &local), permute256(self.0[1], &local), mask)
-                }
-            }
-        };
-        X8([part(0), part(1)])
+        // SAFETY: `Half` is used only under this backend's token.
+        unsafe { X8([gather256(self.0, &i[..4]), gather256(self.0, &i[4..])]) }
+    }
+}
+
+/// Four lanes picked from two registers: lane l is lane `i[l]` of the pair
+/// (0..4 first register, 4..8 second). One permute when all come from one
+/// register, else two permutes and a blend. (A free function rather than a
+/// closure, so it inherits the caller's target features when inlined.)
+#[inline(always)]
+unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
+    let local = [i[0] % 4, i[1] % 4, i[2] % 4, i[3] % 4];
+    // SAFETY: the caller holds the AVX2 token.
+    unsafe {
+        if i[..4].iter().all(|&q| q < 4) {
+            permute256(v[0], &local)
+        } else if i[..4].iter().all(|&q| q >= 4) {
+            permute256(v[1], &local)
+        } else {
+            let high = |l: usize| if i[l] >= 4 { -1i64 } else { 0 };
+            let mask = _mm256_set_epi64x(high(3), high(2), high(1), high(0));
+            _mm256_blendv_epi8(permute256(v[0], &local), permute256(v[1], &local), mask)
+        }
     }
 }
 
