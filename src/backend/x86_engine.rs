@@ -50,7 +50,7 @@ const fn perm<const W: usize>(i: usize) -> usize {
     }
 }
 
-/// `pair[d % 4][l]`: which MIX (j, pairing words 2j and 2j+1) lane l of the
+/// `lane_mix()[d % 4][l]`: which MIX (j, pairing words 2j and 2j+1) lane l of the
 /// even half holds in round d.
 const fn lane_mix<const W: usize>() -> [[usize; 8]; 5] {
     let mut e = [[0usize; 8]; 5];
