@@ -4,7 +4,11 @@ use proptest::prelude::*;
 use skein_simd::{DynSkein, Params, Skein1024, Skein256, Skein512, StateSize, TreeParams};
 
 fn state() -> impl Strategy<Value = StateSize> {
-    prop_oneof![Just(StateSize::S256), Just(StateSize::S512), Just(StateSize::S1024)]
+    prop_oneof![
+        Just(StateSize::S256),
+        Just(StateSize::S512),
+        Just(StateSize::S1024)
+    ]
 }
 
 fn one_shot(state: StateSize, params: &Params, data: &[u8]) -> Vec<u8> {
@@ -102,9 +106,18 @@ proptest! {
 fn digest_trait_types_agree_with_native_api() {
     use digest::{Digest, FixedOutputReset, Mac, Update, VariableOutput};
     let data = b"digest traits";
-    assert_eq!(skein_simd::Skein512_256::digest(data).to_vec(), Skein512::digest(256, data));
-    assert_eq!(skein_simd::Skein1024_384::digest(data).to_vec(), Skein1024::digest(384, data));
-    assert_eq!(skein_simd::Skein256_128::digest(data).to_vec(), Skein256::digest(128, data));
+    assert_eq!(
+        skein_simd::Skein512_256::digest(data).to_vec(),
+        Skein512::digest(256, data)
+    );
+    assert_eq!(
+        skein_simd::Skein1024_384::digest(data).to_vec(),
+        Skein1024::digest(384, data)
+    );
+    assert_eq!(
+        skein_simd::Skein256_128::digest(data).to_vec(),
+        Skein256::digest(128, data)
+    );
 
     let mut h = skein_simd::Skein512_512::new();
     Digest::update(&mut h, data);
@@ -157,7 +170,10 @@ fn native_verify_is_strict() {
 
 #[test]
 fn errors_are_reported() {
-    assert_eq!(Skein512::with_params(&Params::new().output_bits(0)).unwrap_err(), skein_simd::Error::ZeroOutputBits);
+    assert_eq!(
+        Skein512::with_params(&Params::new().output_bits(0)).unwrap_err(),
+        skein_simd::Error::ZeroOutputBits
+    );
     assert!(TreeParams::new(1, 0, 3).is_err());
     assert!(TreeParams::new(1, 1, 1).is_err());
     assert!(TreeParams::new(1, 1, 2).is_ok());

@@ -14,9 +14,18 @@ fn falling(n: usize) -> Vec<u8> {
 #[test]
 fn spec_appendix_c_skein256() {
     let cases = [
-        (falling(1), "0B98DCD198EA0E50A7A244C444E25C23DA30C10FC9A1F270A6637F1F34E67ED2"),
-        (falling(32), "8D0FA4EF777FD759DFD4044E6F6A5AC3C774AEC943DCFC07927B723B5DBF408B"),
-        (falling(64), "DF28E916630D0B44C4A849DC9A02F07A07CB30F732318256B15D865AC4AE162F"),
+        (
+            falling(1),
+            "0B98DCD198EA0E50A7A244C444E25C23DA30C10FC9A1F270A6637F1F34E67ED2",
+        ),
+        (
+            falling(32),
+            "8D0FA4EF777FD759DFD4044E6F6A5AC3C774AEC943DCFC07927B723B5DBF408B",
+        ),
+        (
+            falling(64),
+            "DF28E916630D0B44C4A849DC9A02F07A07CB30F732318256B15D865AC4AE162F",
+        ),
     ];
     for (msg, want) in cases {
         assert_eq!(skein_simd::hash256(&msg).to_vec(), hex(want));
@@ -38,33 +47,65 @@ fn spec_appendix_c_skein512() {
 #[test]
 fn precomputed_ivs_match_the_specification() {
     // Skein 1.3, appendix B (also reproduced in many implementations).
-    assert_eq!(iv::S256_256, [0xFC9DA860D048B449, 0x2FCA66479FA7D833, 0xB33BC3896656840F, 0x6A54E920FDE8DA69]);
+    assert_eq!(
+        iv::S256_256,
+        [
+            0xFC9DA860D048B449,
+            0x2FCA66479FA7D833,
+            0xB33BC3896656840F,
+            0x6A54E920FDE8DA69
+        ]
+    );
     assert_eq!(
         iv::S512_512,
         [
-            0x4903ADFF749C51CE, 0x0D95DE399746DF03, 0x8FD1934127C79BCE, 0x9A255629FF352CB1, 0x5DB62599DF6CA7B0,
-            0xEABE394CA9D5C3F4, 0x991112C71A75B523, 0xAE18A40B660FCC33
+            0x4903ADFF749C51CE,
+            0x0D95DE399746DF03,
+            0x8FD1934127C79BCE,
+            0x9A255629FF352CB1,
+            0x5DB62599DF6CA7B0,
+            0xEABE394CA9D5C3F4,
+            0x991112C71A75B523,
+            0xAE18A40B660FCC33
         ]
     );
     assert_eq!(
         iv::S512_256,
         [
-            0xCCD044A12FDB3E13, 0xE83590301A79A9EB, 0x55AEA0614F816E6F, 0x2A2767A4AE9B94DB, 0xEC06025E74DD7683,
-            0xE7A436CDC4746251, 0xC36FBAF9393AD185, 0x3EEDBA1833EDFC13
+            0xCCD044A12FDB3E13,
+            0xE83590301A79A9EB,
+            0x55AEA0614F816E6F,
+            0x2A2767A4AE9B94DB,
+            0xEC06025E74DD7683,
+            0xE7A436CDC4746251,
+            0xC36FBAF9393AD185,
+            0x3EEDBA1833EDFC13
         ]
     );
     assert_eq!(
         iv::S512_384,
         [
-            0xA3F6C6BF3A75EF5F, 0xB0FEF9CCFD84FAA4, 0x9D77DD663D770CFE, 0xD798CBF3B468FDDA, 0x1BC4A6668A0E4465,
-            0x7ED7D434E5807407, 0x548FC1ACD4EC44D6, 0x266E17546AA18FF8
+            0xA3F6C6BF3A75EF5F,
+            0xB0FEF9CCFD84FAA4,
+            0x9D77DD663D770CFE,
+            0xD798CBF3B468FDDA,
+            0x1BC4A6668A0E4465,
+            0x7ED7D434E5807407,
+            0x548FC1ACD4EC44D6,
+            0x266E17546AA18FF8
         ]
     );
     assert_eq!(
         iv::S512_224,
         [
-            0xCCD0616248677224, 0xCBA65CF3A92339EF, 0x8CCD69D652FF4B64, 0x398AED7B3AB890B4, 0x0F59D1B1457D2BD0,
-            0x6776FE6575D4EB3D, 0x99FBC70E997413E9, 0x9E2CFCCFE1C41EF7
+            0xCCD0616248677224,
+            0xCBA65CF3A92339EF,
+            0x8CCD69D652FF4B64,
+            0x398AED7B3AB890B4,
+            0x0F59D1B1457D2BD0,
+            0x6776FE6575D4EB3D,
+            0x99FBC70E997413E9,
+            0x9E2CFCCFE1C41EF7
         ]
     );
 }
@@ -104,9 +145,18 @@ fn pyskein_vectors() -> Vec<PyskeinVector> {
 fn hash_vector(v: &PyskeinVector, backend: Backend, split: usize) -> Vec<u8> {
     let msg: Vec<u8> = (0..v.len).map(|i| (7 * i + 3) as u8).collect();
     let empty = Vec::new();
-    let [key, pers, pk, kid, nonce] = v.fields.each_ref().map(|f| f.as_ref().unwrap_or(&empty).as_slice());
-    let mut params =
-        Params::new().output_bits(v.bits).key(key).personalization(pers).public_key(pk).key_id(kid).nonce(nonce).backend(backend);
+    let [key, pers, pk, kid, nonce] = v
+        .fields
+        .each_ref()
+        .map(|f| f.as_ref().unwrap_or(&empty).as_slice());
+    let mut params = Params::new()
+        .output_bits(v.bits)
+        .key(key)
+        .personalization(pers)
+        .public_key(pk)
+        .key_id(kid)
+        .nonce(nonce)
+        .backend(backend);
     if let Some((l, f, m)) = v.tree {
         params = params.tree(TreeParams::new(l, f, m).unwrap());
     }
@@ -127,8 +177,14 @@ fn pyskein_reference_vectors_every_argument() {
     for backend in common::backends() {
         for (i, v) in vectors.iter().enumerate() {
             let split = [usize::MAX, 1, 7, 64, 129][i % 5];
+            let mut got = hash_vector(v, backend, split);
+            if v.bits % 8 != 0 {
+                // pyskein clears the unused low bits of the last byte; the
+                // reference C code (and this crate) leaves them as computed.
+                *got.last_mut().unwrap() &= 0xFFu8 << (8 - v.bits % 8);
+            }
             assert_eq!(
-                hash_vector(v, backend, split),
+                got,
                 v.digest,
                 "[{backend}] vector {} (line {}): state {} bits {} len {} tree {:?}",
                 i,

@@ -27,12 +27,27 @@ fn check<const W: usize>(key: &[u8], tweak: &[u8; 16], plain: &[u8], expected: &
 
 #[test]
 fn threefish256_known_answers() {
-    check::<4>(&[0; 32], &[0; 16], &[0; 32], &[0x94EEEA8B1F2ADA84, 0xADF103313EAE6670, 0x952419A1F4B16D53, 0xD83F13E63C9F6B11]);
+    check::<4>(
+        &[0; 32],
+        &[0; 16],
+        &[0; 32],
+        &[
+            0x94EEEA8B1F2ADA84,
+            0xADF103313EAE6670,
+            0x952419A1F4B16D53,
+            0xD83F13E63C9F6B11,
+        ],
+    );
     check::<4>(
         &counting_key(4),
         &COUNTING_TWEAK,
         &falling_block(4),
-        &[0xDF8FEA0EFF91D0E0, 0xD50AD82EE69281C9, 0x76F48D58085D869D, 0xDF975E95B5567065],
+        &[
+            0xDF8FEA0EFF91D0E0,
+            0xD50AD82EE69281C9,
+            0x76F48D58085D869D,
+            0xDF975E95B5567065,
+        ],
     );
 }
 
@@ -43,8 +58,14 @@ fn threefish512_known_answers() {
         &[0; 16],
         &[0; 64],
         &[
-            0xBC2560EFC6BBA2B1, 0xE3361F162238EB40, 0xFB8631EE0ABBD175, 0x7B9479D4C5479ED1, 0xCFF0356E58F8C27B,
-            0xB1B7B08430F0E7F7, 0xE9A380A56139ABF1, 0xBE7B6D4AA11EB47E,
+            0xBC2560EFC6BBA2B1,
+            0xE3361F162238EB40,
+            0xFB8631EE0ABBD175,
+            0x7B9479D4C5479ED1,
+            0xCFF0356E58F8C27B,
+            0xB1B7B08430F0E7F7,
+            0xE9A380A56139ABF1,
+            0xBE7B6D4AA11EB47E,
         ],
     );
     check::<8>(
@@ -52,8 +73,14 @@ fn threefish512_known_answers() {
         &COUNTING_TWEAK,
         &falling_block(8),
         &[
-            0x2C5AD426964304E3, 0x9A2436D6D8CA01B4, 0xDD456DB00E333863, 0x794725970EB9368B, 0x043546998D0A2A27,
-            0x25A7C918EA204478, 0x346201A1FEDF11AF, 0x3DAF1C5C3D672789,
+            0x2C5AD426964304E3,
+            0x9A2436D6D8CA01B4,
+            0xDD456DB00E333863,
+            0x794725970EB9368B,
+            0x043546998D0A2A27,
+            0x25A7C918EA204478,
+            0x346201A1FEDF11AF,
+            0x3DAF1C5C3D672789,
         ],
     );
 }
@@ -65,9 +92,21 @@ fn threefish1024_known_answers() {
         &[0; 16],
         &[0; 128],
         &[
-            0x04B3053D0A3D5CF0, 0x0136E0D1C7DD85F7, 0x067B212F6EA78A5C, 0x0DA9C10B4C54E1C6, 0x0F4EC27394CBACF0,
-            0x32437F0568EA4FD5, 0xCFF56D1D7654B49C, 0xA2D5FB14369B2E7B, 0x540306B460472E0B, 0x71C18254BCEA820D,
-            0xC36B4068BEAF32C8, 0xFA4329597A360095, 0xC4A36C28434A5B9A, 0xD54331444B1046CF, 0xDF11834830B2A460,
+            0x04B3053D0A3D5CF0,
+            0x0136E0D1C7DD85F7,
+            0x067B212F6EA78A5C,
+            0x0DA9C10B4C54E1C6,
+            0x0F4EC27394CBACF0,
+            0x32437F0568EA4FD5,
+            0xCFF56D1D7654B49C,
+            0xA2D5FB14369B2E7B,
+            0x540306B460472E0B,
+            0x71C18254BCEA820D,
+            0xC36B4068BEAF32C8,
+            0xFA4329597A360095,
+            0xC4A36C28434A5B9A,
+            0xD54331444B1046CF,
+            0xDF11834830B2A460,
             0x1E39E8DFE1F7EE4F,
         ],
     );
@@ -76,9 +115,21 @@ fn threefish1024_known_answers() {
         &COUNTING_TWEAK,
         &falling_block(16),
         &[
-            0xB0C33CD7DB4D65A6, 0xBC49A85A1077D75D, 0x6855FCAFEA7293E4, 0x1C5385AB1B7754D2, 0x30E4AAFFE780F794,
-            0xE1BBEE708CAFD8D5, 0x9CA837B7423B0F76, 0xBD1403670D4963B3, 0x451F2E3CE61EA48A, 0xB360832F9277D4FB,
-            0x0AAFC7A65E12D688, 0xC8906E79016D05D7, 0xB316570A15F41333, 0x74E98A2869F5D50E, 0x57CE6F9247432BCE,
+            0xB0C33CD7DB4D65A6,
+            0xBC49A85A1077D75D,
+            0x6855FCAFEA7293E4,
+            0x1C5385AB1B7754D2,
+            0x30E4AAFFE780F794,
+            0xE1BBEE708CAFD8D5,
+            0x9CA837B7423B0F76,
+            0xBD1403670D4963B3,
+            0x451F2E3CE61EA48A,
+            0xB360832F9277D4FB,
+            0x0AAFC7A65E12D688,
+            0xC8906E79016D05D7,
+            0xB316570A15F41333,
+            0x74E98A2869F5D50E,
+            0x57CE6F9247432BCE,
             0xDE7CDD77215144DE,
         ],
     );

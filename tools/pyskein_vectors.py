@@ -17,7 +17,7 @@ def pattern(n, seed):
 cases = []
 for state in (256, 512, 1024):
     f = {256: skein.skein256, 512: skein.skein512, 1024: skein.skein1024}[state]
-    for out in (8, 128, 160, 224, 256, 384, 512, 1000, 1024, 2056):
+    for out in (8, 12, 128, 160, 224, 256, 384, 511, 512, 1000, 1024, 2056):
         for n in (0, 1, state // 8 - 1, state // 8, state // 8 + 1, 1000):
             cases.append((f, state, out, n, {}))
     for n in (0, 3, 200, 5000):
