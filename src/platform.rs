@@ -192,13 +192,19 @@ fn preference(state_bits: usize) -> &'static [Backend] {
     // PowerPC, instructions per message byte under QEMU user mode
     // (tools/ppc-insn-table.sh; no PowerPC hardware here, so instruction
     // counts stand in for time), Skein-256 / -512 / -1024:
-    //   7450 (G4), ppc32:    altivec 34.0 26.3 29.5   portable 43.7 47.6 87.4
-    //   POWER7, ppc64 BE:    altivec 37.0 26.7 29.9   portable 50.7 39.0 42.9
-    //   POWER9, ppc64le:     vsx 12.9 12.4 18.0   altivec 30.0 24.3 28.9
-    //                        portable 46.2 34.0 30.4
-    // vsx (POWER8+) first, then altivec, for every state size.
-    if cfg!(any(target_arch = "powerpc", target_arch = "powerpc64")) {
-        return &[Backend::Vsx, Backend::Altivec, Backend::Portable];
+    //   ppc32, 7450 (G4):     altivec 34.0 26.3 29.5   portable 50.3 51.9 83.9
+    //   ppc64 BE, POWER8:     vsx 15.2 12.5 16.7   portable 21.9 19.0 22.1
+    //                         altivec 37.0 26.7 29.9 (same code on POWER7)
+    //   ppc64le, POWER9:      vsx 12.9 11.5 16.6   portable 19.2 18.2 21.2
+    //                         altivec 30.0 24.3 28.9
+    // 32-bit code has no 64-bit scalar instructions, so AltiVec wins there;
+    // 64-bit scalar code beats the AltiVec emulation of 64-bit lanes, so on
+    // ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
+    if cfg!(target_arch = "powerpc") {
+        return &[Backend::Altivec, Backend::Portable];
+    }
+    if cfg!(target_arch = "powerpc64") {
+        return &[Backend::Vsx, Backend::Portable];
     }
     &[Backend::Portable]
 }
