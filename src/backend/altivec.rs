@@ -1,4 +1,6 @@
-//! AltiVec/VMX backend (PowerPC G4/G5, POWER6 and later; 32- and 64-bit).
+//! AltiVec/VMX backend (PowerPC G4/G5, POWER6 and later; 32- and 64-bit,
+//! either byte order). Chosen automatically on 32-bit PowerPC only: 64-bit
+//! scalar code beats the emulated 64-bit lanes (see `platform::preference`).
 //!
 //! AltiVec has no 64-bit lanes, so each Threefish word is two 32-bit lanes
 //! and additions carry by hand (`vaddcuw`). As in the published AltiVec
