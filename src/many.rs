@@ -27,8 +27,7 @@ use zeroize::Zeroize;
 const MAX_BLOCK: usize = 128;
 
 /// Below this many message bytes in total, threads cost more than they bring.
-#[cfg(feature = "rayon")]
-const PARALLEL_MIN_BYTES: usize = 128 * 1024;
+pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
 /// One UBI computation for the lanes: starting chain and tweak (as made by
 /// [`start_tweak`]), the whole input, and whether its last byte is bit-padded.
@@ -48,6 +47,8 @@ struct Lane<'a> {
     last: [u8; MAX_BLOCK],
     last_len: usize,
     at_last: bool,
+    /// Flags of the last block's tweak: final, and maybe bit pad.
+    last_flags: u64,
 }
 
 impl Drop for Lane<'_> {
@@ -74,16 +75,20 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
                 continue;
             }
             let j = job(next);
-            let mut tweak = j.tweak;
             let body_len = j.data.len().saturating_sub(1) / block * block;
             let tail = &j.data[body_len..];
             let mut last = [0u8; MAX_BLOCK];
             last[..tail.len()].copy_from_slice(tail);
-            if j.bit_pad {
-                tweak[1] |= T1_BIT_PAD;
-            }
-            state.load(l, j.chain, tweak);
-            *slot = Some(Lane { job: next, body: &j.data[..body_len], last, last_len: tail.len(), at_last: body_len == 0 });
+            let last_flags = if j.bit_pad { T1_FINAL | T1_BIT_PAD } else { T1_FINAL };
+            state.load(l, j.chain, j.tweak);
+            *slot = Some(Lane {
+                job: next,
+                body: &j.data[..body_len],
+                last,
+                last_len: tail.len(),
+                at_last: body_len == 0,
+                last_flags,
+            });
             next += 1;
         }
         let Some(n) = lanes.iter().flatten().map(|lane| if lane.at_last { 1 } else { lane.body.len() / block }).min()
@@ -103,7 +108,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
                 Some(lane) if lane.at_last => {
                     blocks[l] = &lane.last[..block];
                     bytes_per_block[l] = lane.last_len as u64;
-                    state.tweak[1][l] |= T1_FINAL;
+                    state.tweak[1][l] |= lane.last_flags;
                 }
                 Some(lane) => blocks[l] = &lane.body[..n * block],
                 None => {}
