@@ -432,3 +432,123 @@ impl<const W: usize> Skein<W> {
         Ok(SkeinMany::<W>::new(params)?.hash_vec(messages))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{lanes_portable, portable};
+    use crate::consts::T1_FIRST;
+    use rand::{Rng, SeedableRng};
+
+    /// The portable kernel at any lane count.
+    #[derive(Clone, Copy)]
+    struct AnyLanes;
+    impl<const W: usize, const L: usize> LaneKernel<W, L> for AnyLanes {
+        fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+            lanes_portable::compress::<W, L>(state, blocks, bytes_per_block)
+        }
+    }
+
+    /// (chain, level, position, data, bit pad)
+    type Job<const W: usize> = ([u64; W], u8, u64, Vec<u8>, bool);
+
+    fn random_jobs<const W: usize>(rng: &mut impl Rng, count: usize) -> Vec<Job<W>> {
+        (0..count)
+            .map(|_| {
+                let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                // Positions near 2^64 make the tweak add carry into word 1.
+                let position = if rng.gen() { u64::MAX - rng.gen_range(0..2000) } else { rng.gen_range(0..1 << 40) };
+                let level = rng.gen_range(0..4);
+                let len = if rng.gen_range(0..4) == 0 { rng.gen_range(0..3000) } else { rng.gen_range(0..300) };
+                let data = (0..len).map(|_| rng.gen()).collect();
+                (chain, level, position, data, rng.gen_range(0..4) == 0)
+            })
+            .collect()
+    }
+
+    /// One UBI at a time with the single-stream code.
+    fn sequential<const W: usize>((chain, level, position, data, bit_pad): &Job<W>) -> [u64; W] {
+        let platform = Platform::force(Backend::Portable).unwrap();
+        let mut u = crate::ubi::Ubi::<W>::new(*chain, types::MSG, *level, *position);
+        u.update(&platform, data);
+        u.finish(&platform, *bit_pad)
+    }
+
+    fn scheduler_matches<const W: usize, const L: usize>(seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for count in [0, 1, L - 1, L, L + 1, 3 * L + 2, 40] {
+            let jobs = random_jobs::<W>(&mut rng, count);
+            let mut got = alloc::vec![None; count];
+            run_ubis::<W, L, _>(
+                AnyLanes,
+                count,
+                |i| UbiJob {
+                    chain: &jobs[i].0,
+                    tweak: start_tweak(types::MSG, jobs[i].1, jobs[i].2),
+                    data: &jobs[i].3,
+                    bit_pad: jobs[i].4,
+                },
+                |i, chain| {
+                    assert!(got[i].is_none(), "job {i} finished twice");
+                    got[i] = Some(*chain);
+                },
+            );
+            for (i, job) in jobs.iter().enumerate() {
+                assert_eq!(got[i], Some(sequential::<W>(job)), "W={W} L={L} job {i} of {count}");
+            }
+        }
+    }
+
+    #[test]
+    fn scheduler_every_lane_count() {
+        scheduler_matches::<4, 1>(1);
+        scheduler_matches::<4, 3>(2);
+        scheduler_matches::<8, 2>(3);
+        scheduler_matches::<8, 4>(4);
+        scheduler_matches::<8, 8>(5);
+        scheduler_matches::<16, 5>(6);
+        scheduler_matches::<16, 8>(7);
+    }
+
+    /// Every kernel this CPU runs, straight against `portable::compress`
+    /// lane by lane: random chains, tweaks near the carry, per-lane lengths.
+    struct KernelCheck<const W: usize>(u64);
+    impl<const W: usize> LaneJob<W> for KernelCheck<W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
+            for n in [1usize, 2, 5] {
+                let mut state = LaneState::<W, L>::new();
+                let mut want = Vec::new();
+                let data: Vec<Vec<u8>> = (0..L).map(|_| (0..n * 8 * W + 7).map(|_| rng.gen()).collect()).collect();
+                let mut bytes_per_block = [0u64; L];
+                for i in 0..L {
+                    let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                    let tweak = [u64::MAX - rng.gen_range(0..3 * 8 * W as u64), rng.gen::<u64>() | T1_FIRST];
+                    bytes_per_block[i] = [8 * W as u64, rng.gen_range(1..=8 * W as u64), rng.gen()][i % 3];
+                    state.load(i, &chain, tweak);
+                    let (mut c, mut t) = (chain, tweak);
+                    let offset = i % 8; // unaligned
+                    portable::compress::<W>(&mut c, &mut t, &data[i][offset..offset + n * 8 * W], bytes_per_block[i]);
+                    want.push((c, t));
+                }
+                let blocks: [&[u8]; L] = core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
+                kernel.compress(&mut state, blocks, bytes_per_block);
+                for (i, (c, t)) in want.iter().enumerate() {
+                    assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
+                    assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} L={L} n={n} lane {i} tweak");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_matches_portable_per_lane() {
+        for backend in Backend::ALL {
+            let Some(choice) = LaneChoice::of(backend) else { continue };
+            choice.run::<4, _>(KernelCheck::<4>(1));
+            choice.run::<8, _>(KernelCheck::<8>(2));
+            choice.run::<16, _>(KernelCheck::<16>(3));
+        }
+    }
+}
