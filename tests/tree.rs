@@ -18,14 +18,6 @@ const TYPE_CFG: u64 = 4;
 const TYPE_MSG: u64 = 48;
 const TYPE_OUT: u64 = 63;
 
-fn to_bytes(words: &[u64]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn to_words(bytes: &[u8]) -> Vec<u64> {
-    bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
-}
-
 /// UBI(G, M, Ts) with Ts = position + level * 2^112 + type * 2^120 (spec
 /// 3.4), on `Threefish`: one block at a time, message bytes counted in the
 /// tweak, first and final flags, bit-pad flag on the final block.
@@ -129,7 +121,7 @@ fn pad_bits(data: &[u8], bits: u64) -> Vec<u8> {
 /// goes through `update_bits` when `bits` is not a multiple of 8.
 fn library<const W: usize>(params: &Params, data: &[u8], bits: u64, chunks: &[usize]) -> Vec<u8> {
     let mut h = Skein::<W>::with_params(params).unwrap();
-    let whole = if bits % 8 == 0 { data.len() } else { data.len() - 1 };
+    let whole = if bits.is_multiple_of(8) { data.len() } else { data.len() - 1 };
     let mut rest = &data[..whole];
     let mut sizes = chunks.iter().cycle();
     while !rest.is_empty() {
@@ -137,7 +129,7 @@ fn library<const W: usize>(params: &Params, data: &[u8], bits: u64, chunks: &[us
         h.update(&rest[..take]);
         rest = &rest[take..];
     }
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         h.update_bits(&data[whole..], bits % 8);
     }
     h.finalize_vec()

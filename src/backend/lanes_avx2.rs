@@ -6,6 +6,9 @@
 //! multiple of 8 are one byte shuffle, the others two shifts and an or.
 //! Seam: the "many lanes" section of `platform.rs`.
 
+// Index loops follow the numbering of words and lanes in the specification.
+#![allow(clippy::needless_range_loop)]
+
 use super::lanes_portable::lane_threefish;
 use crate::consts::T1_FIRST;
 use crate::platform::LaneState;
@@ -42,7 +45,7 @@ fn xor(a: __m256i, b: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rol(a: __m256i, r: u32) -> __m256i {
-    if r % 8 == 0 {
+    if r.is_multiple_of(8) {
         // Byte b of each word takes byte (b - r/8) mod 8.
         let shift = (r / 8) as u64;
         let mut index = 0u64;
@@ -151,7 +154,7 @@ unsafe fn compress_avx2<const W: usize>(state: &mut LaneState<W, 4>, blocks: &[&
 pub(crate) fn compress<const W: usize>(token: Token, state: &mut LaneState<W, 4>, blocks: [&[u8]; 4], bytes_per_block: [u64; 4]) {
     let _ = token;
     let total = blocks[0].len();
-    assert!(total % (8 * W) == 0 && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+    assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
     // SAFETY: the token proves AVX2; every lane holds `total` bytes, which is
     // `n` whole blocks.
     unsafe { compress_avx2::<W>(state, &blocks, &bytes_per_block, total / (8 * W)) }

@@ -7,6 +7,9 @@
 //! blocks are transposed into rows as they are loaded (unpack + 128-bit
 //! shuffles). Seam: the "many lanes" section of `platform.rs`.
 
+// Index loops follow the numbering of words and lanes in the specification.
+#![allow(clippy::needless_range_loop)]
+
 use super::lanes_portable::lane_threefish;
 use crate::consts::T1_FIRST;
 use crate::platform::LaneState;
@@ -190,7 +193,7 @@ unsafe fn compress_avx512<const W: usize>(state: &mut LaneState<W, 8>, blocks: &
 pub(crate) fn compress<const W: usize>(token: Token, state: &mut LaneState<W, 8>, blocks: [&[u8]; 8], bytes_per_block: [u64; 8]) {
     let _ = token;
     let total = blocks[0].len();
-    assert!(total % (8 * W) == 0 && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+    assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
     // SAFETY: the token proves AVX-512F; every lane holds `total` bytes, which
     // is `n` whole blocks.
     unsafe { compress_avx512::<W>(state, &blocks, &bytes_per_block, total / (8 * W)) }

@@ -5,6 +5,9 @@
 //! subkey formation are those of [`super::portable`]. See the "many lanes"
 //! section of `platform.rs` for the seam.
 
+// Index loops follow the numbering of words and lanes in the specification.
+#![allow(clippy::needless_range_loop)]
+
 use crate::consts::{rot, rounds, slots, C240, T1_FIRST};
 use crate::platform::LaneState;
 
@@ -92,7 +95,7 @@ pub(crate) fn compress<const W: usize, const L: usize>(
 ) {
     let block_bytes = 8 * W;
     let total = blocks[0].len();
-    assert!(total % block_bytes == 0 && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+    assert!(total.is_multiple_of(block_bytes) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
     for n in 0..total / block_bytes {
         let mut m: Rows<W, L> = [[0; L]; W];
         for (i, lane) in blocks.iter().enumerate() {

@@ -5,6 +5,9 @@
 //! byte shuffle: a rotation by 32 is one 32-bit shuffle, the others two shifts
 //! and an or. Seam: the "many lanes" section of `platform.rs`.
 
+// Index loops follow the numbering of words and lanes in the specification.
+#![allow(clippy::needless_range_loop)]
+
 use super::lanes_portable::lane_threefish;
 use crate::consts::T1_FIRST;
 use crate::platform::LaneState;
@@ -121,7 +124,7 @@ unsafe fn compress_sse2<const W: usize>(state: &mut LaneState<W, 2>, blocks: &[&
 pub(crate) fn compress<const W: usize>(token: Token, state: &mut LaneState<W, 2>, blocks: [&[u8]; 2], bytes_per_block: [u64; 2]) {
     let _ = token;
     let total = blocks[0].len();
-    assert!(total % (8 * W) == 0 && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+    assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
     // SAFETY: the token proves SSE2; every lane holds `total` bytes, which is
     // `n` whole blocks.
     unsafe { compress_sse2::<W>(state, &blocks, &bytes_per_block, total / (8 * W)) }
