@@ -329,8 +329,10 @@ mod many_lanes {
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
     }
 
-    /// Lanes of the portable kernel: two interleaved computations keep more of a
-    /// superscalar core busy than one (measured in benches/many.rs).
+    /// Lanes of the portable kernel: two side by side (which the compiler turns
+    /// into SSE2 / NEON vectors) beat one and four. Measured on Zen 5 (AVX2
+    /// VM, loaded), 1 KiB messages, ratio to single-stream portable in the
+    /// same run, three runs: L=1 0.9-1.4x, L=2 2.3-3.1x, L=4 0.9-2.2x.
     pub(crate) const PORTABLE_LANES: usize = lanes_portable::LANES;
 
     #[derive(Clone, Copy)]

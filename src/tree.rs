@@ -145,9 +145,6 @@ impl<const W: usize> TreeHasher<W> {
                     self.batch = batch;
                     self.batch.clear();
                 }
-                if self.batch.capacity() == 0 {
-                    self.batch.reserve_exact(batch_bytes);
-                }
                 let take = (batch_bytes - self.batch.len()).min(data.len());
                 self.batch.extend_from_slice(&data[..take]);
                 data = &data[take..];
