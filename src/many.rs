@@ -170,7 +170,7 @@ where
 /// per instruction (8 with AVX-512, 4 with AVX2, 2 with SSE2 or plain Rust),
 /// and, with the `rayon` feature (on by default), a large batch is split
 /// across the threads of the current rayon pool (choose their number with
-/// [`rayon::ThreadPool::install`]). Messages may have any lengths; equal
+/// `rayon::ThreadPool::install`). Messages may have any lengths; equal
 /// lengths are fastest. The chaining value after the key, configuration and
 /// other arguments is computed once, in [`new`](Self::new), and shared by every
 /// message, so a keyed hash of many small blocks costs no more than an
@@ -179,6 +179,23 @@ where
 /// Results equal [`Skein::with_params`] + `update` + `finalize` for each
 /// message. With tree parameters, each message is hashed by its own tree
 /// hasher, in turn.
+///
+/// Tree hashing ([`Params::tree`] with [`Skein`]) uses the same kernels and
+/// threads for the leaves and nodes of one long message. To bound the number
+/// of threads of either, run it inside a pool:
+///
+/// ```
+/// use skein_simd::{Params, Skein512, TreeParams};
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let params = Params::new().tree(TreeParams::new(10, 1, 255).unwrap());
+/// let data = vec![0u8; 1 << 20];
+/// let digest = pool.install(|| {
+///     let mut h = Skein512::with_params(&params).unwrap();
+///     h.update(&data);
+///     h.finalize_vec()
+/// });
+/// # assert_eq!(digest.len(), 64);
+/// ```
 ///
 /// ```
 /// use skein_simd::{Params, Skein512, SkeinMany512};

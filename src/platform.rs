@@ -381,10 +381,12 @@ mod many_lanes {
         Avx512(lanes_avx512::Token),
     }
 
-    /// The automatic multi-lane choice, fastest first (any state size): on AMD
-    /// Zen 5, Skein-512 over 1 KiB messages, the 8-lane AVX-512 kernel beats the
-    /// 4-lane AVX2 one, which beats the 2-lane SSE2 one, which beats portable
-    /// (benches/many.rs, `lanes` group; table in the `many` example).
+    /// The automatic multi-lane choice, fastest first (any state size).
+    /// Measured on AMD Zen 5 in a VM without AVX-512, Skein-512 over 1 KiB
+    /// messages, same-run ratios (examples/many_table.rs, benches/many.rs):
+    /// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable x2. AVX-512 x8
+    /// comes first by construction (twice the lanes, one-instruction rotates);
+    /// it could only be checked for correctness here, in an emulator.
     const LANE_PREFERENCE: [Backend; 4] = [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Portable];
 
     impl LaneChoice {
