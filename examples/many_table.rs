@@ -9,24 +9,34 @@
 use skein_simd::{Backend, Params, Skein512, SkeinMany512, TreeParams};
 use std::time::Instant;
 
-/// Best-of-`runs` throughput in GB/s of `f` processing `bytes` bytes.
-fn gbps(bytes: usize, runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut best = f64::MAX;
-    for _ in 0..runs {
-        let t = Instant::now();
-        f();
-        best = best.min(t.elapsed().as_secs_f64());
+/// A case of a section: name, bytes processed per call, the work (run in
+/// the given thread pool).
+type Case<'a> = (String, usize, usize, Box<dyn FnMut() + Send + 'a>);
+
+/// Time the cases of a section round-robin, `runs` rounds after a warm-up,
+/// so that a change of machine load hits every case alike; print each one's
+/// best throughput and its ratio to the first case (the baseline).
+fn race(mut cases: Vec<Case<'_>>, runs: usize) {
+    let pools: Vec<rayon::ThreadPool> = cases.iter().map(|c| pool(c.2)).collect();
+    let mut best = vec![f64::MAX; cases.len()];
+    for round in 0..=runs {
+        for (i, (_, _, _, work)) in cases.iter_mut().enumerate() {
+            let t = Instant::now();
+            pools[i].install(|| work());
+            if round > 0 {
+                best[i] = best[i].min(t.elapsed().as_secs_f64());
+            }
+        }
     }
-    bytes as f64 / best / 1e9
+    let rate = |i: usize| cases[i].1 as f64 / best[i] / 1e9;
+    let base = rate(0);
+    for i in 0..cases.len() {
+        println!("| {:<58} | {:>7.2} | {:>6.2}x |", cases[i].0, rate(i), rate(i) / base);
+    }
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
-}
-
-fn row(name: &str, rate: f64, base: f64) {
-    println!("| {name:<58} | {rate:>7.2} | {:>6.2}x |", rate / base);
 }
 
 /// `--tree-digest FILE YL YF YM`: print the Skein-512-512 tree digest of the
@@ -56,26 +66,33 @@ fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 3 } else { 7 };
     let threads = rayon::current_num_threads();
-    println!("| {:<58} | {:>7} | {:>7} |", "case", "GB/s", "ratio");
+    println!("| {:<58} | {:>7} | {:>7} |", "case (ratio: to the first row of its section)", "GB/s", "ratio");
     println!("|{:-<60}|{:-<9}|{:-<9}|", "", "", "");
 
     // 1 KiB messages.
     let messages: Vec<Vec<u8>> = (0..2048u32).map(|i| vec![i as u8; 1024]).collect();
     let total = messages.len() * 1024;
-    let single = gbps(total, runs, || {
-        for m in &messages {
-            std::hint::black_box(Skein512::digest(512, m));
-        }
-    });
-    row(&format!("Skein-512-512 single-stream ({}), 1 KiB msgs", Skein512::new(512).platform().backend(512)), single, single);
-    let mut out = vec![0u8; messages.len() * 64];
+    let auto = Skein512::new(512).platform().backend(512);
+    let mut cases: Vec<Case> = vec![(
+        format!("Skein-512-512 single-stream ({auto}), 1 KiB msgs"),
+        total,
+        1,
+        Box::new(|| {
+            for m in &messages {
+                std::hint::black_box(Skein512::digest(512, m));
+            }
+        }),
+    )];
     for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
         let many = SkeinMany512::new(&Params::new().backend(backend)).unwrap();
-        let one = pool(1).install(|| gbps(total, runs, || many.hash_into(&messages, &mut out)));
-        row(&format!("hash_many 1 KiB, {backend} x{} lanes, 1 thread", many.lanes()), one, single);
-        let all = pool(threads).install(|| gbps(total, runs, || many.hash_into(&messages, &mut out)));
-        row(&format!("hash_many 1 KiB, {backend} x{} lanes, {threads} threads", many.lanes()), all, single);
+        for t in [1, threads] {
+            let (many, messages) = (many.clone(), &messages);
+            let mut out = vec![0u8; messages.len() * 64];
+            let name = format!("hash_many 1 KiB, {backend} x{} lanes, {t} thread(s)", many.lanes());
+            cases.push((name, total, t, Box::new(move || many.hash_into(messages, &mut out))));
+        }
     }
+    race(cases, runs);
 
     // ZFS: Skein-512-256 keyed with a 32-byte salt, 128 KiB blocks.
     let salt = [0x5au8; 32];
@@ -83,48 +100,64 @@ fn main() {
     let blocks: Vec<Vec<u8>> = (0..(if quick { 32 } else { 128 })).map(|i| vec![i as u8; 128 * 1024]).collect();
     let total = blocks.len() * 128 * 1024;
     let prepared = Skein512::with_params(&zfs).unwrap();
-    let single_zfs = gbps(total, runs, || {
-        for b in &blocks {
-            let mut h = prepared.clone();
-            h.update(b);
-            std::hint::black_box(h.finalize_vec());
-        }
-    });
-    row("ZFS Skein-512-256 keyed 128 KiB, single-stream", single_zfs, single_zfs);
+    let mut cases: Vec<Case> = vec![(
+        "ZFS Skein-512-256 keyed 128 KiB, single-stream".into(),
+        total,
+        1,
+        Box::new(|| {
+            for b in &blocks {
+                let mut h = prepared.clone();
+                h.update(b);
+                std::hint::black_box(h.finalize_vec());
+            }
+        }),
+    )];
     let many = SkeinMany512::new(&zfs).unwrap();
-    let mut out = vec![0u8; blocks.len() * 32];
-    let one = pool(1).install(|| gbps(total, runs, || many.hash_into(&blocks, &mut out)));
-    row(&format!("ZFS hash_many ({} x{}), 1 thread", many.backend(), many.lanes()), one, single_zfs);
-    let all = pool(threads).install(|| gbps(total, runs, || many.hash_into(&blocks, &mut out)));
-    row(&format!("ZFS hash_many ({} x{}), {threads} threads", many.backend(), many.lanes()), all, single_zfs);
+    for t in [1, threads] {
+        let (many, blocks) = (many.clone(), &blocks);
+        let mut out = vec![0u8; blocks.len() * 32];
+        let name = format!("ZFS hash_many ({} x{}), {t} thread(s)", many.backend(), many.lanes());
+        cases.push((name, total, t, Box::new(move || many.hash_into(blocks, &mut out))));
+    }
+    race(cases, runs);
 
     // Tree 10,1,255 over a large buffer.
     let size = if quick { 256 << 20 } else { 1 << 30 };
     let data: Vec<u8> = (0..size).map(|i| (i * 7 + (i >> 13)) as u8).collect();
-    let tree_runs = if quick { 2 } else { 3 };
-    let single_big = gbps(size, tree_runs, || {
-        std::hint::black_box(Skein512::digest(512, &data));
-    });
-    row(&format!("Skein-512-512 single-stream, {} MiB buffer", size >> 20), single_big, single_big);
     let tree = Params::new().tree(TreeParams::new(10, 1, 255).unwrap());
+    let mut cases: Vec<Case> = vec![(
+        format!("Skein-512-512 single-stream, {} MiB buffer", size >> 20),
+        size,
+        1,
+        Box::new(|| {
+            std::hint::black_box(Skein512::digest(512, &data));
+        }),
+    )];
     for t in [1, threads] {
-        let rate = pool(t).install(|| {
-            gbps(size, tree_runs, || {
-                let mut h = Skein512::with_params(&tree).unwrap();
-                h.update(&data);
+        let (data, tree) = (&data, &tree);
+        cases.push((
+            format!("tree 10,1,255 whole buffer, {t} thread(s)"),
+            size,
+            t,
+            Box::new(move || {
+                let mut h = Skein512::with_params(tree).unwrap();
+                h.update(data);
                 std::hint::black_box(h.finalize_vec());
-            })
-        });
-        row(&format!("tree 10,1,255 whole buffer, {t} thread(s)"), rate, single_big);
+            }),
+        ));
     }
-    let rate = pool(threads).install(|| {
-        gbps(size, tree_runs, || {
-            let mut h = Skein512::with_params(&tree).unwrap();
-            for chunk in data.chunks(100_000) {
+    let (data_ref, tree_ref) = (&data, &tree);
+    cases.push((
+        format!("tree 10,1,255 streamed in 100 kB updates, {threads} thread(s)"),
+        size,
+        threads,
+        Box::new(move || {
+            let mut h = Skein512::with_params(tree_ref).unwrap();
+            for chunk in data_ref.chunks(100_000) {
                 h.update(chunk);
             }
             std::hint::black_box(h.finalize_vec());
-        })
-    });
-    row(&format!("tree 10,1,255 streamed in 100 kB updates, {threads} threads"), rate, single_big);
+        }),
+    ));
+    race(cases, if quick { 2 } else { 3 });
 }
