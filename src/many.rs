@@ -163,6 +163,41 @@ where
     lanes.run::<W, _>(Job { jobs, out, parallel })
 }
 
+/// The output stage (spec 3.5.3) on lanes: block `c` of `out` is
+/// `UBI(g, c as 8 little-endian bytes, OUT)`, truncated to `out.len()`; the
+/// same bytes as `ubi::output`, several blocks per kernel call. Worth it for
+/// outputs of more than a few blocks (Skein as a KDF or stream cipher).
+#[allow(dead_code)] // for the hasher's output stage; tested below
+pub(crate) fn output_lanes<const W: usize>(lanes: LaneChoice, g: &[u64; W], out: &mut [u8]) {
+    struct Output<'o, 'g, const W: usize> {
+        g: &'g [u64; W],
+        out: &'o mut [u8],
+    }
+    impl<const W: usize> LaneJob<W> for Output<'_, '_, W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            let Output { g, out } = self;
+            let block = 8 * W;
+            let counters: Vec<[u8; 8]> = (0..out.len().div_ceil(block) as u64).map(u64::to_le_bytes).collect();
+            let tweak = start_tweak(types::OUT, 0, 0);
+            let mut bytes = [0u8; MAX_BLOCK];
+            let len = out.len();
+            run_ubis::<W, L, K>(
+                kernel,
+                counters.len(),
+                |c| UbiJob { chain: g, tweak, data: &counters[c], bit_pad: false },
+                |c, chain| {
+                    let chunk = &mut out[c * block..((c + 1) * block).min(len)];
+                    words_to_le(chain, &mut bytes[..block]);
+                    chunk.copy_from_slice(&bytes[..chunk.len()]);
+                },
+            );
+            bytes.zeroize();
+        }
+    }
+    lanes.run::<W, _>(Output { g, out })
+}
+
 /// Skein over many independent messages at once, with the same arguments
 /// ([`Params`]) for all; the fast way to hash a batch of records or blocks.
 ///
@@ -555,6 +590,30 @@ mod tests {
                     assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
                     assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} L={L} n={n} lane {i} tweak");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn output_stage_on_lanes_matches_sequential() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let platform = Platform::force(Backend::Portable).unwrap();
+        for backend in Backend::ALL {
+            let Some(lanes) = LaneChoice::of(backend) else { continue };
+            for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097] {
+                let g4: [u64; 4] = rng.gen();
+                let g8: [u64; 8] = rng.gen();
+                let g16: [u64; 16] = core::array::from_fn(|_| rng.gen());
+                let (mut a, mut b) = (alloc::vec![0u8; len], alloc::vec![0u8; len]);
+                crate::ubi::output::<4>(&platform, &g4, &mut a);
+                output_lanes::<4>(lanes, &g4, &mut b);
+                assert_eq!(a, b, "256 {backend} {len}");
+                crate::ubi::output::<8>(&platform, &g8, &mut a);
+                output_lanes::<8>(lanes, &g8, &mut b);
+                assert_eq!(a, b, "512 {backend} {len}");
+                crate::ubi::output::<16>(&platform, &g16, &mut a);
+                output_lanes::<16>(lanes, &g16, &mut b);
+                assert_eq!(a, b, "1024 {backend} {len}");
             }
         }
     }
