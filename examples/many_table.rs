@@ -22,16 +22,15 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize) {
     for round in 0..=runs {
         for (i, (_, _, _, work)) in cases.iter_mut().enumerate() {
             let t = Instant::now();
-            pools[i].install(|| work());
+            pools[i].install(&mut *work);
             if round > 0 {
                 best[i] = best[i].min(t.elapsed().as_secs_f64());
             }
         }
     }
-    let rate = |i: usize| cases[i].1 as f64 / best[i] / 1e9;
-    let base = rate(0);
-    for i in 0..cases.len() {
-        println!("| {:<58} | {:>7.2} | {:>6.2}x |", cases[i].0, rate(i), rate(i) / base);
+    let rates: Vec<f64> = cases.iter().zip(&best).map(|(c, t)| c.1 as f64 / t / 1e9).collect();
+    for (case, rate) in cases.iter().zip(&rates) {
+        println!("| {:<58} | {:>7.2} | {:>6.2}x |", case.0, rate, rate / rates[0]);
     }
 }
 
