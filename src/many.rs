@@ -40,21 +40,15 @@ pub(crate) struct UbiJob<'a, const W: usize> {
 }
 
 /// A lane's UBI in progress: the whole blocks before the last one, then the
-/// last block, zero-padded, with its true length.
+/// last block (copied, zero-padded, into the lane's buffer) with its true
+/// length.
 struct Lane<'a> {
     job: usize,
     body: &'a [u8],
-    last: [u8; MAX_BLOCK],
     last_len: usize,
     at_last: bool,
     /// Flags of the last block's tweak: final, and maybe bit pad.
     last_flags: u64,
-}
-
-impl Drop for Lane<'_> {
-    fn drop(&mut self) {
-        self.last.zeroize();
-    }
 }
 
 /// Run UBIs `0..count` on `kernel`, `L` at a time; `done(i, chain)` gets the
@@ -68,6 +62,8 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
     let block = 8 * W;
     let mut state = LaneState::<W, L>::new();
     let mut lanes: [Option<Lane<'a>>; L] = core::array::from_fn(|_| None);
+    // Last blocks, one buffer per lane, reused from job to job and wiped once.
+    let mut lasts = [[0u8; MAX_BLOCK]; L];
     let mut next = 0;
     loop {
         for (l, slot) in lanes.iter_mut().enumerate() {
@@ -77,18 +73,11 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
             let j = job(next);
             let body_len = j.data.len().saturating_sub(1) / block * block;
             let tail = &j.data[body_len..];
-            let mut last = [0u8; MAX_BLOCK];
-            last[..tail.len()].copy_from_slice(tail);
+            lasts[l][..tail.len()].copy_from_slice(tail);
+            lasts[l][tail.len()..block].fill(0);
             let last_flags = if j.bit_pad { T1_FINAL | T1_BIT_PAD } else { T1_FINAL };
             state.load(l, j.chain, j.tweak);
-            *slot = Some(Lane {
-                job: next,
-                body: &j.data[..body_len],
-                last,
-                last_len: tail.len(),
-                at_last: body_len == 0,
-                last_flags,
-            });
+            *slot = Some(Lane { job: next, body: &j.data[..body_len], last_len: tail.len(), at_last: body_len == 0, last_flags });
             next += 1;
         }
         let Some(n) = lanes.iter().flatten().map(|lane| if lane.at_last { 1 } else { lane.body.len() / block }).min()
@@ -96,9 +85,9 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
             break;
         };
         // Idle lanes compute on any readable bytes of the right length.
-        let filler: &[u8] = match lanes.iter().flatten().next() {
-            Some(lane) if lane.at_last => &lane.last[..block],
-            Some(lane) => &lane.body[..n * block],
+        let filler: &[u8] = match lanes.iter().enumerate().find_map(|(l, lane)| lane.as_ref().map(|lane| (l, lane))) {
+            Some((l, lane)) if lane.at_last => &lasts[l][..block],
+            Some((_, lane)) => &lane.body[..n * block],
             None => unreachable!(),
         };
         let mut blocks = [filler; L];
@@ -106,7 +95,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
         for (l, lane) in lanes.iter().enumerate() {
             match lane {
                 Some(lane) if lane.at_last => {
-                    blocks[l] = &lane.last[..block];
+                    blocks[l] = &lasts[l][..block];
                     bytes_per_block[l] = lane.last_len as u64;
                     state.tweak[1][l] |= lane.last_flags;
                 }
@@ -128,6 +117,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
             }
         }
     }
+    lasts.zeroize();
 }
 
 /// Equal-shaped UBIs into `out[i]`, on lanes and, with `parallel`, on the
