@@ -3,13 +3,13 @@
 //! precomputed chaining values of the common (state, output) pairs.
 //!
 //! Everything here is `const`: the IV table is computed by the compiler from
-//! the configuration block (see [`crate::ubi::config_chain`]), and a test checks
+//! the configuration block (`ubi::config_chain`, a `const fn`), and a test checks
 //! it against the values printed in the specification.
 
 /// Key-schedule parity constant C240 (spec 3.3.2).
 pub const C240: u64 = 0x1BD1_1BDA_A9FC_1A22;
 
-/// Rotation amounts R[d mod 8][j] of Threefish-256 (spec table 4).
+/// Rotation amounts `R[d mod 8][j]` of Threefish-256 (spec table 4).
 pub const ROT_256: [[u32; 2]; 8] = [
     [14, 16],
     [52, 57],
@@ -45,7 +45,7 @@ pub const ROT_1024: [[u32; 8]; 8] = [
     [9, 48, 35, 52, 23, 31, 37, 20],
 ];
 
-/// Word permutations pi (spec table 3): after a round, word i is the old word pi[i].
+/// Word permutations pi (spec table 3): after a round, word `i` is the old word `pi[i]`.
 pub const PERM_256: [usize; 4] = [0, 3, 2, 1];
 /// Word permutation of Threefish-512.
 pub const PERM_512: [usize; 8] = [2, 1, 4, 7, 6, 5, 0, 3];

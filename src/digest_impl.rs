@@ -153,7 +153,7 @@ impl<const W: usize> Reset for SkeinVar<W> {
 ///
 /// ```
 /// use skein_simd::SkeinMac512_256;
-/// use digest::{KeyInit, Mac};
+/// use digest::Mac;
 /// let mut mac = SkeinMac512_256::new_from_slice(b"any length key").unwrap();
 /// mac.update(b"message");
 /// let tag = mac.finalize().into_bytes();

@@ -6,7 +6,9 @@
 mod common;
 
 fn main() {
-    let Some(entries) = common::load_golden_kat() else { return };
+    let Some(entries) = common::load_golden_kat() else {
+        return;
+    };
     let mut all_ok = true;
     for backend in common::backends() {
         let (mut passed, mut failed) = (0usize, 0usize);
@@ -17,7 +19,12 @@ fn main() {
             } else {
                 failed += 1;
                 if failed <= 5 {
-                    eprintln!("[{backend}] mismatch: {}\n  want {}\n  got  {}", e.header, hex::encode(&e.result), hex::encode(&got));
+                    eprintln!(
+                        "[{backend}] mismatch: {}\n  want {}\n  got  {}",
+                        e.header,
+                        hex::encode(&e.result),
+                        hex::encode(&got)
+                    );
                 }
             }
         }

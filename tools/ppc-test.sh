@@ -16,6 +16,7 @@
 #   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --release --target T
 #   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --self-test
 #   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --list-backends
+#                                               (must also print something)
 # with CARGO_TARGET_<T>_RUNNER set to that run's qemu command, so the tests
 # and the CLI run under the same emulated CPU. The two ppc32 runs share one
 # build (the runner is not part of cargo's fingerprint).
@@ -121,7 +122,9 @@ for r in "${runs[@]}"; do
         ) || ok=0
         (
             export "$runner_var=$runner"
-            step "[$r] skeinsum --list-backends" \
+            # must succeed and print something
+            step "[$r] skeinsum --list-backends" bash -c \
+                'out="$("$@")" || exit $?; printf "%s\n" "$out"; [ -n "$out" ] || { echo "empty output" >&2; exit 1; }' _ \
                 cargo run -q -p skeinsum --release --target "$target" -- --list-backends
         ) || ok=0
     fi

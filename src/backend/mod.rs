@@ -24,10 +24,18 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sse2;
+#[cfg(target_arch = "x86_64")]
+mod x86_engine;
 
-#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+#[cfg(all(
+    any(target_arch = "powerpc", target_arch = "powerpc64"),
+    skein_simd_nightly
+))]
 pub(crate) mod altivec;
-#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+#[cfg(all(
+    any(target_arch = "powerpc", target_arch = "powerpc64"),
+    skein_simd_nightly
+))]
 pub(crate) mod vsx;
 
 #[cfg(target_arch = "aarch64")]

@@ -1,24 +1,151 @@
-//! SSE2 backend (x86-64).
-//!
-//! Not written yet: `Token::detect` never succeeds, so the platform never
-//! selects this backend.
+//! SSE2 backend (x86-64 baseline): the even/odd engine of `x86_engine` in
+//! xmm registers of two lanes. SSE2 shifts every lane by one count, so a
+//! rotate whose two lanes differ is two shift pairs and a `movsd` merge; the
+//! halves of Skein-512 and -1024 span two and four registers, and each odd
+//! permutation is one `pshufd` or `shufpd` per register.
 
-/// Proof that this CPU runs the backend (uninhabited until it exists).
+use super::x86_engine::{compress, Half};
+use core::arch::x86_64::*;
+
+cpufeatures::new!(sse2_cpuid, "sse2");
+
+/// Proof that this CPU has SSE2 (always true on x86-64; kept for symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Token {}
+pub(crate) struct Token(());
 
 impl Token {
     pub(crate) fn detect() -> Option<Token> {
-        None
+        sse2_cpuid::get().then_some(Token(()))
     }
 }
 
-pub(crate) fn compress_256(t: Token, _: &mut [u64; 4], _: &mut [u64; 2], _: &[u8], _: u64) {
-    match t {}
+/// `2 * K` lanes in `K` xmm registers.
+#[derive(Clone, Copy)]
+struct Regs<const K: usize>([__m128i; K]);
+
+/// `[f(0), .., f(K-1)]`, as a plain loop (`array::from_fn` is not always
+/// inlined, which would put a call in every round).
+#[inline(always)]
+fn each<const K: usize>(f: impl Fn(usize) -> __m128i) -> [__m128i; K] {
+    let mut out = [f(0); K];
+    for (r, o) in out.iter_mut().enumerate().skip(1) {
+        *o = f(r);
+    }
+    out
 }
-pub(crate) fn compress_512(t: Token, _: &mut [u64; 8], _: &mut [u64; 2], _: &[u8], _: u64) {
-    match t {}
+
+/// Rotate `v` left by `c` in both lanes.
+#[inline(always)]
+unsafe fn rotl128_same(v: __m128i, c: u32) -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_or_si128(_mm_sll_epi64(v, _mm_cvtsi32_si128(c as i32)), _mm_srl_epi64(v, _mm_cvtsi32_si128(64 - c as i32))) }
 }
-pub(crate) fn compress_1024(t: Token, _: &mut [u64; 16], _: &mut [u64; 2], _: &[u8], _: u64) {
-    match t {}
+
+/// Rotate lane 0 left by `c0` and lane 1 by `c1`.
+#[inline(always)]
+unsafe fn rotl128(v: __m128i, c0: u32, c1: u32) -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        let low = rotl128_same(v, c0);
+        if c0 == c1 {
+            low
+        } else {
+            // movsd: the low lane from `low`, the high lane from the other.
+            _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(rotl128_same(v, c1)), _mm_castsi128_pd(low)))
+        }
+    }
+}
+
+/// Two lanes picked from registers `v`: lane 0 is lane `a`, lane 1 lane `b`
+/// of the concatenation.
+#[inline(always)]
+unsafe fn gather128<const K: usize>(v: &[__m128i; K], a: usize, b: usize) -> __m128i {
+    let (ra, la, rb, lb) = (a / 2, a % 2, b / 2, b % 2);
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        if ra == rb {
+            let x = v[ra];
+            match (la, lb) {
+                (0, 1) => x,
+                (1, 0) => _mm_shuffle_epi32::<0x4E>(x),
+                (0, 0) => _mm_shuffle_epi32::<0x44>(x),
+                _ => _mm_shuffle_epi32::<0xEE>(x),
+            }
+        } else {
+            let (x, y) = (_mm_castsi128_pd(v[ra]), _mm_castsi128_pd(v[rb]));
+            _mm_castpd_si128(match (la, lb) {
+                (0, 0) => _mm_shuffle_pd::<0b00>(x, y),
+                (1, 0) => _mm_shuffle_pd::<0b01>(x, y),
+                (0, 1) => _mm_shuffle_pd::<0b10>(x, y),
+                _ => _mm_shuffle_pd::<0b11>(x, y),
+            })
+        }
+    }
+}
+
+impl<const K: usize> Half for Regs<K> {
+    const LANES: usize = 2 * K;
+    #[inline(always)]
+    unsafe fn load(words: &[u64]) -> Self {
+        assert!(words.len() >= 2 * K);
+        // SAFETY: 2K readable words, unaligned loads.
+        Regs(each::<K>(|r| unsafe { _mm_loadu_si128(words[2 * r..].as_ptr().cast()) }))
+    }
+    #[inline(always)]
+    unsafe fn store(self, words: &mut [u64]) {
+        assert!(words.len() >= 2 * K);
+        for r in 0..K {
+            // SAFETY: 2K writable words, unaligned stores.
+            unsafe { _mm_storeu_si128(words[2 * r..].as_mut_ptr().cast(), self.0[r]) }
+        }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Regs(each::<K>(|r| unsafe { _mm_add_epi64(self.0[r], o.0[r]) }))
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Regs(each::<K>(|r| unsafe { _mm_xor_si128(self.0[r], o.0[r]) }))
+    }
+    #[inline(always)]
+    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Regs(each::<K>(|r| unsafe { rotl128(self.0[r], c[2 * r], c[2 * r + 1]) }))
+    }
+    #[inline(always)]
+    unsafe fn permute(self, i: &[usize; 8]) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Regs(each::<K>(|r| unsafe { gather128(&self.0, i[2 * r], i[2 * r + 1]) }))
+    }
+}
+
+#[target_feature(enable = "sse2")]
+unsafe fn compress_256_sse2(chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: `Regs` uses SSE2 only.
+    unsafe { compress::<Regs<1>, 4>(chain, tweak, blocks, bytes_per_block) }
+}
+#[target_feature(enable = "sse2")]
+unsafe fn compress_512_sse2(chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: `Regs` uses SSE2 only.
+    unsafe { compress::<Regs<2>, 8>(chain, tweak, blocks, bytes_per_block) }
+}
+#[target_feature(enable = "sse2")]
+unsafe fn compress_1024_sse2(chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: `Regs` uses SSE2 only.
+    unsafe { compress::<Regs<4>, 16>(chain, tweak, blocks, bytes_per_block) }
+}
+
+pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: a Token exists only if detection found SSE2.
+    unsafe { compress_256_sse2(chain, tweak, blocks, bytes_per_block) }
+}
+pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: a Token exists only if detection found SSE2.
+    unsafe { compress_512_sse2(chain, tweak, blocks, bytes_per_block) }
+}
+pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: a Token exists only if detection found SSE2.
+    unsafe { compress_1024_sse2(chain, tweak, blocks, bytes_per_block) }
 }

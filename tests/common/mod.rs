@@ -22,29 +22,46 @@ pub struct KatEntry {
 pub fn golden_kat_path() -> Option<PathBuf> {
     let path = match std::env::var_os("SKEIN_GOLDEN_KAT") {
         Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/kat/skein_golden_kat.txt"),
+        None => {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/kat/skein_golden_kat.txt")
+        }
     };
     if path.is_file() {
         return Some(path);
     }
     if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-        panic!("golden KAT file {} is missing (CI=true: this is a failure)", path.display());
+        panic!(
+            "golden KAT file {} is missing (CI=true: this is a failure)",
+            path.display()
+        );
     }
-    eprintln!("golden KAT file {} not found: set SKEIN_GOLDEN_KAT; skipping", path.display());
+    eprintln!(
+        "golden KAT file {} not found: set SKEIN_GOLDEN_KAT; skipping",
+        path.display()
+    );
     None
 }
 
 fn hex_bytes(line: &str) -> impl Iterator<Item = u8> + '_ {
-    line.split_whitespace().map(move |h| u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad hex {h:?} in KAT line {line:?}")))
+    line.split_whitespace().map(move |h| {
+        u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad hex {h:?} in KAT line {line:?}"))
+    })
 }
 
 fn field_after<'a>(header: &'a str, name: &str) -> &'a str {
-    let at = header.find(name).unwrap_or_else(|| panic!("no `{name}` in {header}")) + name.len();
+    let at = header
+        .find(name)
+        .unwrap_or_else(|| panic!("no `{name}` in {header}"))
+        + name.len();
     header[at..].trim_start()
 }
 
 fn leading_number(s: &str) -> u64 {
-    s.chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+    s.chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap()
 }
 
 pub fn parse_kat(text: &str) -> Vec<KatEntry> {
@@ -59,7 +76,8 @@ pub fn parse_kat(text: &str) -> Vec<KatEntry> {
         let output_bits = leading_number(header.split(':').nth(2).unwrap().trim_start());
         let msg_bits = leading_number(field_after(&header, "msgLen ="));
         let tree = header.find("Tree:").map(|_| {
-            let hex = |name: &str| u8::from_str_radix(&field_after(&header, name)[..2], 16).unwrap();
+            let hex =
+                |name: &str| u8::from_str_radix(&field_after(&header, name)[..2], 16).unwrap();
             (hex("leaf="), hex("node="), hex("maxLevels="))
         });
         let (mut msg, mut key, mut result) = (Vec::new(), None::<Vec<u8>>, Vec::new());
@@ -88,7 +106,16 @@ pub fn parse_kat(text: &str) -> Vec<KatEntry> {
         }
         assert_eq!(msg.len() as u64, msg_bits.div_ceil(8), "{header}");
         assert_eq!(result.len() as u64, output_bits.div_ceil(8), "{header}");
-        entries.push(KatEntry { header, state_bits, output_bits, msg_bits, msg, key, tree, result });
+        entries.push(KatEntry {
+            header,
+            state_bits,
+            output_bits,
+            msg_bits,
+            msg,
+            key,
+            tree,
+            result,
+        });
     }
     entries
 }
@@ -101,7 +128,10 @@ pub fn load_golden_kat() -> Option<Vec<KatEntry>> {
 
 pub fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Hash a KAT entry with the library, forcing `backend`.

@@ -1,0 +1,123 @@
+//! The Skein arguments of a run, owned, and the hashers built from them.
+
+use skein_simd::{Backend, DynSkein, Params, StateSize, TreeParams};
+use zeroize::Zeroizing;
+
+use crate::cli::Args;
+use crate::report::io_reason;
+
+/// Everything but the message that decides a digest, as given on the command
+/// line. The key is wiped when the run ends.
+pub struct HashConfig {
+    /// `-a`: the state size of plain `HEX  FILE` lines.
+    pub state: StateSize,
+    /// `-l`, or the state size.
+    pub output_bits: u64,
+    key: Zeroizing<Vec<u8>>,
+    personalization: Vec<u8>,
+    public_key: Vec<u8>,
+    key_id: Vec<u8>,
+    nonce: Vec<u8>,
+    tree: Option<TreeParams>,
+    backend: Option<Backend>,
+}
+
+impl HashConfig {
+    /// Gather the arguments; reading the key file or finding the backend can
+    /// fail, and both are usage errors (exit 2) naming the option.
+    pub fn from_args(args: &Args) -> Result<HashConfig, String> {
+        let state = StateSize::from_bits(args.algorithm).expect("clap allows only 256, 512, 1024");
+        let key = match (&args.key_hex, &args.key_file) {
+            (Some(hex), _) => hex.0.clone(),
+            (None, Some(path)) => std::fs::read(path)
+                .map_err(|e| format!("--key-file {}: {}", path.display(), io_reason(&e)))?,
+            (None, None) => Vec::new(),
+        };
+        if let Some(backend) = args.backend {
+            if !backend.is_available() {
+                let usable: Vec<&str> = Backend::available()
+                    .into_iter()
+                    .map(Backend::name)
+                    .collect();
+                return Err(format!(
+                    "--backend {backend}: not available on this CPU or in this build (usable here: {})",
+                    usable.join(", ")
+                ));
+            }
+        }
+        let personalization = match (&args.personalization, &args.personalization_hex) {
+            (Some(text), _) => os_bytes(text),
+            (None, Some(hex)) => hex.0.clone(),
+            (None, None) => Vec::new(),
+        };
+        let bytes = |hex: &Option<crate::cli::HexBytes>| {
+            hex.as_ref().map(|h| h.0.clone()).unwrap_or_default()
+        };
+        Ok(HashConfig {
+            state,
+            output_bits: args.length.unwrap_or(state.bits()),
+            key: Zeroizing::new(key),
+            personalization,
+            public_key: bytes(&args.public_key_hex),
+            key_id: bytes(&args.key_id_hex),
+            nonce: bytes(&args.nonce_hex),
+            tree: args.tree,
+            backend: args.backend,
+        })
+    }
+
+    /// Whether tree hashing is on (the only mode that can use threads).
+    pub fn is_tree(&self) -> bool {
+        self.tree.is_some()
+    }
+
+    /// A fresh hasher for `state` and `output_bits` (>= 1) with every other
+    /// argument of the run.
+    pub fn hasher(&self, state: StateSize, output_bits: u64) -> Result<DynSkein, String> {
+        let mut params = Params::new()
+            .output_bits(output_bits)
+            .key(&self.key)
+            .personalization(&self.personalization)
+            .public_key(&self.public_key)
+            .key_id(&self.key_id)
+            .nonce(&self.nonce);
+        if let Some(tree) = self.tree {
+            params = params.tree(tree);
+        }
+        if let Some(backend) = self.backend {
+            params = params.backend(backend);
+        }
+        DynSkein::new(state, &params).map_err(|e| e.to_string())
+    }
+}
+
+/// `Skein-512-256`: the name in `--tag` lines.
+pub fn tag_name(state: StateSize, output_bits: u64) -> String {
+    format!("Skein-{}-{}", state.bits(), output_bits)
+}
+
+/// The raw bytes of an OS string (exact on Unix, UTF-8 elsewhere).
+pub fn os_bytes(s: &std::ffi::OsStr) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        s.as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        s.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+/// The OS string of raw bytes (exact on Unix, UTF-8 elsewhere).
+pub fn bytes_os(b: &[u8]) -> std::ffi::OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::OsStr::from_bytes(b).to_os_string()
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8_lossy(b).into_owned().into()
+    }
+}

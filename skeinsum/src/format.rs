@@ -1,0 +1,251 @@
+//! Checksum lines: writing them (GNU or BSD tag style) and reading them back
+//! (GNU, tag, and FreeBSD `Skein512 (FILE) = HEX`).
+
+use skein_simd::StateSize;
+
+use crate::cli::decode_hex;
+
+/// Lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    s
+}
+
+/// Whether a name must be escaped to fit on one line (as GNU coreutils does).
+fn needs_escape(name: &[u8]) -> bool {
+    name.iter().any(|&c| matches!(c, b'\\' | b'\n' | b'\r'))
+}
+
+fn escape_into(out: &mut Vec<u8>, name: &[u8]) {
+    for &c in name {
+        match c {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// Undo [`escape_into`]; `None` for an unknown escape or a lone backslash.
+fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(name.len());
+    let mut bytes = name.iter();
+    while let Some(&c) = bytes.next() {
+        if c != b'\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match bytes.next()? {
+            b'\\' => b'\\',
+            b'n' => b'\n',
+            b'r' => b'\r',
+            _ => return None,
+        });
+    }
+    Some(out)
+}
+
+/// One output line, terminator included:
+/// `HEX  NAME`, or with `tag` = `Skein-512-256`: `Skein-512-256 (NAME) = HEX`.
+/// A name with a backslash or line break is escaped and the line starts with
+/// `\`, unless lines end with NUL (`-z`), which needs no escaping.
+pub fn result_line(digest_hex: &str, name: &[u8], tag: Option<&str>, end: u8) -> Vec<u8> {
+    let escape = end != 0 && needs_escape(name);
+    let mut line = Vec::with_capacity(name.len() + digest_hex.len() + 24);
+    if escape {
+        line.push(b'\\');
+    }
+    let push_name = |line: &mut Vec<u8>| {
+        if escape {
+            escape_into(line, name)
+        } else {
+            line.extend_from_slice(name)
+        }
+    };
+    match tag {
+        Some(tag) => {
+            line.extend_from_slice(tag.as_bytes());
+            line.extend_from_slice(b" (");
+            push_name(&mut line);
+            line.extend_from_slice(b") = ");
+            line.extend_from_slice(digest_hex.as_bytes());
+        }
+        None => {
+            line.extend_from_slice(digest_hex.as_bytes());
+            line.extend_from_slice(b"  ");
+            push_name(&mut line);
+        }
+    }
+    line.push(end);
+    line
+}
+
+/// `NAME: STATUS` for --check, escaped like result lines.
+pub fn status_line(name: &[u8], status: &str) -> Vec<u8> {
+    let mut line = Vec::with_capacity(name.len() + status.len() + 4);
+    if needs_escape(name) {
+        line.push(b'\\');
+        escape_into(&mut line, name);
+    } else {
+        line.extend_from_slice(name);
+    }
+    line.extend_from_slice(b": ");
+    line.extend_from_slice(status.as_bytes());
+    line.push(b'\n');
+    line
+}
+
+/// A well-formed line of a checksum file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckLine {
+    pub name: Vec<u8>,
+    pub expected: Vec<u8>,
+    /// Number of hex digits as written (decides the length of GNU lines).
+    pub hex_digits: usize,
+    /// State size and output bits, when the line says them (tag lines).
+    pub algorithm: Option<(StateSize, u64)>,
+}
+
+/// Parse one line (without its terminator); `None` if it is malformed.
+pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
+    let (escaped, body) = match line.strip_prefix(b"\\") {
+        Some(rest) => (true, rest),
+        None => (false, line),
+    };
+    let parsed = if body.starts_with(b"Skein") {
+        parse_tagged(body)?
+    } else {
+        parse_gnu(body)?
+    };
+    let name = if escaped {
+        unescape(&parsed.name)?
+    } else {
+        parsed.name
+    };
+    if name.is_empty() {
+        return None;
+    }
+    Some(CheckLine { name, ..parsed })
+}
+
+/// `Skein-S-L (NAME) = HEX` or FreeBSD's `SkeinS (NAME) = HEX`.
+fn parse_tagged(body: &[u8]) -> Option<CheckLine> {
+    let open = body.iter().position(|&c| c == b'(')?;
+    let algorithm = std::str::from_utf8(&body[..open]).ok()?.strip_suffix(' ')?;
+    let (state, bits) = match algorithm.strip_prefix("Skein-") {
+        Some(sizes) => {
+            let (state, bits) = sizes.split_once('-')?;
+            (state_of(state)?, decimal(bits)?)
+        }
+        None => {
+            let state = state_of(algorithm.strip_prefix("Skein")?)?;
+            (state, state.bits())
+        }
+    };
+    // The name may itself contain ") = ", so the last one ends it.
+    let rest = &body[open + 1..];
+    let close = rest.windows(4).rposition(|w| w == b") = ")?;
+    let (name, digits) = (&rest[..close], &rest[close + 4..]);
+    if bits == 0 || digits.len() as u64 != 2 * bits.div_ceil(8) {
+        return None;
+    }
+    Some(CheckLine {
+        name: name.to_vec(),
+        expected: decode_hex(digits)?,
+        hex_digits: digits.len(),
+        algorithm: Some((state, bits)),
+    })
+}
+
+/// `HEX  NAME` or `HEX *NAME` (binary mark, ignored), or `HEX NAME` (one
+/// space, as `md5 -r` writes).
+fn parse_gnu(body: &[u8]) -> Option<CheckLine> {
+    let digits_end = body.iter().position(|c| !c.is_ascii_hexdigit())?;
+    let digits = &body[..digits_end];
+    let rest = body[digits_end..].strip_prefix(b" ")?;
+    let name = match rest.first() {
+        Some(b' ' | b'*') => &rest[1..],
+        _ => rest,
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    Some(CheckLine {
+        name: name.to_vec(),
+        expected: decode_hex(digits)?,
+        hex_digits: digits.len(),
+        algorithm: None,
+    })
+}
+
+fn state_of(bits: &str) -> Option<StateSize> {
+    StateSize::from_bits(decimal(bits)?)
+}
+
+/// A plain decimal number (no sign, no spaces).
+fn decimal(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_round_trips() {
+        let name = b"a\\b\nc\rd";
+        let line = result_line("00", name, None, b'\n');
+        assert_eq!(line, b"\\00  a\\\\b\\nc\\rd\n");
+        let parsed = parse_check_line(&line[..line.len() - 1]).unwrap();
+        assert_eq!(parsed.name, name);
+        // No escaping with NUL-terminated lines.
+        assert_eq!(result_line("00", name, None, 0), b"00  a\\b\nc\rd\0");
+    }
+
+    #[test]
+    fn tag_lines() {
+        let l = parse_check_line(b"Skein-1024-8 (x) = y) = 00").unwrap();
+        assert_eq!(l.name, b"x) = y");
+        assert!(parse_check_line(b"Skein-1024-8 (f) = 0g").is_none());
+        assert!(parse_check_line(b"Skein-1024-16 (f) = 00").is_none());
+        let l = parse_check_line(b"Skein-256-12 (f) = abcd").unwrap();
+        assert_eq!(l.algorithm, Some((StateSize::S256, 12)));
+        let l = parse_check_line(
+            b"Skein1024 (f) = "
+                .iter()
+                .chain(&[b'a'; 256])
+                .copied()
+                .collect::<Vec<_>>()
+                .as_slice(),
+        )
+        .unwrap();
+        assert_eq!(l.algorithm, Some((StateSize::S1024, 1024)));
+        assert!(parse_check_line(b"Skein-384-256 (f) = 00").is_none());
+        assert!(parse_check_line(b"Skein512(f) = 00").is_none());
+    }
+
+    #[test]
+    fn gnu_lines() {
+        let l = parse_check_line(b"abCD  name with  spaces").unwrap();
+        assert_eq!(
+            (l.name.as_slice(), l.expected.as_slice()),
+            (&b"name with  spaces"[..], &[0xab, 0xcd][..])
+        );
+        assert_eq!(parse_check_line(b"abcd *bin").unwrap().name, b"bin");
+        assert_eq!(parse_check_line(b"abcd   lead").unwrap().name, b" lead");
+        assert!(parse_check_line(b"abc  odd").is_none());
+        assert!(parse_check_line(b"abcd").is_none());
+        assert!(parse_check_line(b"abcd  ").is_none());
+        assert!(parse_check_line(b"xyz  f").is_none());
+        assert!(parse_check_line(b"\\abcd  bad\\escape").is_none());
+    }
+}
