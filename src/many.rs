@@ -192,8 +192,8 @@ pub(crate) fn output_lanes<const W: usize>(lanes: LaneChoice, g: &[u64; W], out:
 /// ([`Params`]) for all; the fast way to hash a batch of records or blocks.
 ///
 /// The messages go through a multi-lane kernel that hashes several of them
-/// per instruction (8 with AVX-512, 4 with AVX2, 2 with SSE2 or plain Rust),
-/// and, with the `rayon` feature (on by default), a large batch is split
+/// per instruction (8 with AVX-512, 4 with AVX2, 2 with SSE2; plain Rust does
+/// one at a time), and, with the `rayon` feature (on by default), a large batch is split
 /// across the threads of the current rayon pool (choose their number with
 /// `rayon::ThreadPool::install`). Messages may have any lengths; equal
 /// lengths are fastest. The chaining value after the key, configuration and

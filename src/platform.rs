@@ -344,10 +344,13 @@ mod many_lanes {
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
     }
 
-    /// Lanes of the portable kernel: two side by side (which the compiler turns
-    /// into SSE2 / NEON vectors) beat one and four. Measured on Zen 5 (AVX2
-    /// VM, loaded), 1 KiB messages, ratio to single-stream portable in the
-    /// same run, three runs: L=1 0.9-1.4x, L=2 2.3-3.1x, L=4 0.9-2.2x.
+    /// Lanes of the portable kernel: one, which is the single-stream portable
+    /// block function. Since that one keeps the key parity and tweak carry off
+    /// the dependency chain, it beats two interleaved lanes of the generic
+    /// multi-lane code. Measured on Zen 5 (AVX2 VM, loaded), Skein-512 over
+    /// 1 KiB messages, ratio to single-stream portable in the same run, three
+    /// runs: one lane 0.95-1.5x, two lanes 0.6-0.95x (before that tuning, two
+    /// lanes had won: 2.3-3.1x against 0.9-1.4x).
     pub(crate) const PORTABLE_LANES: usize = lanes_portable::LANES;
 
     #[derive(Clone, Copy)]
@@ -399,7 +402,7 @@ mod many_lanes {
     /// The automatic multi-lane choice, fastest first (any state size).
     /// Measured on AMD Zen 5 in a VM without AVX-512, Skein-512 over 1 KiB
     /// messages, same-run ratios (examples/many_table.rs, benches/many.rs):
-    /// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable x2. AVX-512 x8
+    /// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable. AVX-512 x8
     /// comes first by construction (twice the lanes, one-instruction rotates);
     /// it could only be checked for correctness here, in an emulator.
     const LANE_PREFERENCE: [Backend; 4] = [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Portable];
