@@ -40,6 +40,8 @@ pub mod consts;
 mod digest_impl;
 mod dyn_hasher;
 mod hasher;
+#[cfg(feature = "alloc")]
+mod many;
 mod params;
 mod platform;
 mod threefish;
@@ -53,6 +55,8 @@ pub use digest_impl::*;
 pub use digest;
 pub use dyn_hasher::{DynSkein, StateSize};
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
+#[cfg(feature = "alloc")]
+pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
 pub use params::{Params, TreeParams};
 pub use platform::{Backend, Platform};
 pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};

@@ -274,3 +274,240 @@ use dispatch;
 fn as_words<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mut [u64; N] {
     <&mut [u64; N]>::try_from(&mut words[..]).expect("state size")
 }
+
+// ===========================================================================
+// Many lanes: block functions that advance several independent UBI
+// computations at once, for `hash_many` and parallel tree hashing.
+// ===========================================================================
+//
+// Seam of every multi-lane kernel module (`backend/lanes_*.rs`):
+//
+// * `pub(crate) const LANES: usize` — how many computations one call advances
+//   (the portable module is generic over the lane count instead);
+// * a `Token` whose `detect()` succeeds only where the kernel runs (as for the
+//   single-stream backends);
+// * `pub(crate) fn compress<const W: usize>(token, state: &mut LaneState<W, LANES>,
+//   blocks: [&[u8]; LANES], bytes_per_block: [u64; LANES])`.
+//
+// The state is struct-of-arrays, the layout of the vector registers: lane `i`
+// of row `j` is word `j` of computation `i` (`state.chain[j][i]`), and likewise
+// `state.tweak[k][i]`. A Threefish round is then the same add / rotate / xor on
+// whole rows, with one rotation count for all lanes, and the word permutation is
+// only a renaming of rows. Every `blocks[i]` has the same length, `n` whole
+// blocks of `8 * W` bytes (unaligned is fine); lane `i` does exactly what
+// `portable::compress` does with its own chain, tweak and `bytes_per_block[i]`
+// for its `n` blocks. Lanes are independent: they may be at different
+// positions, carry different flags (first, final, bit pad, type, level), and
+// an unused lane may be given any readable bytes of the right length.
+
+// Everything multi-lane serves `hash_many` and tree hashing, which allocate.
+#[cfg(feature = "alloc")]
+pub(crate) use many_lanes::{LaneChoice, LaneJob, LaneKernel, LaneState};
+
+#[cfg(feature = "alloc")]
+mod many_lanes {
+    use super::{Backend, Platform};
+    #[cfg(target_arch = "x86_64")]
+    use crate::backend::{lanes_avx2, lanes_avx512, lanes_sse2};
+    use crate::backend::lanes_portable;
+
+    /// `L` UBI computations side by side, struct-of-arrays (see the seam above).
+    #[derive(Clone, Debug)]
+    pub(crate) struct LaneState<const W: usize, const L: usize> {
+        /// `chain[j][i]`: chaining word `j` of lane `i`.
+        pub(crate) chain: [[u64; L]; W],
+        /// `tweak[k][i]`: tweak word `k` of lane `i`.
+        pub(crate) tweak: [[u64; L]; 2],
+    }
+
+    impl<const W: usize, const L: usize> LaneState<W, L> {
+        pub(crate) fn new() -> Self {
+            LaneState { chain: [[0; L]; W], tweak: [[0; L]; 2] }
+        }
+
+        /// Start lane `lane` on a computation with this chain and tweak.
+        #[inline]
+        pub(crate) fn load(&mut self, lane: usize, chain: &[u64; W], tweak: [u64; 2]) {
+            for (row, &word) in self.chain.iter_mut().zip(chain) {
+                row[lane] = word;
+            }
+            self.tweak[0][lane] = tweak[0];
+            self.tweak[1][lane] = tweak[1];
+        }
+
+        /// The chaining value of lane `lane`.
+        #[inline]
+        pub(crate) fn chain_of(&self, lane: usize) -> [u64; W] {
+            core::array::from_fn(|j| self.chain[j][lane])
+        }
+    }
+
+    impl<const W: usize, const L: usize> Drop for LaneState<W, L> {
+        fn drop(&mut self) {
+            use zeroize::Zeroize;
+            self.chain.zeroize();
+        }
+    }
+
+    /// One multi-lane kernel, callable safely (it holds its detection token).
+    pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync {
+        fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]);
+    }
+
+    /// Work that runs on whichever kernel was chosen; generic over the lane count
+    /// so that each kernel gets its own monomorphized driver.
+    pub(crate) trait LaneJob<const W: usize> {
+        type Output;
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
+    }
+
+    /// Lanes of the portable kernel: one, which is the single-stream portable
+    /// block function. Since that one keeps the key parity and tweak carry off
+    /// the dependency chain, it beats two interleaved lanes of the generic
+    /// multi-lane code. Measured on Zen 5 (AVX2 VM, loaded), Skein-512 over
+    /// 1 KiB messages, ratio to single-stream portable in the same run, three
+    /// runs: one lane 0.95-1.5x, two lanes 0.6-0.95x (before that tuning, two
+    /// lanes had won: 2.3-3.1x against 0.9-1.4x).
+    pub(crate) const PORTABLE_LANES: usize = lanes_portable::LANES;
+
+    #[derive(Clone, Copy)]
+    struct PortableLanes;
+    impl<const W: usize, const L: usize> LaneKernel<W, L> for PortableLanes {
+        #[inline]
+        fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+            lanes_portable::compress::<W, L>(state, blocks, bytes_per_block)
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    macro_rules! x86_lane_kernel {
+        ($name:ident, $module:ident) => {
+            #[derive(Clone, Copy)]
+            struct $name($module::Token);
+            impl<const W: usize> LaneKernel<W, { $module::LANES }> for $name {
+                #[inline]
+                fn compress(
+                    self,
+                    state: &mut LaneState<W, { $module::LANES }>,
+                    blocks: [&[u8]; $module::LANES],
+                    bytes_per_block: [u64; $module::LANES],
+                ) {
+                    $module::compress::<W>(self.0, state, blocks, bytes_per_block)
+                }
+            }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    x86_lane_kernel!(Sse2Lanes, lanes_sse2);
+    #[cfg(target_arch = "x86_64")]
+    x86_lane_kernel!(Avx2Lanes, lanes_avx2);
+    #[cfg(target_arch = "x86_64")]
+    x86_lane_kernel!(Avx512Lanes, lanes_avx512);
+
+    /// A multi-lane kernel with the proof that this CPU runs it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) enum LaneChoice {
+        Portable,
+        #[cfg(target_arch = "x86_64")]
+        Sse2(lanes_sse2::Token),
+        #[cfg(target_arch = "x86_64")]
+        Avx2(lanes_avx2::Token),
+        #[cfg(target_arch = "x86_64")]
+        Avx512(lanes_avx512::Token),
+    }
+
+    /// The automatic multi-lane choice, fastest first (any state size).
+    /// Measured on AMD Zen 5 in a VM without AVX-512, Skein-512 over 1 KiB
+    /// messages, same-run ratios (examples/many_table.rs, benches/many.rs):
+    /// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable. AVX-512 x8
+    /// comes first by construction (twice the lanes, one-instruction rotates);
+    /// it could only be checked for correctness here, in an emulator.
+    const LANE_PREFERENCE: [Backend; 4] = [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Portable];
+
+    impl LaneChoice {
+        /// The multi-lane kernel of `backend`'s instruction set, if this build and
+        /// CPU have one.
+        pub(crate) fn of(backend: Backend) -> Option<LaneChoice> {
+            match backend {
+                Backend::Portable => Some(LaneChoice::Portable),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Sse2 => lanes_sse2::Token::detect().map(LaneChoice::Sse2),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx2 => lanes_avx2::Token::detect().map(LaneChoice::Avx2),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Avx512 => lanes_avx512::Token::detect().map(LaneChoice::Avx512),
+                #[allow(unreachable_patterns)]
+                _ => None,
+            }
+        }
+
+        /// The fastest multi-lane kernel this CPU runs.
+        pub(crate) fn detect() -> LaneChoice {
+            LANE_PREFERENCE.iter().find_map(|&b| LaneChoice::of(b)).unwrap_or(LaneChoice::Portable)
+        }
+
+        pub(crate) fn backend(self) -> Backend {
+            match self {
+                LaneChoice::Portable => Backend::Portable,
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Sse2(_) => Backend::Sse2,
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Avx2(_) => Backend::Avx2,
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Avx512(_) => Backend::Avx512,
+            }
+        }
+
+        /// How many computations one kernel call advances.
+        pub(crate) fn lanes(self) -> usize {
+            match self {
+                LaneChoice::Portable => PORTABLE_LANES,
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Sse2(_) => lanes_sse2::LANES,
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Avx2(_) => lanes_avx2::LANES,
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Avx512(_) => lanes_avx512::LANES,
+            }
+        }
+
+        /// Run `job` on this kernel.
+        pub(crate) fn run<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
+            match self {
+                LaneChoice::Portable => job.run::<PORTABLE_LANES, _>(PortableLanes),
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Sse2(t) => job.run::<{ lanes_sse2::LANES }, _>(Sse2Lanes(t)),
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Avx2(t) => job.run::<{ lanes_avx2::LANES }, _>(Avx2Lanes(t)),
+                #[cfg(target_arch = "x86_64")]
+                LaneChoice::Avx512(t) => job.run::<{ lanes_avx512::LANES }, _>(Avx512Lanes(t)),
+            }
+        }
+    }
+
+    impl Backend {
+        /// How many messages this backend's multi-lane kernel hashes at once, if
+        /// this build and CPU have one (see [`SkeinMany`](crate::SkeinMany)).
+        ///
+        /// ```
+        /// use skein_simd::Backend;
+        /// assert!(Backend::Portable.lanes().unwrap() >= 1);
+        /// ```
+        pub fn lanes(self) -> Option<usize> {
+            LaneChoice::of(self).map(LaneChoice::lanes)
+        }
+    }
+
+    impl Platform {
+        /// The multi-lane kernel that goes with this platform: the fastest one
+        /// when the platform is the automatic choice, else the kernel of the forced
+        /// backend's instruction set (portable when it has none).
+        pub(crate) fn lane_choice(&self, state_bits: usize) -> LaneChoice {
+            if *self == Platform::detect() {
+                LaneChoice::detect()
+            } else {
+                LaneChoice::of(self.backend(state_bits)).unwrap_or(LaneChoice::Portable)
+            }
+        }
+    }
+}

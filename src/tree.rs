@@ -1,4 +1,4 @@
-//! Tree hashing (spec 3.5.6), streaming and sequential.
+//! Tree hashing (spec 3.5.6), streaming, on lanes and threads.
 //!
 //! Leaves of `Nb * 2^Yl` message bytes are hashed at tree level 1; each higher
 //! level hashes groups of `2^Yf` child outputs, until one output remains, or
@@ -6,13 +6,37 @@
 //! only its open node, so memory is bounded by the height, not the input.
 //! A level's first child is held back until a second one arrives: a lone
 //! child is the result itself and must not be hashed again.
+//!
+//! Parallel path: whole leaves are hashed many at a time by the multi-lane
+//! kernels (see `many.rs`), spread over the threads of the current rayon pool.
+//! Leaves come either straight from a large `update` slice, or from a bounded
+//! batch buffer (a few MiB, whatever the input size) that collects the bytes
+//! of small `update` calls. The outputs of a group of leaves enter the level
+//! stack together: at a node boundary, whole nodes of a level are hashed on
+//! lanes as well, and only the pieces that straddle a boundary go one child at
+//! a time through the sequential code. Leaves too large to batch (over 1 MiB)
+//! are streamed one by one unless a single `update` holds several. The result
+//! is the same as one leaf and one child at a time, whatever the split of the
+//! input, the lane count or the thread count.
 
 use crate::consts::types;
+use crate::many::{ubis_into, UbiJob, PARALLEL_MIN_BYTES};
+use crate::platform::LaneChoice;
 use crate::threefish::words_to_le;
-use crate::ubi::Ubi;
+use crate::ubi::{start_tweak, Ubi};
 use crate::{Platform, TreeParams};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
+
+/// The batch buffer of leaf bytes aims at this size ...
+const BATCH_TARGET_BYTES: u64 = 4 << 20;
+/// ... but holds at least this many leaves, ...
+const BATCH_MIN_LEAVES: u64 = 16;
+/// ... and never more than this: larger leaves are not batched.
+const BATCH_MAX_BYTES: u64 = 16 << 20;
+/// Leaves hashed per round of the level stack: bounds the memory of their
+/// outputs on huge `update` slices.
+const ROUND_MAX_LEAVES: usize = 1 << 16;
 
 #[derive(Clone)]
 struct Level<const W: usize> {
@@ -52,6 +76,13 @@ pub(crate) struct TreeHasher<const W: usize> {
     leaf_index: u64,
     /// `levels[i]` builds tree level `i + 2` from level `i + 1` outputs.
     levels: Vec<Level<W>>,
+    /// Leaves per batch; 0 when leaves are too large to batch.
+    batch_leaves: u64,
+    /// Buffered bytes of whole leaves and at most one partial last leaf (used
+    /// instead of `leaf` when `batch_leaves > 0`).
+    batch: Vec<u8>,
+    /// The multi-lane kernel, chosen from the platform on first use.
+    lanes: Option<LaneChoice>,
 }
 
 /// `base << log2`, saturating: a leaf or node larger than any input is the
@@ -66,15 +97,21 @@ pub(crate) fn saturating_shl(base: u64, log2: u8) -> u64 {
 
 impl<const W: usize> TreeHasher<W> {
     pub(crate) fn new(key: [u64; W], params: TreeParams) -> Self {
+        let leaf_bytes = saturating_shl(8 * W as u64, params.leaf_log2());
+        let batch_leaves = (BATCH_TARGET_BYTES / leaf_bytes).max(BATCH_MIN_LEAVES);
+        let batchable = batch_leaves.checked_mul(leaf_bytes).is_some_and(|b| b <= BATCH_MAX_BYTES);
         TreeHasher {
             params,
             key,
-            leaf_bytes: saturating_shl(8 * W as u64, params.leaf_log2()),
+            leaf_bytes,
             node_children: saturating_shl(1, params.fan_out_log2()),
             leaf: Ubi::new(key, types::MSG, 1, 0),
             leaf_fill: 0,
             leaf_index: 0,
             levels: Vec::new(),
+            batch_leaves: if batchable { batch_leaves } else { 0 },
+            batch: Vec::new(),
+            lanes: None,
         }
     }
 
@@ -85,17 +122,123 @@ impl<const W: usize> TreeHasher<W> {
     /// Absorb message bytes; `bit_pad` is set when they end with the
     /// bit-padded final byte.
     pub(crate) fn update(&mut self, platform: &Platform, mut data: &[u8], bit_pad: bool) {
+        let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice(64 * W));
+        let leaf_bytes = self.leaf_bytes;
+        let batch_bytes = (self.batch_leaves * leaf_bytes) as usize;
         while !data.is_empty() {
-            let room = self.leaf_bytes - self.leaf_fill;
+            let at_boundary = self.leaf_fill == 0 && self.batch.is_empty();
+            // Whole leaves straight from the caller's slice, when there are
+            // enough of them to fill the lanes (or leaves are too big to batch).
+            let whole = (data.len() as u64 / leaf_bytes) as usize;
+            let enough = if self.batch_leaves == 0 { 2 } else { lanes.lanes() * threads() };
+            if at_boundary && !bit_pad && whole >= enough {
+                let (leaves, rest) = data.split_at(whole * leaf_bytes as usize);
+                self.hash_leaves(platform, lanes, leaves, false);
+                data = rest;
+                continue;
+            }
+            if self.batch_leaves > 0 {
+                if self.batch.len() == batch_bytes {
+                    // Full, and more input follows: none of it is the last leaf.
+                    let batch = core::mem::take(&mut self.batch);
+                    self.hash_leaves(platform, lanes, &batch, false);
+                    self.batch = batch;
+                    self.batch.clear();
+                }
+                let take = (batch_bytes - self.batch.len()).min(data.len());
+                self.batch.extend_from_slice(&data[..take]);
+                data = &data[take..];
+                continue;
+            }
+            let room = leaf_bytes - self.leaf_fill;
             let take = room.min(data.len() as u64) as usize;
             self.leaf.update(platform, &data[..take]);
             self.leaf_fill += take as u64;
             data = &data[take..];
-            if self.leaf_fill == self.leaf_bytes {
+            if self.leaf_fill == leaf_bytes {
                 // A full leaf is complete whatever follows.
                 self.close_leaf(platform, bit_pad && data.is_empty());
             }
         }
+    }
+
+    /// Hash consecutive leaves from the current leaf index on: whole leaves,
+    /// except that the last one may be partial; `bit_pad` marks the last one.
+    /// Their outputs go up the level stack.
+    fn hash_leaves(&mut self, platform: &Platform, lanes: LaneChoice, data: &[u8], bit_pad: bool) {
+        let leaf_bytes = self.leaf_bytes as usize;
+        let count = data.len().div_ceil(leaf_bytes);
+        let mut outs = Vec::new();
+        let mut first = 0;
+        while first < count {
+            let n = (count - first).min(ROUND_MAX_LEAVES);
+            let round = &data[first * leaf_bytes..data.len().min((first + n) * leaf_bytes)];
+            let (key, leaf_index) = (&self.key, self.leaf_index);
+            outs.clear();
+            outs.resize(n, [0u64; W]);
+            let jobs = |i: usize| UbiJob {
+                chain: key,
+                tweak: start_tweak(types::MSG, 1, (leaf_index + i as u64).saturating_mul(leaf_bytes as u64)),
+                data: &round[i * leaf_bytes..round.len().min((i + 1) * leaf_bytes)],
+                bit_pad: bit_pad && first + i + 1 == count,
+            };
+            ubis_into(lanes, jobs, &mut outs, round.len() >= PARALLEL_MIN_BYTES);
+            self.leaf_index += n as u64;
+            self.push_many(platform, lanes, 0, &outs);
+            first += n;
+        }
+        outs.iter_mut().for_each(Zeroize::zeroize);
+        let position = self.leaf_index.saturating_mul(self.leaf_bytes);
+        self.leaf = Ubi::new(self.key, types::MSG, 1, position);
+        self.leaf_fill = 0;
+    }
+
+    /// Give consecutive child outputs to `levels[index]`: whole nodes at a
+    /// node boundary on lanes, the rest one by one.
+    fn push_many(&mut self, platform: &Platform, lanes: LaneChoice, index: usize, children: &[[u64; W]]) {
+        let top = index + 2 == self.params.max_height() as usize;
+        let fan_out = self.node_children;
+        let mut rest = children;
+        while let Some((&child, after)) = rest.split_first() {
+            let at_boundary = self.levels.get(index).is_none_or(|l| l.node.is_none() && l.held.is_none());
+            if at_boundary && !top && rest.len() as u64 >= fan_out {
+                let whole = rest.len() / fan_out as usize * fan_out as usize;
+                self.hash_nodes(platform, lanes, index, &rest[..whole]);
+                rest = &rest[whole..];
+                continue;
+            }
+            self.push(platform, index, child);
+            rest = after;
+        }
+    }
+
+    /// Whole nodes of `levels[index]`, which sits at a node boundary.
+    fn hash_nodes(&mut self, platform: &Platform, lanes: LaneChoice, index: usize, children: &[[u64; W]]) {
+        if self.levels.len() == index {
+            self.levels.push(Level::new());
+        }
+        let tree_level = (index + 2) as u8;
+        let node_bytes = 8 * W * self.node_children as usize;
+        let nodes = children.len() / self.node_children as usize;
+        let mut bytes = alloc::vec![0u8; children.len() * 8 * W];
+        for (child, b) in children.iter().zip(bytes.chunks_exact_mut(8 * W)) {
+            words_to_le(child, b);
+        }
+        let mut outs = alloc::vec![[0u64; W]; nodes];
+        let (key, first) = (&self.key, self.levels[index].node_index);
+        let jobs = |i: usize| UbiJob {
+            chain: key,
+            tweak: start_tweak(types::MSG, tree_level, (first + i as u64).saturating_mul(node_bytes as u64)),
+            data: &bytes[i * node_bytes..(i + 1) * node_bytes],
+            bit_pad: false,
+        };
+        ubis_into(lanes, jobs, &mut outs, bytes.len() >= PARALLEL_MIN_BYTES);
+        bytes.zeroize();
+        let lvl = &mut self.levels[index];
+        lvl.children += children.len() as u64;
+        lvl.node_index += nodes as u64;
+        self.push_many(platform, lanes, index + 1, &outs);
+        outs.iter_mut().for_each(Zeroize::zeroize);
     }
 
     fn close_leaf(&mut self, platform: &Platform, bit_pad: bool) {
@@ -149,8 +292,15 @@ impl<const W: usize> TreeHasher<W> {
 
     /// The chaining value that goes into the output stage.
     pub(crate) fn finish(&mut self, platform: &Platform, bit_pad: bool) -> [u64; W] {
-        // The last, partial leaf; an empty message is one empty leaf.
-        if self.leaf_fill > 0 || self.leaf_index == 0 {
+        if !self.batch.is_empty() {
+            // Buffered leaves, the last one (partial or not) with the bit pad.
+            let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice(64 * W));
+            let batch = core::mem::take(&mut self.batch);
+            self.hash_leaves(platform, lanes, &batch, bit_pad);
+            self.batch = batch;
+            self.batch.zeroize();
+        } else if self.leaf_fill > 0 || self.leaf_index == 0 {
+            // The last, partial leaf; an empty message is one empty leaf.
             self.close_leaf(platform, bit_pad);
         }
         let mut index = 0;
@@ -168,8 +318,17 @@ impl<const W: usize> TreeHasher<W> {
     }
 }
 
+/// Threads that leaf groups are spread over: those of the current rayon pool.
+fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "rayon"))]
+    1
+}
+
 impl<const W: usize> Drop for TreeHasher<W> {
     fn drop(&mut self) {
         self.key.zeroize();
+        self.batch.zeroize();
     }
 }

@@ -7,6 +7,17 @@
 
 pub(crate) mod portable;
 
+// Multi-lane kernels (many computations per call): see the "many lanes"
+// section of platform.rs.
+#[cfg(feature = "alloc")]
+pub(crate) mod lanes_portable;
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+pub(crate) mod lanes_avx2;
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+pub(crate) mod lanes_avx512;
+#[cfg(all(feature = "alloc", target_arch = "x86_64"))]
+pub(crate) mod lanes_sse2;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]

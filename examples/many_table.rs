@@ -1,0 +1,162 @@
+//! Prints a throughput table for the many-lanes paths, each against plain
+//! single-stream hashing measured in the same run:
+//! `cargo run --release --example many_table [-- --quick]`.
+//!
+//! Rows: `hash_many` over 1 KiB messages per multi-lane kernel (one thread and
+//! all threads), the ZFS case (Skein-512-256 keyed, 128 KiB blocks), and tree
+//! hashing 10,1,255 of a 1 GiB buffer.
+
+use skein_simd::{Backend, Params, Skein512, SkeinMany512, TreeParams};
+use std::time::Instant;
+
+/// A case of a section: name, bytes processed per call, the work (run in
+/// the given thread pool).
+type Case<'a> = (String, usize, usize, Box<dyn FnMut() + Send + 'a>);
+
+/// Time the cases of a section round-robin, `runs` rounds after a warm-up,
+/// so that a change of machine load hits every case alike; print each one's
+/// best throughput and its ratio to the first case (the baseline).
+fn race(mut cases: Vec<Case<'_>>, runs: usize) {
+    let pools: Vec<rayon::ThreadPool> = cases.iter().map(|c| pool(c.2)).collect();
+    let mut best = vec![f64::MAX; cases.len()];
+    for round in 0..=runs {
+        for (i, (_, _, _, work)) in cases.iter_mut().enumerate() {
+            let t = Instant::now();
+            pools[i].install(&mut *work);
+            if round > 0 {
+                best[i] = best[i].min(t.elapsed().as_secs_f64());
+            }
+        }
+    }
+    let rates: Vec<f64> = cases.iter().zip(&best).map(|(c, t)| c.1 as f64 / t / 1e9).collect();
+    for (case, rate) in cases.iter().zip(&rates) {
+        println!("| {:<58} | {:>7.2} | {:>6.2}x |", case.0, rate, rate / rates[0]);
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+}
+
+/// `--tree-digest FILE YL YF YM`: print the Skein-512-512 tree digest of the
+/// file and the time taken (for comparison with other implementations).
+fn tree_digest(args: &[String]) {
+    let data = std::fs::read(&args[0]).unwrap();
+    let shape: Vec<u8> = args[1..4].iter().map(|a| a.parse().unwrap()).collect();
+    let params = Params::new().tree(TreeParams::new(shape[0], shape[1], shape[2]).unwrap());
+    let mut best = f64::MAX;
+    let mut digest = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut h = Skein512::with_params(&params).unwrap();
+        h.update(&data);
+        digest = h.finalize_vec();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    println!("{hex} {:.2} GB/s", data.len() as f64 / best / 1e9);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--tree-digest") {
+        return tree_digest(&args[1..]);
+    }
+    let quick = std::env::args().any(|a| a == "--quick");
+    let runs = if quick { 3 } else { 7 };
+    let threads = rayon::current_num_threads();
+    println!("| {:<58} | {:>7} | {:>7} |", "case (ratio: to the first row of its section)", "GB/s", "ratio");
+    println!("|{:-<60}|{:-<9}|{:-<9}|", "", "", "");
+
+    // 1 KiB messages.
+    let messages: Vec<Vec<u8>> = (0..2048u32).map(|i| vec![i as u8; 1024]).collect();
+    let total = messages.len() * 1024;
+    let auto = Skein512::new(512).platform().backend(512);
+    let mut cases: Vec<Case> = vec![(
+        format!("Skein-512-512 single-stream ({auto}), 1 KiB msgs"),
+        total,
+        1,
+        Box::new(|| {
+            for m in &messages {
+                std::hint::black_box(Skein512::digest(512, m));
+            }
+        }),
+    )];
+    for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
+        let many = SkeinMany512::new(&Params::new().backend(backend)).unwrap();
+        for t in [1, threads] {
+            let (many, messages) = (many.clone(), &messages);
+            let mut out = vec![0u8; messages.len() * 64];
+            let name = format!("hash_many 1 KiB, {backend} x{} lanes, {t} thread(s)", many.lanes());
+            cases.push((name, total, t, Box::new(move || many.hash_into(messages, &mut out))));
+        }
+    }
+    race(cases, runs);
+
+    // ZFS: Skein-512-256 keyed with a 32-byte salt, 128 KiB blocks.
+    let salt = [0x5au8; 32];
+    let zfs = Params::new().output_bits(256).key(&salt);
+    let blocks: Vec<Vec<u8>> = (0..(if quick { 32 } else { 128 })).map(|i| vec![i as u8; 128 * 1024]).collect();
+    let total = blocks.len() * 128 * 1024;
+    let prepared = Skein512::with_params(&zfs).unwrap();
+    let mut cases: Vec<Case> = vec![(
+        "ZFS Skein-512-256 keyed 128 KiB, single-stream".into(),
+        total,
+        1,
+        Box::new(|| {
+            for b in &blocks {
+                let mut h = prepared.clone();
+                h.update(b);
+                std::hint::black_box(h.finalize_vec());
+            }
+        }),
+    )];
+    let many = SkeinMany512::new(&zfs).unwrap();
+    for t in [1, threads] {
+        let (many, blocks) = (many.clone(), &blocks);
+        let mut out = vec![0u8; blocks.len() * 32];
+        let name = format!("ZFS hash_many ({} x{}), {t} thread(s)", many.backend(), many.lanes());
+        cases.push((name, total, t, Box::new(move || many.hash_into(blocks, &mut out))));
+    }
+    race(cases, runs);
+
+    // Tree 10,1,255 over a large buffer.
+    let size = if quick { 256 << 20 } else { 1 << 30 };
+    let data: Vec<u8> = (0..size).map(|i| (i * 7 + (i >> 13)) as u8).collect();
+    let tree = Params::new().tree(TreeParams::new(10, 1, 255).unwrap());
+    let mut cases: Vec<Case> = vec![(
+        format!("Skein-512-512 single-stream, {} MiB buffer", size >> 20),
+        size,
+        1,
+        Box::new(|| {
+            std::hint::black_box(Skein512::digest(512, &data));
+        }),
+    )];
+    for t in [1, threads] {
+        let (data, tree) = (&data, &tree);
+        cases.push((
+            format!("tree 10,1,255 whole buffer, {t} thread(s)"),
+            size,
+            t,
+            Box::new(move || {
+                let mut h = Skein512::with_params(tree).unwrap();
+                h.update(data);
+                std::hint::black_box(h.finalize_vec());
+            }),
+        ));
+    }
+    let (data_ref, tree_ref) = (&data, &tree);
+    cases.push((
+        format!("tree 10,1,255 streamed in 100 kB updates, {threads} thread(s)"),
+        size,
+        threads,
+        Box::new(move || {
+            let mut h = Skein512::with_params(tree_ref).unwrap();
+            for chunk in data_ref.chunks(100_000) {
+                h.update(chunk);
+            }
+            std::hint::black_box(h.finalize_vec());
+        }),
+    ));
+    race(cases, if quick { 2 } else { 3 });
+}

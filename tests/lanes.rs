@@ -1,0 +1,173 @@
+//! `hash_many` / `SkeinMany` against one-message-at-a-time hashing, on every
+//! multi-lane kernel this machine runs, and against the RustCrypto `skein`
+//! crate for plain Skein-512-256.
+
+use rand::{Rng, SeedableRng};
+use skein_simd::{Backend, Params, Skein, SkeinMany, TreeParams};
+
+fn lane_backends() -> Vec<Backend> {
+    let list: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.lanes().is_some()).collect();
+    assert!(list.contains(&Backend::Portable));
+    list
+}
+
+/// One message at a time, on the portable single-stream backend.
+fn one_by_one<const W: usize>(params: &Params, messages: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let params = params.backend(Backend::Portable);
+    messages
+        .iter()
+        .map(|m| {
+            let mut h = Skein::<W>::with_params(&params).unwrap();
+            h.update(m);
+            h.finalize_vec()
+        })
+        .collect()
+}
+
+fn params_have_tree(params: &Params) -> bool {
+    format!("{params:?}").contains("tree: Some")
+}
+
+fn check<const W: usize>(params: &Params, messages: &[Vec<u8>], what: &str) {
+    let want = one_by_one::<W>(params, messages);
+    for backend in lane_backends() {
+        if params_have_tree(params) && !backend.is_available() {
+            // Tree messages go through `Skein` on the single-stream backend.
+            continue;
+        }
+        let many = SkeinMany::<W>::new(&params.backend(backend)).unwrap();
+        assert_eq!(many.backend(), backend);
+        let got = many.hash_vec(messages);
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "Skein-{} {what}: message {i} of {} (len {}) on {backend}", 64 * W, messages.len(), messages[i].len());
+        }
+    }
+}
+
+fn random_messages(rng: &mut impl Rng, count: usize, max_len: usize) -> Vec<Vec<u8>> {
+    (0..count)
+        .map(|_| {
+            let len = rng.gen_range(0..=max_len);
+            (0..len).map(|_| rng.gen()).collect()
+        })
+        .collect()
+}
+
+fn all_sizes(params: &Params, messages: &[Vec<u8>], what: &str) {
+    check::<4>(params, messages, what);
+    check::<8>(params, messages, what);
+    check::<16>(params, messages, what);
+}
+
+#[test]
+fn every_length_0_to_600_in_one_batch() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let messages: Vec<Vec<u8>> = (0..=600).map(|len| (0..len).map(|_| rng.gen()).collect()).collect();
+    all_sizes(&Params::new(), &messages, "lengths 0..=600");
+}
+
+#[test]
+fn mixed_lengths_random_batches() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+    for round in 0..20 {
+        let count = rng.gen_range(0..40);
+        let max_len = if round % 4 == 0 { 5000 } else { 300 };
+        let messages = random_messages(&mut rng, count, max_len);
+        all_sizes(&Params::new(), &messages, "random batch");
+    }
+}
+
+#[test]
+fn equal_lengths_every_batch_size() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    for count in 1..=17 {
+        for len in [0usize, 1, 31, 32, 33, 64, 127, 128, 129, 1024] {
+            let messages: Vec<Vec<u8>> = (0..count).map(|_| (0..len).map(|_| rng.gen()).collect()).collect();
+            all_sizes(&Params::new(), &messages, "equal lengths");
+        }
+    }
+}
+
+#[test]
+fn every_argument_and_long_outputs() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let messages = random_messages(&mut rng, 21, 700);
+    let key = [0x5au8; 32];
+    let long_key = [0xa5u8; 300];
+    let cases = [
+        Params::new().output_bits(256).key(&key),
+        Params::new().output_bits(160).key(&long_key).personalization(b"20261130 me@example.org app"),
+        Params::new().output_bits(2056).nonce(b"nonce").public_key(b"pk").key_id(b"id").key(&key),
+        Params::new().output_bits(1),
+        Params::new().output_bits(1025),
+        Params::new().output_bits(4096),
+    ];
+    for params in &cases {
+        all_sizes(params, &messages, "with arguments");
+    }
+}
+
+#[test]
+fn tree_parameters_hash_each_message_as_a_tree() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let messages = random_messages(&mut rng, 9, 3000);
+    let params = Params::new().output_bits(384).tree(TreeParams::new(1, 2, 3).unwrap());
+    all_sizes(&params, &messages, "tree");
+}
+
+#[test]
+fn zfs_style_keyed_large_blocks_and_one_call_forms() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+    let salt: [u8; 32] = rng.gen();
+    let params = Params::new().output_bits(256).key(&salt);
+    let messages: Vec<Vec<u8>> = (0..11).map(|_| (0..128 * 1024).map(|_| rng.gen()).collect()).collect();
+    let want = one_by_one::<8>(&params, &messages);
+    let mut flat = vec![0u8; messages.len() * 32];
+    Skein::<8>::hash_many(&params, &messages, &mut flat).unwrap();
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(&flat[32 * i..32 * (i + 1)], &w[..], "block {i}");
+    }
+    assert_eq!(Skein::<8>::hash_many_vec(&params, &messages).unwrap(), want);
+    check::<8>(&params, &messages, "ZFS 128 KiB keyed");
+}
+
+#[test]
+fn plain_skein512_256_matches_rustcrypto() {
+    use skein::digest::Digest;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let messages = random_messages(&mut rng, 50, 2000);
+    for backend in lane_backends() {
+        let many = SkeinMany::<8>::new(&Params::new().output_bits(256).backend(backend)).unwrap();
+        for (m, got) in messages.iter().zip(many.hash_vec(&messages)) {
+            assert_eq!(got, skein::Skein512::<skein::consts::U32>::digest(m).to_vec(), "{backend}");
+        }
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+    // Large enough in total to be split across threads.
+    let mut messages = random_messages(&mut rng, 150, 6000);
+    messages.extend((0..20).map(|_| vec![rng.gen::<u8>(); 20_000]));
+    let params = Params::new().output_bits(512).key(b"k");
+    let want = one_by_one::<8>(&params, &messages);
+    for threads in [1, 2, 3, 8] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let got = pool.install(|| Skein::<8>::hash_many_vec(&params, &messages).unwrap());
+        assert_eq!(got, want, "{threads} threads");
+    }
+}
+
+#[test]
+fn wrong_output_buffer_panics_and_bad_params_are_errors() {
+    assert!(SkeinMany::<8>::new(&Params::new().output_bits(0)).is_err());
+    let result = std::panic::catch_unwind(|| {
+        let mut out = [0u8; 63];
+        Skein::<8>::hash_many(&Params::new(), &[b"x"], &mut out).unwrap();
+    });
+    assert!(result.is_err());
+    // No messages: nothing to do, nothing written.
+    let mut none: [u8; 0] = [];
+    Skein::<4>::hash_many::<&[u8]>(&Params::new(), &[], &mut none).unwrap();
+}
