@@ -86,9 +86,9 @@ fn usage_error(e: clap::Error) -> ExitCode {
 
 /// Run `work` inside a pool of `-j` threads when tree hashing is on.
 ///
-/// The library's tree hashing is sequential today; its parallel tree path
-/// (planned) will run on the current rayon pool, so installing the pool here
-/// is all `-j` needs. Plain hashing is sequential by nature and spawns none.
+/// The library's parallel tree path runs on the current rayon pool, so
+/// installing the pool here is all `-j` needs. Plain hashing is sequential by
+/// nature and spawns none.
 fn with_threads<T: Send>(
     args: &Args,
     config: &HashConfig,
