@@ -15,10 +15,11 @@
 //! configuration and the other arguments is computed once and shared by all
 //! lanes.
 
-use crate::consts::{iv, types, T1_BIT_PAD, T1_FINAL};
+use crate::consts::{types, T1_BIT_PAD, T1_FINAL};
 use crate::platform::{LaneChoice, LaneJob, LaneKernel, LaneState};
 use crate::threefish::words_to_le;
-use crate::ubi::{config_chain_from, start_tweak, ubi};
+use crate::hasher::argument_chain;
+use crate::ubi::start_tweak;
 use crate::{Backend, Error, Params, Platform, Skein};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
@@ -254,29 +255,6 @@ pub type SkeinMany512 = SkeinMany<8>;
 /// [`SkeinMany`] with a 1024-bit state.
 pub type SkeinMany1024 = SkeinMany<16>;
 
-/// Chaining value after key, configuration, personalization, public key, key
-/// identifier and nonce (the same steps as `Skein::with_params`, no tree).
-fn start_chain<const W: usize>(platform: &Platform, params: &Params<'_>, output_bits: u64) -> [u64; W] {
-    let mut chain = [0u64; W];
-    if !params.key.is_empty() {
-        chain = ubi(platform, chain, types::KEY, params.key);
-    }
-    chain = match (params.key.is_empty(), iv::lookup::<W>(output_bits)) {
-        (true, Some(precomputed)) => precomputed,
-        _ => config_chain_from::<W>(&chain, output_bits, 0, 0, 0),
-    };
-    for (ubi_type, arg) in [
-        (types::PRS, params.personalization),
-        (types::PK, params.public_key),
-        (types::KDF, params.key_id),
-        (types::NON, params.nonce),
-    ] {
-        if !arg.is_empty() {
-            chain = ubi(platform, chain, ubi_type, arg);
-        }
-    }
-    chain
-}
 
 impl<const W: usize> SkeinMany<W> {
     /// Prepare for hashing messages with these arguments.
@@ -304,7 +282,7 @@ impl<const W: usize> SkeinMany<W> {
             Some(_) => Some(Skein::<W>::with_params(params)?),
             None => None,
         };
-        let start = start_chain::<W>(&Platform::detect(), params, output_bits);
+        let start = argument_chain::<W>(&Platform::detect(), params, output_bits);
         Ok(SkeinMany { lanes, output_bits, start, tree })
     }
 
