@@ -34,7 +34,7 @@ pub(crate) fn tweak_schedule(tweak: &[u64; 2]) -> [u64; 3] {
 
 /// Subkey word `i` of subkey `s` (spec 3.3.2).
 #[inline(always)]
-pub(crate) fn subkey_word<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize) -> u64 {
+pub(crate) const fn subkey_word<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize) -> u64 {
     let mut k = ks[(s + i) % (W + 1)];
     if i == W - 3 {
         k = k.wrapping_add(ts[s % 3]);
@@ -80,15 +80,7 @@ pub const fn encrypt_const<const W: usize>(key: &[u64; W], tweak: &[u64; 2], blo
             let s = d / 4;
             let mut i = 0;
             while i < W {
-                let mut k = ks[(s + i) % (W + 1)];
-                if i == W - 3 {
-                    k = k.wrapping_add(ts[s % 3]);
-                } else if i == W - 2 {
-                    k = k.wrapping_add(ts[(s + 1) % 3]);
-                } else if i == W - 1 {
-                    k = k.wrapping_add(s as u64);
-                }
-                x[i] = x[i].wrapping_add(k);
+                x[i] = x[i].wrapping_add(subkey_word::<W>(&ks, &ts, s, i));
                 i += 1;
             }
         }
@@ -105,15 +97,7 @@ pub const fn encrypt_const<const W: usize>(key: &[u64; W], tweak: &[u64; 2], blo
     let s = rounds(W) / 4;
     let mut i = 0;
     while i < W {
-        let mut k = ks[(s + i) % (W + 1)];
-        if i == W - 3 {
-            k = k.wrapping_add(ts[s % 3]);
-        } else if i == W - 2 {
-            k = k.wrapping_add(ts[(s + 1) % 3]);
-        } else if i == W - 1 {
-            k = k.wrapping_add(s as u64);
-        }
-        x[i] = x[i].wrapping_add(k);
+        x[i] = x[i].wrapping_add(subkey_word::<W>(&ks, &ts, s, i));
         i += 1;
     }
     x
