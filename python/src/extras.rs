@@ -22,7 +22,9 @@ fn parse<'py>(
     args: &Bound<'py, PyTuple>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Bound<'py, PyAny>, u64, HashArgs)> {
-    let named = args::by_name(function, args, kwargs, &[first, "digest_bits"], &KEYWORDS)?;
+    let mut named = args::by_name(function, args, kwargs, &[first, "digest_bits"], &KEYWORDS)?;
+    // Here (unlike pyskein's constructors) `digest_bits=None` means the default.
+    named.retain(|(name, value)| !(*name == "digest_bits" && value.is_none()));
     let Some(first_value) = args::get(&named, first).cloned() else {
         return Err(PyTypeError::new_err(format!(
             "{function}() missing required argument '{first}' (pos 1)"

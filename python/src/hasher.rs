@@ -83,7 +83,8 @@ impl State {
             return Ok(()); // pyskein ignores `bits` then
         }
         let (whole, partial) = match bits {
-            None => (msg.len(), 0),
+            // pyskein's C code stands for "no bits" with -1, so -1 is "all".
+            None | Some(-1) => (msg.len(), 0),
             Some(b) if b < 0 => return Err(BitsError::Negative),
             Some(b) => {
                 let b = b as usize;
