@@ -121,7 +121,8 @@ pub fn hash_file<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (path, state_bits, hash_args) = parse("hash_file", "path", args, kwargs)?;
-    let path: PathBuf = path.extract()?;
+    // str, bytes or os.PathLike, as open() takes them.
+    let path: PathBuf = py.import("os")?.call_method1("fsdecode", (path,))?.extract()?;
     let size = StateSize::from_bits(state_bits).expect("checked by state_bits");
     let mut hasher = DynSkein::new(size, &hash_args.params()).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = alloc_output(hash_args.digest_bits.div_ceil(8))?;
