@@ -61,7 +61,7 @@ pub fn hash_many<'py>(
     let held: Vec<Bytes> = messages.try_iter()?.map(|m| Bytes::get(&m?)).collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
     let len = hash_args.digest_bits.div_ceil(8);
-    let mut out = alloc_output(len.checked_mul(slices.len() as u64).unwrap_or(u64::MAX))?;
+    let mut out = alloc_output(len.saturating_mul(slices.len() as u64))?;
     let params = hash_args.params();
     py.detach(|| match state_bits {
         256 => many_digests::<4>(&params, &slices, &mut out),
