@@ -149,6 +149,8 @@ impl State {
 pub struct Skein {
     state_bits: u64,
     digest_bits: u64,
+    /// Tree hashing: finishing may hash a batch of buffered leaves.
+    tree: bool,
     state: Mutex<State>,
 }
 
@@ -170,6 +172,19 @@ impl Skein {
             }
         }
         py.detach(|| f(&mut self.lock()))
+    }
+
+    /// The whole digest, the object left as it is; without the GIL when
+    /// finishing is long (tree hashing, long outputs).
+    fn finish(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        let long = self.tree || self.digest_bits / 8 >= GIL_RELEASE_BYTES as u64;
+        let digest_bits = self.digest_bits;
+        let snapshot = self.with_state(py, false, |s| s.clone());
+        if long {
+            py.detach(|| snapshot.digest(digest_bits))
+        } else {
+            snapshot.digest(digest_bits)
+        }
     }
 
     /// A hasher from pyskein's constructor arguments.
@@ -202,7 +217,12 @@ impl Skein {
             Ok::<State, String>(state)
         };
         let state = if long { py.detach(build) } else { build() }.map_err(PyValueError::new_err)?;
-        Ok(Skein { state_bits, digest_bits: hash_args.digest_bits, state: Mutex::new(state) })
+        Ok(Skein {
+            state_bits,
+            digest_bits: hash_args.digest_bits,
+            tree: hash_args.tree.is_some(),
+            state: Mutex::new(state),
+        })
     }
 }
 
@@ -264,28 +284,19 @@ impl Skein {
         if start == stop {
             return Ok(PyBytes::new(py, b""));
         }
-        let digest_bits = self.digest_bits;
-        let out = py.detach(|| {
-            let snapshot = self.lock().clone();
-            snapshot.digest(digest_bits)
-        })?;
+        let out = self.finish(py)?;
         Ok(PyBytes::new(py, &out[start as usize..stop as usize]))
     }
 
     /// The digest as a string of lower-case hexadecimal digits.
     fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
-        let digest_bits = self.digest_bits;
-        let out = py.detach(|| {
-            let snapshot = self.lock().clone();
-            snapshot.digest(digest_bits)
-        })?;
-        Ok(hex::encode(out))
+        Ok(hex::encode(self.finish(py)?))
     }
 
     /// A copy of the hash object, to hash several messages that share a prefix.
     fn copy(&self, py: Python<'_>) -> Skein {
         let state = self.with_state(py, false, |s| s.clone());
-        Skein { state_bits: self.state_bits, digest_bits: self.digest_bits, state: Mutex::new(state) }
+        Skein { state: Mutex::new(state), ..*self }
     }
 
     /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.
