@@ -51,8 +51,8 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
-    use crate::backend::altivec::layout::mix_of;
-    use crate::consts::{rot, C240, T1_FIRST};
+    use crate::backend::layout::mix_of;
+    use crate::spec::{rot, C240, T1_FIRST};
 
     /// Proof that this CPU has POWER8 vector instructions.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
