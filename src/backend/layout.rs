@@ -24,9 +24,26 @@ pub(crate) const fn mix_of<const W: usize>(d: usize, e: usize) -> (usize, usize)
     panic!("not an even word")
 }
 
-/// The odd word in odd lane `k` during round `d`.
+/// Even word `2k` in even lane `k`: the natural order of the even words.
+const fn natural_evens<const W: usize>() -> [usize; 8] {
+    let mut even = [0usize; 8];
+    let mut k = 0;
+    while k < W / 2 {
+        even[k] = 2 * k;
+        k += 1;
+    }
+    even
+}
+
+/// The odd word in odd lane `k` during round `d`, when even lane `k` holds
+/// even word `even[k]`.
+pub(crate) const fn odd_word_in<const W: usize>(even: &[usize; 8], d: usize, k: usize) -> usize {
+    mix_of::<W>(d, even[k]).0
+}
+
+/// The odd word in odd lane `k` during round `d` (evens in natural order).
 pub(crate) const fn odd_word<const W: usize>(d: usize, k: usize) -> usize {
-    mix_of::<W>(d, 2 * k).0
+    odd_word_in::<W>(&natural_evens::<W>(), d, k)
 }
 
 /// The rotation applied to odd lane `k` in round `d`.
@@ -34,17 +51,24 @@ pub(crate) const fn lane_rot<const W: usize>(d: usize, k: usize) -> u32 {
     rot::<W>(d, mix_of::<W>(d, 2 * k).1)
 }
 
-/// The odd lane of round `d` whose word goes to odd lane `k` in round `d + 1`.
-pub(crate) const fn odd_source<const W: usize>(d: usize, k: usize) -> usize {
-    let word = odd_word::<W>(d + 1, k);
+/// The odd lane of round `d` whose word goes to odd lane `k` in round `d + 1`,
+/// when even lane `k` holds even word `even[k]`.
+pub(crate) const fn odd_source_in<const W: usize>(even: &[usize; 8], d: usize, k: usize) -> usize {
+    let word = odd_word_in::<W>(even, d + 1, k);
     let mut i = 0;
     while i < W / 2 {
-        if odd_word::<W>(d, i) == word {
+        if odd_word_in::<W>(even, d, i) == word {
             return i;
         }
         i += 1;
     }
     panic!("odd words are a permutation")
+}
+
+/// The odd lane of round `d` whose word goes to odd lane `k` in round `d + 1`
+/// (evens in natural order).
+pub(crate) const fn odd_source<const W: usize>(d: usize, k: usize) -> usize {
+    odd_source_in::<W>(&natural_evens::<W>(), d, k)
 }
 
 /// Position of extended-key word `i` in the order 0, 2, 4, ..., W, 1, 3,
