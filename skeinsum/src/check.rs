@@ -57,7 +57,11 @@ const MAX_LINE: usize = 2 * (MAX_OUTPUT_BITS / 8) as usize + (64 << 10);
 /// The next line of `input` without its terminator, into `line`; `Ok(None)`
 /// at the end, `Ok(Some(false))` for a line longer than [`MAX_LINE`] (then
 /// `line` is empty).
-fn next_line(input: &mut impl BufRead, terminator: u8, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+fn next_line(
+    input: &mut impl BufRead,
+    terminator: u8,
+    line: &mut Vec<u8>,
+) -> io::Result<Option<bool>> {
     line.clear();
     let (mut seen, mut fits) = (false, true);
     loop {

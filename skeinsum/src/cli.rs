@@ -180,7 +180,10 @@ impl TypedValueParser for HexParser {
             return Err(problem(format!("invalid hex digit at position {}", at + 1)));
         }
         if text.len() % 2 == 1 {
-            return Err(problem(format!("odd number of hex digits ({})", text.len())));
+            return Err(problem(format!(
+                "odd number of hex digits ({})",
+                text.len()
+            )));
         }
         let bytes = decode_hex(text).expect("checked: even count of hex digits");
         Ok(HexBytes(Zeroizing::new(bytes)))

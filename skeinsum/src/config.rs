@@ -56,7 +56,10 @@ impl HashConfig {
             (None, Some(mut hex)) => std::mem::take(&mut *hex.0),
             (None, None) => Vec::new(),
         };
-        let bytes = |hex: Option<HexBytes>| hex.map(|mut h| std::mem::take(&mut *h.0)).unwrap_or_default();
+        let bytes = |hex: Option<HexBytes>| {
+            hex.map(|mut h| std::mem::take(&mut *h.0))
+                .unwrap_or_default()
+        };
         Ok(HashConfig {
             state,
             output_bits: args.length.unwrap_or(state.bits()),
@@ -102,7 +105,10 @@ fn read_key(path: &std::path::Path) -> std::io::Result<Zeroizing<Vec<u8>>> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
     if file.metadata()?.is_dir() {
-        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "Is a directory"));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "Is a directory",
+        ));
     }
     let mut key = Zeroizing::new(Vec::with_capacity(MAX_KEY_BYTES + 1));
     file.take(MAX_KEY_BYTES as u64 + 1).read_to_end(&mut key)?;
@@ -113,10 +119,14 @@ fn read_key(path: &std::path::Path) -> std::io::Result<Zeroizing<Vec<u8>>> {
 /// silently give an unkeyed hash.
 fn checked_key(option: &str, key: Zeroizing<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>, String> {
     if key.is_empty() {
-        return Err(format!("{option}: the key is empty (a MAC needs at least one byte)"));
+        return Err(format!(
+            "{option}: the key is empty (a MAC needs at least one byte)"
+        ));
     }
     if key.len() > MAX_KEY_BYTES {
-        return Err(format!("{option}: the key is longer than the limit of {MAX_KEY_BYTES} bytes (1 MiB)"));
+        return Err(format!(
+            "{option}: the key is longer than the limit of {MAX_KEY_BYTES} bytes (1 MiB)"
+        ));
     }
     Ok(key)
 }

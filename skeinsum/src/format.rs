@@ -135,7 +135,10 @@ pub struct CheckLine {
 /// are acceptable is for the caller to decide: a plain line's length must be
 /// the selected one, a tag line's the one it names (already checked here).
 pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
-    let start = line.iter().position(|&c| !is_blank(c)).unwrap_or(line.len());
+    let start = line
+        .iter()
+        .position(|&c| !is_blank(c))
+        .unwrap_or(line.len());
     let line = &line[start..];
     let (escaped, body) = match line.strip_prefix(b"\\") {
         Some(rest) => (true, rest),
@@ -284,7 +287,9 @@ mod tests {
         assert_eq!(parse_check_line(b" \\abcd  a\\nb").unwrap().name, b"a\nb");
         assert_eq!(parse_check_line(b"abcd\tf").unwrap().name, b"f");
         assert_eq!(
-            parse_check_line(b"\t Skein-256-16 (f) = abcd").unwrap().algorithm,
+            parse_check_line(b"\t Skein-256-16 (f) = abcd")
+                .unwrap()
+                .algorithm,
             Some((StateSize::S256, 16))
         );
         assert!(parse_check_line(b"   ").is_none());

@@ -105,7 +105,10 @@ fn stdin_snapshot() -> Option<Snapshot> {
 pub fn finish(hasher: DynSkein) -> Result<Vec<u8>, InputError> {
     let mut digest = Vec::new();
     digest.try_reserve_exact(hasher.output_len()).map_err(|_| {
-        io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory for the digest")
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "not enough memory for the digest",
+        )
     })?;
     digest.resize(hasher.output_len(), 0);
     hasher.finalize_into(&mut digest);

@@ -63,8 +63,9 @@ pub fn run(out: &mut Output) -> Result<bool, OutputClosed> {
                     )
                     .as_bytes(),
                 )?,
-                Err(e) => out
-                    .line(format!("backend {backend}: ERROR {}: {e}\n", vector.header).as_bytes())?,
+                Err(e) => out.line(
+                    format!("backend {backend}: ERROR {}: {e}\n", vector.header).as_bytes(),
+                )?,
             }
         }
         all_ok &= ok == VECTORS.len();

@@ -21,7 +21,8 @@ use tempfile::TempDir;
 /// The binary under test: this package's, or `SKEINSUM_TEST_BIN` (another
 /// build of it, e.g. an older one to show that a new test fails there).
 static BIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    std::env::var("SKEINSUM_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_skeinsum").to_string())
+    std::env::var("SKEINSUM_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_skeinsum").to_string())
 });
 
 fn skeinsum() -> Command {
@@ -544,7 +545,9 @@ fn mac_key_from_hex_and_from_file_match_golden_entries() {
     let dir = Dir::new();
     let macs: Vec<&Kat> = entries
         .iter()
-        .filter(|e| e.key.as_ref().is_some_and(|k| !k.is_empty()) && e.msg_bits % 8 == 0 && e.tree.is_none())
+        .filter(|e| {
+            e.key.as_ref().is_some_and(|k| !k.is_empty()) && e.msg_bits % 8 == 0 && e.tree.is_none()
+        })
         .take(40)
         .collect();
     assert!(macs.len() >= 20);
@@ -1460,7 +1463,9 @@ fn output_length_beyond_the_bound_is_a_usage_error() {
         assert!(out.stdout.is_empty(), "-l {length} printed a digest");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(
-            err.starts_with("skeinsum: ") && err.contains("--length") && err.contains("at most 134217728"),
+            err.starts_with("skeinsum: ")
+                && err.contains("--length")
+                && err.contains("at most 134217728"),
             "{err}"
         );
     }
@@ -1522,13 +1527,16 @@ fn refused_mapping_falls_back_to_reading() {
     let btf = Path::new("/sys/kernel/btf/vmlinux");
     match fs::read(btf) {
         Ok(bytes) if bytes.len() as u64 >= 16384 => {
-            skeinsum()
-                .arg(btf)
-                .assert()
-                .success()
-                .stdout(format!("{}  {}\n", reference(512, 512, &bytes), btf.display()));
+            skeinsum().arg(btf).assert().success().stdout(format!(
+                "{}  {}\n",
+                reference(512, 512, &bytes),
+                btf.display()
+            ));
         }
-        _ => eprintln!("{} not readable here: only the forced refusal was checked", btf.display()),
+        _ => eprintln!(
+            "{} not readable here: only the forced refusal was checked",
+            btf.display()
+        ),
     }
 }
 
@@ -1718,7 +1726,12 @@ fn check_list_with_a_huge_line_in_bounded_memory() {
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    assert!(out.status.success(), "{:?}: {}", out.status, stderr_of(&out));
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        stderr_of(&out)
+    );
     assert_eq!(stdout_of(&out), "f: OK\n");
     assert_eq!(
         stderr_of(&out),
@@ -1740,7 +1753,10 @@ fn thread_count_is_bounded() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = stderr_of(&out);
-    assert!(err.contains("--threads") && err.contains("at most 256"), "{err}");
+    assert!(
+        err.contains("--threads") && err.contains("at most 256"),
+        "{err}"
+    );
     // The bound itself is accepted and gives the golden-free check: the same
     // digest as one thread.
     let one = dir
@@ -1781,8 +1797,22 @@ fn files_changing_while_read_are_errors() {
     assert_changed_error(&run_paused("read", 10_000, &[], &[], false, grow));
     assert_changed_error(&run_paused("read", 10_000, &[], &[], false, truncate));
     // --no-mmap on a file of several blocks.
-    assert_changed_error(&run_paused("read", 3 << 20, &["--no-mmap"], &[], false, truncate));
-    assert_changed_error(&run_paused("read", 3 << 20, &["--no-mmap"], &[], false, grow));
+    assert_changed_error(&run_paused(
+        "read",
+        3 << 20,
+        &["--no-mmap"],
+        &[],
+        false,
+        truncate,
+    ));
+    assert_changed_error(&run_paused(
+        "read",
+        3 << 20,
+        &["--no-mmap"],
+        &[],
+        false,
+        grow,
+    ));
     // Standard input from a regular file.
     assert_changed_error(&run_paused("read", 3 << 20, &[], &[], true, truncate));
     // What was read after a refused mapping.
@@ -1938,14 +1968,19 @@ fn names_in_messages_are_quoted_like_gnu() {
             list.push(b'\n');
         }
     }
-    let out = dir.cmd().args(["-c", "-"]).write_stdin(list).output().unwrap();
+    let out = dir
+        .cmd()
+        .args(["-c", "-"])
+        .write_stdin(list)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
+    assert!(err.starts_with(expected), "{err:?}");
     assert!(
-        err.starts_with(expected),
+        !out.stderr.iter().any(|&c| c < b' ' && c != b'\n'),
         "{err:?}"
     );
-    assert!(!out.stderr.iter().any(|&c| c < b' ' && c != b'\n'), "{err:?}");
 }
 
 /// Case 11: a mistyped key is never echoed (it was, whole: 131 KB).
@@ -1955,9 +1990,18 @@ fn key_hex_errors_do_not_echo_the_key() {
     dir.file("m", b"x");
     let secret = "ab".repeat(50_000);
     for (key, message) in [
-        (format!("{secret}g"), "skeinsum: --key-hex: invalid hex digit at position 100001 (see --help)\n"),
-        (format!("{secret}a"), "skeinsum: --key-hex: odd number of hex digits (100001) (see --help)\n"),
-        (format!("x{secret}"), "skeinsum: --key-hex: invalid hex digit at position 1 (see --help)\n"),
+        (
+            format!("{secret}g"),
+            "skeinsum: --key-hex: invalid hex digit at position 100001 (see --help)\n",
+        ),
+        (
+            format!("{secret}a"),
+            "skeinsum: --key-hex: odd number of hex digits (100001) (see --help)\n",
+        ),
+        (
+            format!("x{secret}"),
+            "skeinsum: --key-hex: invalid hex digit at position 1 (see --help)\n",
+        ),
     ] {
         dir.cmd()
             .args(["--key-hex", &key, "m"])
@@ -2002,7 +2046,9 @@ fn repeated_options_are_accepted() {
     dir.file("f", b"data");
     let sums = dir
         .cmd()
-        .args(["--tag", "--tag", "-a", "256", "-a", "512", "-l", "8", "-l", "512", "f"])
+        .args([
+            "--tag", "--tag", "-a", "256", "-a", "512", "-l", "8", "-l", "512", "f",
+        ])
         .output()
         .unwrap();
     assert!(sums.status.success(), "{}", stderr_of(&sums));
