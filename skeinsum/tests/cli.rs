@@ -2020,6 +2020,14 @@ fn key_hex_errors_do_not_echo_the_key() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stderr.len() < 200, "{}", stderr_of(&out));
     assert!(!stderr_of(&out).contains("abab"));
+    // Nor when the option itself is mistyped (clap names the option only).
+    dir.cmd()
+        .arg(format!("--keyhex={secret}"))
+        .arg("m")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("skeinsum: unexpected argument '--keyhex' found (see --help)\n");
 }
 
 /// Case 12: check lines with leading blanks (GNU skips them).
