@@ -10,7 +10,7 @@ use crate::config::{os_bytes, HashConfig};
 use crate::format::{parse_check_line, status_line, CheckLine};
 use crate::input::{self, Reader};
 use crate::quote::quote_name;
-use crate::report::{display_name, io_reason, warn, Output, OutputClosed};
+use crate::report::{io_reason, warn, Output, OutputClosed};
 
 /// The `--check` options.
 pub struct CheckOptions {
@@ -106,7 +106,7 @@ fn check_list(
     let label = if list == b"-" {
         quote_name(b"standard input")
     } else {
-        display_name(list)
+        quote_name(list)
     };
     let mut text = match opened {
         Ok(text) => text,
@@ -154,7 +154,7 @@ fn check_list(
             Err(e) => {
                 // Cannot happen for well-formed lines (lengths are in range),
                 // but a line we cannot hash is unreadable, not a crash.
-                warn(format_args!("{}: {e}", display_name(&entry.name)));
+                warn(format_args!("{}: {e}", quote_name(&entry.name)));
                 tally.unreadable += 1;
                 continue;
             }
@@ -262,7 +262,7 @@ fn check_entry(
             tally.unreadable += 1;
             warn(format_args!(
                 "{}: {}",
-                display_name(&entry.name),
+                quote_name(&entry.name),
                 e.reason()
             ));
             if !options.status {

@@ -11,7 +11,8 @@ use skein_simd::DynSkein;
 
 use crate::config::bytes_os;
 use crate::mapped::{self, Mapped};
-use crate::report::{closed_at_start, display_name, io_reason};
+use crate::quote::quote_name;
+use crate::report::{closed_at_start, io_reason};
 use crate::testing;
 
 /// Regular files at least this large are mapped; smaller ones are cheaper to
@@ -246,7 +247,7 @@ impl Reader {
                     .expect("valid template"),
             ),
         };
-        bar.set_prefix(display_name(name));
+        bar.set_prefix(quote_name(name));
         Some(bar)
     }
 }

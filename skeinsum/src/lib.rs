@@ -33,7 +33,8 @@ use clap::Parser;
 use crate::cli::{line_end, Action, Args};
 use crate::config::{os_bytes, tag_name, HashConfig};
 use crate::input::Reader;
-use crate::report::{display_name, warn, Output, OutputClosed};
+use crate::quote::quote_name;
+use crate::report::{warn, Output, OutputClosed};
 
 /// The whole tool: parse the command line, do what it asks, return the exit
 /// status. Everything it owns (the key first) is dropped, and so wiped,
@@ -164,7 +165,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         match digest {
             Ok(digest) => out.line(&format::result_line(&digest, &name, tag.as_deref(), end))?,
             Err(e) => {
-                warn(format_args!("{}: {}", display_name(&name), e.reason()));
+                warn(format_args!("{}: {}", quote_name(&name), e.reason()));
                 ok = false;
             }
         }

@@ -1,9 +1,8 @@
-//! Talking to the user: result lines on stdout, one-line messages on stderr.
+//! Talking to the user: result lines on stdout, one-line messages on stderr
+//! (file names in them go through `quote::quote_name`).
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
-
-use crate::quote::quote_name;
 
 /// `skeinsum: MESSAGE` on stderr.
 pub fn warn(message: impl std::fmt::Display) {
@@ -19,13 +18,6 @@ pub fn io_reason(e: &io::Error) -> String {
         Some(at) if text.ends_with(')') => text[..at].to_string(),
         _ => text,
     }
-}
-
-/// A file name for a message on stderr, quoted as GNU does
-/// ([`quote_name`]): no control byte reaches the terminal and the message
-/// stays one line.
-pub fn display_name(name: &[u8]) -> String {
-    quote_name(name)
 }
 
 /// Bit `fd` set: descriptor `fd` (0 or 1) was closed when the process
