@@ -44,6 +44,7 @@ mod hasher;
 mod many;
 mod params;
 mod platform;
+pub mod raw;
 mod threefish;
 #[cfg(feature = "alloc")]
 mod tree;
