@@ -40,7 +40,7 @@ static unsigned long passed, failed;
     } while (0)
 
 static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
+    void *p = calloc(n ? n : 1, 1);
     if (!p) {
         fprintf(stderr, "out of memory\n");
         exit(2);
