@@ -36,7 +36,7 @@ extern crate alloc;
 
 mod backend;
 pub mod consts;
-#[cfg(feature = "digest")]
+#[cfg(any(feature = "digest", feature = "digest010"))]
 mod digest_impl;
 mod dyn_hasher;
 mod hasher;
@@ -50,10 +50,12 @@ mod threefish;
 mod tree;
 mod ubi;
 
-#[cfg(feature = "digest")]
+#[cfg(any(feature = "digest", feature = "digest010"))]
 pub use digest_impl::*;
 #[cfg(feature = "digest")]
 pub use digest;
+#[cfg(feature = "digest010")]
+pub use digest010;
 pub use dyn_hasher::{DynSkein, StateSize};
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
