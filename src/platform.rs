@@ -310,6 +310,10 @@ mod many_lanes {
     #[cfg(target_arch = "x86_64")]
     use crate::backend::{lanes_avx2, lanes_avx512, lanes_sse2};
     use crate::backend::lanes_portable;
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    use crate::backend::neon_lanes;
+    #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+    use crate::backend::vsx_lanes;
 
     /// `L` UBI computations side by side, struct-of-arrays (see the seam above).
     #[derive(Clone, Debug)]
@@ -379,7 +383,7 @@ mod many_lanes {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly)))]
     macro_rules! x86_lane_kernel {
         ($name:ident, $module:ident) => {
             #[derive(Clone, Copy)]
@@ -403,6 +407,10 @@ mod many_lanes {
     x86_lane_kernel!(Avx2Lanes, lanes_avx2);
     #[cfg(target_arch = "x86_64")]
     x86_lane_kernel!(Avx512Lanes, lanes_avx512);
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    x86_lane_kernel!(NeonLanes, neon_lanes);
+    #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+    x86_lane_kernel!(VsxLanes, vsx_lanes);
 
     /// A multi-lane kernel with the proof that this CPU runs it.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -414,6 +422,10 @@ mod many_lanes {
         Avx2(lanes_avx2::Token),
         #[cfg(target_arch = "x86_64")]
         Avx512(lanes_avx512::Token),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        Neon(neon_lanes::Token),
+        #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+        Vsx(vsx_lanes::Token),
     }
 
     /// The automatic multi-lane choice, fastest first (any state size).
@@ -422,7 +434,8 @@ mod many_lanes {
     /// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable. AVX-512 x8
     /// comes first by construction (twice the lanes, one-instruction rotates);
     /// it could only be checked for correctness here, in an emulator.
-    const LANE_PREFERENCE: [Backend; 4] = [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Portable];
+    const LANE_PREFERENCE: [Backend; 6] =
+        [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon, Backend::Vsx, Backend::Portable];
 
     impl LaneChoice {
         /// The multi-lane kernel of `backend`'s instruction set, if this build and
@@ -436,6 +449,10 @@ mod many_lanes {
                 Backend::Avx2 => lanes_avx2::Token::detect().map(LaneChoice::Avx2),
                 #[cfg(target_arch = "x86_64")]
                 Backend::Avx512 => lanes_avx512::Token::detect().map(LaneChoice::Avx512),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Backend::Neon => neon_lanes::Token::detect().map(LaneChoice::Neon),
+                #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+                Backend::Vsx => vsx_lanes::Token::detect().map(LaneChoice::Vsx),
                 #[allow(unreachable_patterns)]
                 _ => None,
             }
@@ -455,6 +472,10 @@ mod many_lanes {
                 LaneChoice::Avx2(_) => Backend::Avx2,
                 #[cfg(target_arch = "x86_64")]
                 LaneChoice::Avx512(_) => Backend::Avx512,
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                LaneChoice::Neon(_) => Backend::Neon,
+                #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+                LaneChoice::Vsx(_) => Backend::Vsx,
             }
         }
 
@@ -468,6 +489,10 @@ mod many_lanes {
                 LaneChoice::Avx2(_) => lanes_avx2::LANES,
                 #[cfg(target_arch = "x86_64")]
                 LaneChoice::Avx512(_) => lanes_avx512::LANES,
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                LaneChoice::Neon(_) => neon_lanes::LANES,
+                #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+                LaneChoice::Vsx(_) => vsx_lanes::LANES,
             }
         }
 
@@ -481,6 +506,10 @@ mod many_lanes {
                 LaneChoice::Avx2(t) => job.run::<{ lanes_avx2::LANES }, _>(Avx2Lanes(t)),
                 #[cfg(target_arch = "x86_64")]
                 LaneChoice::Avx512(t) => job.run::<{ lanes_avx512::LANES }, _>(Avx512Lanes(t)),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                LaneChoice::Neon(t) => job.run::<{ neon_lanes::LANES }, _>(NeonLanes(t)),
+                #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+                LaneChoice::Vsx(t) => job.run::<{ vsx_lanes::LANES }, _>(VsxLanes(t)),
             }
         }
     }

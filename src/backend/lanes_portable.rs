@@ -154,7 +154,7 @@ pub(crate) fn compress<const W: usize, const L: usize>(
 /// its add / xor / rotate-left / broadcast. Every helper carries the
 /// instruction set's `target_feature`, so it inlines into the kernel and all
 /// row indices, rotation counts and subkey indices become constants.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly)))]
 macro_rules! lane_threefish {
     ($feature:literal, $v:ty, $add:ident, $xor:ident, $rol:ident, $splat:ident) => {
         #[target_feature(enable = $feature)]
@@ -230,5 +230,5 @@ macro_rules! lane_threefish {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly)))]
 pub(crate) use lane_threefish;

@@ -17,6 +17,10 @@ pub(crate) mod lanes_avx2;
 pub(crate) mod lanes_avx512;
 #[cfg(all(feature = "alloc", target_arch = "x86_64"))]
 pub(crate) mod lanes_sse2;
+#[cfg(all(feature = "alloc", target_arch = "aarch64", target_endian = "little"))]
+pub(crate) mod neon_lanes;
+#[cfg(all(feature = "alloc", target_arch = "powerpc64", skein_simd_nightly))]
+pub(crate) mod vsx_lanes;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
