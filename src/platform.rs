@@ -434,6 +434,9 @@ mod many_lanes {
     /// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable. AVX-512 x8
     /// comes first by construction (twice the lanes, one-instruction rotates);
     /// it could only be checked for correctness here, in an emulator.
+    /// AArch64 NEON x4 (with SHA3 only, see `neon_lanes::Token::preferred`)
+    /// and POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates
+    /// and QEMU instruction counts (README, "AArch64" and "PowerPC").
     const LANE_PREFERENCE: [Backend; 6] =
         [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon, Backend::Vsx, Backend::Portable];
 
@@ -460,7 +463,19 @@ mod many_lanes {
 
         /// The fastest multi-lane kernel this CPU runs.
         pub(crate) fn detect() -> LaneChoice {
-            LANE_PREFERENCE.iter().find_map(|&b| LaneChoice::of(b)).unwrap_or(LaneChoice::Portable)
+            LANE_PREFERENCE
+                .iter()
+                .find_map(|&b| LaneChoice::of(b).filter(|c| c.preferred()))
+                .unwrap_or(LaneChoice::Portable)
+        }
+
+        /// Whether the automatic choice may take this kernel on this CPU.
+        fn preferred(self) -> bool {
+            match self {
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                LaneChoice::Neon(t) => t.preferred(),
+                _ => true,
+            }
         }
 
         pub(crate) fn backend(self) -> Backend {

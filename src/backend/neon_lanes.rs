@@ -1,15 +1,19 @@
-//! AArch64 NEON multi-lane kernel: two computations at once, one per 64-bit
-//! lane of a q register.
+//! AArch64 NEON multi-lane kernel: four computations at once, two per q
+//! register, each row held in a pair of registers.
 //!
-//! Row `j` (one q register) holds word `j` of both states, so a Threefish
-//! round is `W/2` ADD, `W/2` rotations and `W/2` EOR, and the word
-//! permutation is only a renaming of registers. NEON has no vector rotate:
-//! without the SHA3 extension a rotation is `SHL` then `SRI` (shift right and
-//! insert) into the shifted copy; with FEAT_SHA3 (Apple M1 and later,
-//! Neoverse V1/V2/N2) it is one `XAR` with a zero operand (`XAR` rotates
-//! `a ^ b` right, so rotl(x, r) = XAR(x, 0, 64 - r)). The token records which
-//! of the two kernels this CPU runs. Seam: the "many lanes" section of
-//! `platform.rs`.
+//! Row `j` (two q registers) holds word `j` of the four states, so a
+//! Threefish round is `W` ADD, `W` rotations and `W` EOR, and the word
+//! permutation is only a renaming of registers. The two registers of a row
+//! are independent chains: with one register per row, the add, rotate, xor
+//! latency of each round leaves most of a wide core's vector pipes idle
+//! (llvm-mca, see the README).
+//!
+//! NEON has no vector rotate: without the SHA3 extension a rotation is `SHL`
+//! then `SRI` (shift right and insert) into the shifted copy; with FEAT_SHA3
+//! (Apple M1 and later, Neoverse V1/V2/N2) it is one `XAR` with a zero
+//! operand (`XAR` rotates `a ^ b` right, so rotl(x, r) = XAR(x, 0, 64 - r)).
+//! The token records which of the two kernels this CPU runs. Seam: the "many
+//! lanes" section of `platform.rs`.
 
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
@@ -18,8 +22,11 @@ use crate::consts::T1_FIRST;
 use crate::platform::LaneState;
 use core::arch::aarch64::*;
 
-/// Computations per call: two 64-bit lanes of a q register.
-pub(crate) const LANES: usize = 2;
+/// Computations per call: two registers of two 64-bit lanes per row.
+pub(crate) const LANES: usize = 4;
+
+/// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second).
+type Row = [uint64x2_t; 2];
 
 cpufeatures::new!(sha3_cpuid, "sha3");
 
@@ -37,24 +44,32 @@ impl Token {
         cfg!(target_feature = "neon").then(|| Token { sha3: sha3_cpuid::get() })
     }
 
+    /// Whether the automatic choice should take this kernel over the scalar
+    /// one: only with `XAR`. The SHL + SRI kernel executes fewer instructions
+    /// than scalar code but takes more cycles in llvm-mca's Neoverse N1 and
+    /// Cortex-A53 models (README, "AArch64"), so it runs only when forced.
+    pub(crate) fn preferred(self) -> bool {
+        self.sha3
+    }
 }
 
 #[inline(always)]
-fn add(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+fn add(a: Row, b: Row) -> Row {
     // SAFETY: NEON is enabled for the whole target (checked by `Token::detect`).
-    unsafe { vaddq_u64(a, b) }
+    unsafe { [vaddq_u64(a[0], b[0]), vaddq_u64(a[1], b[1])] }
 }
 
 #[inline(always)]
-fn xor(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+fn xor(a: Row, b: Row) -> Row {
     // SAFETY: as in `add`.
-    unsafe { veorq_u64(a, b) }
+    unsafe { [veorq_u64(a[0], b[0]), veorq_u64(a[1], b[1])] }
 }
 
 #[inline(always)]
-fn splat(v: u64) -> uint64x2_t {
+fn splat(v: u64) -> Row {
     // SAFETY: as in `add`.
-    unsafe { vdupq_n_u64(v) }
+    let r = unsafe { vdupq_n_u64(v) };
+    [r, r]
 }
 
 /// `$body` with `$n` the constant equal to `$r` (1..=63): the shift and
@@ -78,60 +93,72 @@ macro_rules! with_const_count {
     };
 }
 
-/// Rotate both lanes left by `r`: `SHL` by `r`, then `SRI` by `64 - r`
+/// Rotate every lane left by `r`: `SHL` by `r`, then `SRI` by `64 - r`
 /// inserts the bits that wrap around; a rotation by 32 is one `REV64` of the
 /// 32-bit halves.
 #[inline(always)]
-fn rol_shift(a: uint64x2_t, r: u32) -> uint64x2_t {
-    // SAFETY: as in `add`.
-    unsafe {
-        if r == 32 {
-            return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(a)));
+fn rol_shift(a: Row, r: u32) -> Row {
+    a.map(|a| {
+        // SAFETY: as in `add`.
+        unsafe {
+            if r == 32 {
+                return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(a)));
+            }
+            with_const_count!(r, N => vsriq_n_u64::<{ 64 - N }>(vshlq_n_u64::<N>(a), a))
         }
-        with_const_count!(r, N => vsriq_n_u64::<{ 64 - N }>(vshlq_n_u64::<N>(a), a))
-    }
+    })
 }
 
-/// Rotate both lanes left by `r` with one `XAR` (a rotate right of `a ^ 0`).
-///
+/// Rotate every lane left by `r` with one `XAR` per register (a rotate right
+/// of `a ^ 0`).
 #[target_feature(enable = "sha3")]
 #[inline]
-fn rol_xar(a: uint64x2_t, r: u32) -> uint64x2_t {
-    with_const_count!(r, N => vxarq_u64::<{ 64 - N }>(a, vdupq_n_u64(0)))
+fn rol_xar(a: Row, r: u32) -> Row {
+    let zero = vdupq_n_u64(0);
+    [
+        with_const_count!(r, N => vxarq_u64::<{ 64 - N }>(a[0], zero)),
+        with_const_count!(r, N => vxarq_u64::<{ 64 - N }>(a[1], zero)),
+    ]
 }
 
-/// Message rows of the block at byte `offset` of both lanes: each pair of
-/// words of lane 0 and lane 1 is transposed with `TRN1`/`TRN2`.
+/// Message rows of the block at byte `offset` of every lane: each pair of
+/// words of lanes 2h and 2h + 1 is transposed with `TRN1`/`TRN2` into
+/// register h of two rows.
 ///
 /// # Safety
 /// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
 #[inline(always)]
-unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [uint64x2_t; W] {
+unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Row; W] {
     let mut m = [splat(0); W];
     for pair in 0..W / 2 {
-        // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane, since
-        // 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment requirement.
-        // Little-endian target, so the bytes are the words.
-        unsafe {
-            let a = vreinterpretq_u64_u8(vld1q_u8(blocks[0].as_ptr().add(offset + 16 * pair)));
-            let b = vreinterpretq_u64_u8(vld1q_u8(blocks[1].as_ptr().add(offset + 16 * pair)));
-            m[2 * pair] = vtrn1q_u64(a, b);
-            m[2 * pair + 1] = vtrn2q_u64(a, b);
+        for h in 0..2 {
+            // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane,
+            // since 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment
+            // requirement. Little-endian target, so the bytes are the words.
+            unsafe {
+                let a = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h].as_ptr().add(offset + 16 * pair)));
+                let b = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h + 1].as_ptr().add(offset + 16 * pair)));
+                m[2 * pair][h] = vtrn1q_u64(a, b);
+                m[2 * pair + 1][h] = vtrn2q_u64(a, b);
+            }
         }
     }
     m
 }
 
 #[inline(always)]
-fn load_row(row: &[u64; 2]) -> uint64x2_t {
-    // SAFETY: a row is 16 readable bytes.
-    unsafe { vld1q_u64(row.as_ptr()) }
+fn load_row(row: &[u64; 4]) -> Row {
+    // SAFETY: a row is 32 readable bytes.
+    unsafe { [vld1q_u64(row.as_ptr()), vld1q_u64(row.as_ptr().add(2))] }
 }
 
 #[inline(always)]
-fn store_row(row: &mut [u64; 2], v: uint64x2_t) {
-    // SAFETY: a row is 16 writable bytes.
-    unsafe { vst1q_u64(row.as_mut_ptr(), v) }
+fn store_row(row: &mut [u64; 4], v: Row) {
+    // SAFETY: a row is 32 writable bytes.
+    unsafe {
+        vst1q_u64(row.as_mut_ptr(), v[0]);
+        vst1q_u64(row.as_mut_ptr().add(2), v[1]);
+    }
 }
 
 /// The block loop of one kernel, around its instance of the round skeleton
@@ -139,13 +166,13 @@ fn store_row(row: &mut [u64; 2], v: uint64x2_t) {
 /// differ between the two kernels.
 macro_rules! neon_kernel {
     ($feature:literal, $rol:path) => {
-        use super::{add, load_row, load_rows, splat, store_row, xor};
+        use super::{add, load_row, load_rows, splat, store_row, xor, Row};
         use super::{LaneState, T1_FIRST};
         use core::arch::aarch64::*;
 
         #[target_feature(enable = $feature)]
         #[inline]
-        fn rol(a: uint64x2_t, r: u32) -> uint64x2_t {
+        fn rol(a: Row, r: u32) -> Row {
             // SAFETY: the kernel's target feature is enabled in this function.
             #[allow(unused_unsafe)]
             unsafe {
@@ -153,16 +180,16 @@ macro_rules! neon_kernel {
             }
         }
 
-        crate::backend::lanes_portable::lane_threefish!($feature, uint64x2_t, add, xor, rol, splat);
+        crate::backend::lanes_portable::lane_threefish!($feature, Row, add, xor, rol, splat);
 
         /// # Safety
         /// Every `blocks[i]` must hold `n * 8 * W` bytes; the CPU has the
         /// kernel's target feature.
         #[target_feature(enable = $feature)]
         pub(super) unsafe fn compress<const W: usize>(
-            state: &mut LaneState<W, 2>,
-            blocks: &[&[u8]; 2],
-            bytes_per_block: &[u64; 2],
+            state: &mut LaneState<W, 4>,
+            blocks: &[&[u8]; 4],
+            bytes_per_block: &[u64; 4],
             n: usize,
         ) {
             let mut chain = [splat(0); W];
@@ -179,7 +206,9 @@ macro_rules! neon_kernel {
                 // The 128-bit tweak position: a carry out of word 0 (sum < step,
                 // an all-ones mask) adds one to word 1.
                 let sum = add(t0, step);
-                t1 = vsubq_u64(t1, vcltq_u64(sum, step));
+                for h in 0..2 {
+                    t1[h] = vsubq_u64(t1[h], vcltq_u64(sum[h], step[h]));
+                }
                 t0 = sum;
                 let (ks, ts) = schedules::<W>(&chain, t0, t1);
                 let mut x = m;
@@ -187,7 +216,7 @@ macro_rules! neon_kernel {
                 for j in 0..W {
                     chain[j] = xor(x[j], m[j]);
                 }
-                t1 = vandq_u64(t1, not_first);
+                t1 = [vandq_u64(t1[0], not_first[0]), vandq_u64(t1[1], not_first[1])];
             }
             for j in 0..W {
                 store_row(&mut state.chain[j], chain[j]);
@@ -212,7 +241,7 @@ mod xar {
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
-pub(crate) fn compress<const W: usize>(token: Token, state: &mut LaneState<W, 2>, blocks: [&[u8]; 2], bytes_per_block: [u64; 2]) {
+pub(crate) fn compress<const W: usize>(token: Token, state: &mut LaneState<W, 4>, blocks: [&[u8]; 4], bytes_per_block: [u64; 4]) {
     let total = blocks[0].len();
     assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
     let n = total / (8 * W);
@@ -237,11 +266,11 @@ mod tests {
     fn check<const W: usize>(token: Token, seed: u64) {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         for n in [1usize, 3] {
-            let mut state = LaneState::<W, 2>::new();
-            let data: Vec<Vec<u8>> = (0..2).map(|_| (0..n * 8 * W + 1).map(|_| rng.gen()).collect()).collect();
-            let bytes_per_block = [8 * W as u64, rng.gen_range(1..8 * W as u64)];
+            let mut state = LaneState::<W, 4>::new();
+            let data: Vec<Vec<u8>> = (0..4).map(|_| (0..n * 8 * W + 3).map(|_| rng.gen()).collect()).collect();
+            let bytes_per_block = [8 * W as u64, rng.gen_range(1..8 * W as u64), rng.gen(), 8 * W as u64];
             let mut want = Vec::new();
-            for i in 0..2 {
+            for i in 0..4 {
                 let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
                 let tweak = [u64::MAX - rng.gen_range(0..2 * 8 * W as u64), rng.gen::<u64>() | T1_FIRST];
                 state.load(i, &chain, tweak);
@@ -249,7 +278,8 @@ mod tests {
                 portable::compress::<W>(&mut c, &mut t, &data[i][i..i + n * 8 * W], bytes_per_block[i]);
                 want.push((c, t));
             }
-            compress::<W>(token, &mut state, [&data[0][..n * 8 * W], &data[1][1..1 + n * 8 * W]], bytes_per_block);
+            let blocks: [&[u8]; 4] = core::array::from_fn(|i| &data[i][i..i + n * 8 * W]);
+            compress::<W>(token, &mut state, blocks, bytes_per_block);
             for (i, (c, t)) in want.iter().enumerate() {
                 assert_eq!(&state.chain_of(i), c, "W={W} n={n} lane {i} sha3={}", token.sha3);
                 assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} n={n} lane {i} tweak");
