@@ -1,32 +1,30 @@
-//! AArch64 NEON multi-lane kernel: four computations at once, two per q
-//! register, each row held in a pair of registers.
+//! AArch64 NEON (ASIMD), present on every AArch64 Linux CPU, optionally with
+//! the SHA3 extension.
 //!
-//! Row `j` (two q registers) holds word `j` of the four states, so a
-//! Threefish round is `W` ADD, `W` rotations and `W` EOR, and the word
-//! permutation is only a renaming of registers. The two registers of a row
-//! are independent chains: with one register per row, the add, rotate, xor
-//! latency of each round leaves most of a wide core's vector pipes idle
-//! (llvm-mca, see the README).
+//! **Multi-lane kernel** (`compress_lanes`, seam in `crate::lanes`): four
+//! computations at once. Row `j` holds word `j` of the four states in a pair
+//! of q registers (lanes 0, 1 and 2, 3), so a Threefish round is `W` ADD, `W`
+//! rotations and `W` EOR, and the word permutation is only a renaming of
+//! registers. The two registers of a row are independent chains: with one
+//! register per row (two lanes), the add, rotate, xor latency of each round
+//! leaves a wide core's vector pipes idle (llvm-mca: README, "AArch64").
 //!
-//! NEON has no vector rotate: without the SHA3 extension a rotation is `SHL`
-//! then `SRI` (shift right and insert) into the shifted copy; with FEAT_SHA3
-//! (Apple M1 and later, Neoverse V1/V2/N2) it is one `XAR` with a zero
-//! operand (`XAR` rotates `a ^ b` right, so rotl(x, r) = XAR(x, 0, 64 - r)).
-//! The token records which of the two kernels this CPU runs. Seam: the "many
-//! lanes" section of `platform.rs`.
+//! NEON has no vector rotate. Without SHA3 a rotation is `SHL`, then `SRI`
+//! (shift right and insert) into the shifted copy; with FEAT_SHA3 (Apple M1
+//! and later, Neoverse V1/V2/N2) it is one `XAR` with a zero operand (`XAR`
+//! rotates `a ^ b` right, so rotl(x, r) = XAR(x, 0, 64 - r)). The token
+//! records which of the two kernels this CPU runs.
+//!
+//! **Single stream**: the portable block function. A64's scalar code does a
+//! MIX in two instructions (`ADD`, then `EOR` with a rotated operand) on four
+//! to six integer pipes; a NEON single stream needs three per two MIXes plus
+//! a permute per round on the dependency chain, and loses (README, "AArch64").
 
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use crate::consts::T1_FIRST;
-use crate::platform::LaneState;
+use crate::backend::portable;
 use core::arch::aarch64::*;
-
-/// Computations per call: two registers of two 64-bit lanes per row.
-pub(crate) const LANES: usize = 4;
-
-/// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second).
-type Row = [uint64x2_t; 2];
 
 cpufeatures::new!(sha3_cpuid, "sha3");
 
@@ -39,19 +37,37 @@ pub(crate) struct Token {
 
 impl Token {
     pub(crate) fn detect() -> Option<Token> {
-        // NEON (ASIMD) is part of every AArch64 Linux target; SHA3 is optional
-        // and asked of the OS at run time.
+        // NEON is part of every AArch64 Linux target (so a compile-time
+        // fact); SHA3 is optional and asked of the OS at run time.
         cfg!(target_feature = "neon").then(|| Token { sha3: sha3_cpuid::get() })
     }
 
-    /// Whether the automatic choice should take this kernel over the scalar
-    /// one: only with `XAR`. The SHL + SRI kernel executes fewer instructions
-    /// than scalar code but takes more cycles in llvm-mca's Neoverse N1 and
-    /// Cortex-A53 models (README, "AArch64"), so it runs only when forced.
-    pub(crate) fn preferred(self) -> bool {
+    /// Whether the automatic choice takes this multi-lane kernel over the
+    /// portable one: only with `XAR`. The SHL + SRI kernel executes fewer
+    /// instructions than scalar code but takes more cycles in llvm-mca's
+    /// Neoverse N1 and Cortex-A53 models (README, "AArch64"), so it runs
+    /// only when forced.
+    pub(crate) fn lanes_preferred(self) -> bool {
         self.sha3
     }
 }
+
+pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    portable::compress_256(chain, tweak, blocks, bytes_per_block)
+}
+pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    portable::compress_512(chain, tweak, blocks, bytes_per_block)
+}
+pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    portable::compress_1024(chain, tweak, blocks, bytes_per_block)
+}
+
+// ===========================================================================
+// Multi-lane kernel
+// ===========================================================================
+
+/// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second).
+type Row = [uint64x2_t; 2];
 
 #[inline(always)]
 fn add(a: Row, b: Row) -> Row {
@@ -66,10 +82,26 @@ fn xor(a: Row, b: Row) -> Row {
 }
 
 #[inline(always)]
+fn and(a: Row, b: Row) -> Row {
+    // SAFETY: as in `add`.
+    unsafe { [vandq_u64(a[0], b[0]), vandq_u64(a[1], b[1])] }
+}
+
+#[inline(always)]
 fn splat(v: u64) -> Row {
     // SAFETY: as in `add`.
     let r = unsafe { vdupq_n_u64(v) };
     [r, r]
+}
+
+/// Tweak words plus `step`: a carry out of word 0 (sum < step, an all-ones
+/// lane) adds one to word 1.
+#[inline(always)]
+fn advance(t0: Row, t1: Row, step: Row) -> (Row, Row) {
+    let sum = add(t0, step);
+    // SAFETY: as in `add`.
+    let t1 = unsafe { [vsubq_u64(t1[0], vcltq_u64(sum[0], step[0])), vsubq_u64(t1[1], vcltq_u64(sum[1], step[1]))] };
+    (sum, t1)
 }
 
 /// `$body` with `$n` the constant equal to `$r` (1..=63): the shift and
@@ -161,103 +193,60 @@ fn store_row(row: &mut [u64; 4], v: Row) {
     }
 }
 
-/// The block loop of one kernel, around its instance of the round skeleton
-/// (`lane_threefish!`): the rotation and the target feature are all that
-/// differ between the two kernels.
-macro_rules! neon_kernel {
-    ($feature:literal, $rol:path) => {
-        use super::{add, load_row, load_rows, splat, store_row, xor, Row};
-        use super::{LaneState, T1_FIRST};
-        use core::arch::aarch64::*;
-
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn rol(a: Row, r: u32) -> Row {
-            // SAFETY: the kernel's target feature is enabled in this function.
-            #[allow(unused_unsafe)]
-            unsafe {
-                $rol(a, r)
-            }
-        }
-
-        crate::backend::lanes_portable::lane_threefish!($feature, Row, add, xor, rol, splat);
-
-        /// # Safety
-        /// Every `blocks[i]` must hold `n * 8 * W` bytes; the CPU has the
-        /// kernel's target feature.
-        #[target_feature(enable = $feature)]
-        pub(super) unsafe fn compress<const W: usize>(
-            state: &mut LaneState<W, 4>,
-            blocks: &[&[u8]; 4],
-            bytes_per_block: &[u64; 4],
-            n: usize,
-        ) {
-            let mut chain = [splat(0); W];
-            for j in 0..W {
-                chain[j] = load_row(&state.chain[j]);
-            }
-            let mut t0 = load_row(&state.tweak[0]);
-            let mut t1 = load_row(&state.tweak[1]);
-            let step = load_row(bytes_per_block);
-            let not_first = splat(!T1_FIRST);
-            for k in 0..n {
-                // SAFETY: block k ends at (k + 1) * 8 * W <= n * 8 * W bytes.
-                let m = unsafe { load_rows::<W>(blocks, k * 8 * W) };
-                // The 128-bit tweak position: a carry out of word 0 (sum < step,
-                // an all-ones mask) adds one to word 1.
-                let sum = add(t0, step);
-                for h in 0..2 {
-                    t1[h] = vsubq_u64(t1[h], vcltq_u64(sum[h], step[h]));
-                }
-                t0 = sum;
-                let (ks, ts) = schedules::<W>(&chain, t0, t1);
-                let mut x = m;
-                encrypt::<W>(&mut x, &ks, &ts);
-                for j in 0..W {
-                    chain[j] = xor(x[j], m[j]);
-                }
-                t1 = [vandq_u64(t1[0], not_first[0]), vandq_u64(t1[1], not_first[1])];
-            }
-            for j in 0..W {
-                store_row(&mut state.chain[j], chain[j]);
-            }
-            store_row(&mut state.tweak[0], t0);
-            store_row(&mut state.tweak[1], t1);
-        }
-    };
-}
-
 /// The kernel without SHA3: rotations are `SHL` + `SRI`.
 mod shift {
-    neon_kernel!("neon", super::rol_shift);
+    use super::{add, advance, and, load_row, load_rows, splat, store_row, xor, Row, Token};
+    use crate::backend::lane_kernel::lane_kernel;
+
+    #[inline(always)]
+    fn rol(a: Row, r: u32) -> Row {
+        super::rol_shift(a, r)
+    }
+
+    lane_kernel!("neon", Row, 4);
 }
 
 /// The kernel with SHA3: rotations are one `XAR`.
 mod xar {
-    neon_kernel!("sha3", super::rol_xar);
+    use super::{add, advance, and, load_row, load_rows, splat, store_row, xor, Row, Token};
+    use crate::backend::lane_kernel::lane_kernel;
+
+    #[target_feature(enable = "sha3")]
+    #[inline]
+    fn rol(a: Row, r: u32) -> Row {
+        super::rol_xar(a, r)
+    }
+
+    lane_kernel!("sha3", Row, 4);
 }
 
-/// The multi-lane block function (seam in `platform.rs`).
+/// Computations per multi-lane call: two registers of two 64-bit lanes.
+pub(crate) const LANES: usize = shift::LANES;
+const _: () = assert!(xar::LANES == LANES);
+
+/// The multi-lane block function (seam in `crate::lanes`): the `XAR` kernel
+/// where the token found SHA3, else the `SHL` + `SRI` one.
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
-pub(crate) fn compress<const W: usize>(token: Token, state: &mut LaneState<W, 4>, blocks: [&[u8]; 4], bytes_per_block: [u64; 4]) {
-    let total = blocks[0].len();
-    assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
-    let n = total / (8 * W);
+pub(crate) fn compress_lanes<const W: usize>(
+    token: Token,
+    state: &mut crate::lanes::LaneState<W, LANES>,
+    blocks: [&[u8]; LANES],
+    bytes_per_block: [u64; LANES],
+) {
     if token.sha3 {
-        // SAFETY: the token proves NEON and SHA3; every lane holds `n` whole blocks.
-        unsafe { xar::compress::<W>(state, &blocks, &bytes_per_block, n) }
+        xar::compress_lanes::<W>(token, state, blocks, bytes_per_block)
     } else {
-        // SAFETY: the token proves NEON; every lane holds `n` whole blocks.
-        unsafe { shift::compress::<W>(state, &blocks, &bytes_per_block, n) }
+        shift::compress_lanes::<W>(token, state, blocks, bytes_per_block)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::portable;
+    use crate::lanes::LaneState;
+    use crate::spec::T1_FIRST;
     use rand::{Rng, SeedableRng};
 
     /// Both kernels (the XAR one where this CPU has SHA3) against the
@@ -279,7 +268,7 @@ mod tests {
                 want.push((c, t));
             }
             let blocks: [&[u8]; 4] = core::array::from_fn(|i| &data[i][i..i + n * 8 * W]);
-            compress::<W>(token, &mut state, blocks, bytes_per_block);
+            compress_lanes::<W>(token, &mut state, blocks, bytes_per_block);
             for (i, (c, t)) in want.iter().enumerate() {
                 assert_eq!(&state.chain_of(i), c, "W={W} n={n} lane {i} sha3={}", token.sha3);
                 assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} n={n} lane {i} tweak");

@@ -1,7 +1,8 @@
-//! The single-stream Threefish engine shared by the x86 SIMD backends (sse2,
-//! avx2, avx512), written once over a `Half` of the state.
+//! What the x86 SIMD backends (sse2, avx2, avx512) share: the single-stream
+//! Threefish engine, written once over a `Half` of the state (their
+//! multi-lane kernels come from `backend::lane_kernel`).
 //!
-//! Layout (the one of the PowerPC design): the even words, which are always
+//! Layout (`backend::layout`, shared with PowerPC): the even words, which are always
 //! the addition targets of MIX, live in one `Half`; the odd words, which are
 //! always rotated and xored, in another. A round is then
 //! `even += odd; odd = rotl(odd, counts) ^ even; odd = permute(odd)`.
@@ -19,7 +20,8 @@
 //! subkey s are each one unaligned load at a compile-time offset. The tweak
 //! words and the subkey number are added from small per-block vectors.
 
-use crate::consts::{rot, C240, PERM_1024, PERM_256, PERM_512, T1_FIRST};
+use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
+use crate::spec::{C240, T1_FIRST};
 
 /// Half of a Threefish state (W/2 words) in some vector registers.
 ///
@@ -40,86 +42,6 @@ pub(crate) trait Half: Copy {
     unsafe fn rotl(self, counts: &[u32; 8]) -> Self;
     /// Lane l of the result is lane `index[l]` of `self`.
     unsafe fn permute(self, index: &[usize; 8]) -> Self;
-}
-
-const fn perm<const W: usize>(i: usize) -> usize {
-    match W {
-        4 => PERM_256[i],
-        8 => PERM_512[i],
-        _ => PERM_1024[i],
-    }
-}
-
-/// `lane_mix()[d % 4][l]`: which MIX (j, pairing words 2j and 2j+1) lane l of the
-/// even half holds in round d.
-const fn lane_mix<const W: usize>() -> [[usize; 8]; 5] {
-    let mut e = [[0usize; 8]; 5];
-    let mut l = 0;
-    while l < W / 2 {
-        e[0][l] = l;
-        l += 1;
-    }
-    let mut d = 0;
-    while d < 4 {
-        let mut l = 0;
-        while l < W / 2 {
-            // The even lane keeps y[2j]; after the permutation that value is
-            // the new word i with π(i) = 2j.
-            let mut i = 0;
-            while perm::<W>(i) != 2 * e[d][l] {
-                i += 1;
-            }
-            e[d + 1][l] = i / 2;
-            l += 1;
-        }
-        d += 1;
-    }
-    e
-}
-
-/// Rotation counts per lane for rounds d = 0..8.
-pub(crate) const fn lane_rotations<const W: usize>() -> [[u32; 8]; 8] {
-    let e = lane_mix::<W>();
-    let mut r = [[0u32; 8]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut l = 0;
-        while l < W / 2 {
-            r[d][l] = rot::<W>(d, e[d % 4][l]);
-            l += 1;
-        }
-        d += 1;
-    }
-    r
-}
-
-/// The odd half's permutation after round d % 4.
-pub(crate) const fn odd_permutations<const W: usize>() -> [[usize; 8]; 4] {
-    let e = lane_mix::<W>();
-    let mut p = [[0usize; 8]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut l = 0;
-        while l < W / 2 {
-            // Lane l must receive y[π(2 e' + 1)], held by the odd lane m with
-            // 2 e[d][m] + 1 = π(2 e' + 1).
-            let want = perm::<W>(2 * e[d + 1][l] + 1);
-            let mut m = 0;
-            while 2 * e[d][m] + 1 != want {
-                m += 1;
-            }
-            p[d][l] = m;
-            l += 1;
-        }
-        d += 1;
-    }
-    assert!(e[4][0] == 0 && e[4][W / 2 - 1] == W / 2 - 1);
-    p
-}
-
-/// Offset in the cyclic key sequence of ks[i]: n with 2n ≡ i (mod W+1).
-const fn key_offset<const W: usize>(i: usize) -> usize {
-    (i * (W / 2 + 1)) % (W + 1)
 }
 
 /// Per-lane constant of subkey s on the odd half: s in the last lane.
@@ -150,8 +72,8 @@ struct Subkeys<H> {
 
 #[inline(always)]
 unsafe fn inject<H: Half, const W: usize, const S: usize>(e: &mut H, o: &mut H, k: &Subkeys<H>) {
-    let n0 = const { key_offset::<W>(S) };
-    let n1 = const { key_offset::<W>(S + 1) };
+    let n0 = const { key_pos::<W>(S) };
+    let n1 = const { key_pos::<W>(S + 1) };
     let number = const { subkey_number::<W>(S) };
     // SAFETY: see `round`.
     unsafe {
@@ -299,3 +221,7 @@ pub(crate) unsafe fn compress<H: Half, const W: usize>(
         chain[2 * l + 1] = odd[l];
     }
 }
+
+// The multi-lane kernel is written once for every instruction set, in
+// `backend::lane_kernel`.
+pub(crate) use crate::backend::lane_kernel::lane_kernel;
