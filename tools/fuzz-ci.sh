@@ -66,7 +66,10 @@ for t in "${targets[@]}"; do
     summary+=("$(printf '%-12s %12s executions %8s exec/s   %s' "$t" "${runs:-?}" "${rate:-?}" "$([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")")")
     if [ "$rc" != 0 ]; then
         failed+=("$t")
-        tail -n 60 "$scratch/$t/log"
+        # The panic message (assertions print whole digests: cut long lines),
+        # then the end of libFuzzer's report.
+        grep -a -m 1 -A 6 "panicked at" "$scratch/$t/log" | cut -c 1-400 || true
+        tail -n 25 "$scratch/$t/log" | cut -c 1-400
         for a in "$scratch/$t/artifacts"/*; do
             [ -f "$a" ] || continue
             echo "fuzz-ci: $t failing input $(basename "$a") ($(wc -c < "$a") bytes), base64:"
