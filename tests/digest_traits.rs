@@ -9,9 +9,11 @@ fn message(len: usize) -> Vec<u8> {
 
 const LENGTHS: [usize; 12] = [0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 3001];
 
-/// The golden file's keyed entries with whole-byte messages, as
 /// (state bits, output bits, key, message, result).
-fn golden_macs() -> Vec<(u64, u64, Vec<u8>, Vec<u8>, Vec<u8>)> {
+type MacEntry = (u64, u64, Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// The golden file's keyed entries with whole-byte messages.
+fn golden_macs() -> Vec<MacEntry> {
     let entries = common::load_golden_kat().expect("the golden KAT file is required");
     let macs: Vec<_> = entries
         .into_iter()
