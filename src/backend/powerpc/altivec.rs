@@ -1,0 +1,1132 @@
+//! AltiVec/VMX backend (PowerPC G4/G5, POWER6 and later; 32- and 64-bit,
+//! either byte order). Chosen automatically on 32-bit PowerPC only: 64-bit
+//! scalar code beats the emulated 64-bit lanes (see `backend::preference`).
+//!
+//! AltiVec has no 64-bit lanes, so each Threefish word is two 32-bit lanes
+//! and additions carry by hand (`vaddcuw`). As in the published AltiVec
+//! Skein, even words (the MIX addition targets) and odd words (rotated and
+//! xored) live in separate registers, lined up so that one vector operation
+//! does several MIXes and only the odd words move between rounds. Two
+//! arrangements of the 32-bit halves are used, each where it needs the fewest
+//! instructions (counted under QEMU, see tools/ppc-insn-table.sh):
+//!
+//! * `pair` (Skein-256): a register holds two whole words, high half first,
+//!   e.g. words (0, 2) and (1, 3). A 64-bit addition is add, carry-out, move
+//!   carries to the high lanes, add (4 instructions for 2 words).
+//! * `split` (Skein-512 and -1024): one register holds the high halves of
+//!   four words, another their low halves, so carries need no lane movement
+//!   (4 instructions for 4 words) and a rotation is two `vrlw` and two
+//!   `vsel` for four words.
+//!
+//! A 64-bit rotation by r is built from 32-bit rotations of both halves by
+//! r mod 32 (`vrlw`, any count per lane) followed by a bit select (`vsel`)
+//! with the mask of the low r mod 32 bits, inverted when r >= 32.
+//!
+//! Subkeys come from the key words arranged in the order 0, 2, 4, ..., 1, 3,
+//! ... (steps of 2 modulo W+1): the even words, and the odd words, of every
+//! subkey are then consecutive, so each subkey vector is one shift
+//! (`vsldoi`) of registers built once per block.
+//!
+//! LLVM only inlines functions with exactly the caller's target features on
+//! PowerPC, so the code below calls no ordinary library function: helpers are
+//! `#[inline(always)]` or carry the same `#[target_feature]`, and the only
+//! operations are SIMD intrinsics, operators and raw pointers.
+
+use core::arch::asm;
+#[cfg(target_arch = "powerpc")]
+use core::arch::powerpc::{vec_addc, vec_rl, vector_unsigned_char, vector_unsigned_int};
+#[cfg(target_arch = "powerpc64")]
+use core::arch::powerpc64::{vec_addc, vec_rl, vector_unsigned_char, vector_unsigned_int};
+use core::intrinsics::simd::{simd_add, simd_shuffle, simd_xor};
+use core::mem::transmute;
+use core::simd::Simd;
+
+use crate::backend::layout::{key_pos, lane_rot, odd_source};
+use crate::spec::{C240, T1_FIRST};
+
+/// Proof that this CPU has AltiVec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token(());
+
+impl Token {
+    pub(crate) fn detect() -> Option<Token> {
+        if altivec_detected() {
+            Some(Token(()))
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(all(feature = "std", target_arch = "powerpc"))]
+fn altivec_detected() -> bool {
+    std::arch::is_powerpc_feature_detected!("altivec")
+}
+#[cfg(all(feature = "std", target_arch = "powerpc64"))]
+fn altivec_detected() -> bool {
+    std::arch::is_powerpc64_feature_detected!("altivec")
+}
+#[cfg(not(feature = "std"))]
+fn altivec_detected() -> bool {
+    cfg!(target_feature = "altivec")
+}
+
+pub(crate) fn compress_256(
+    _: Token,
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
+    let mut lanes = pair_from_words(chain);
+    // SAFETY: the token proves AltiVec; `blocks` holds `len / 32` whole blocks.
+    unsafe {
+        pair_blocks_256(
+            &mut lanes,
+            tweak,
+            blocks.as_ptr(),
+            blocks.len() / 32,
+            bytes_per_block,
+        )
+    };
+    *chain = pair_to_words(&lanes);
+}
+
+pub(crate) fn compress_512(
+    _: Token,
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
+    let mut lanes = split_from_words(chain);
+    // SAFETY: the token proves AltiVec; `blocks` holds `len / 64` whole blocks.
+    unsafe {
+        split_blocks_512(
+            &mut lanes,
+            tweak,
+            blocks.as_ptr(),
+            blocks.len() / 64,
+            bytes_per_block,
+        )
+    };
+    *chain = split_to_words(&lanes);
+}
+
+pub(crate) fn compress_1024(
+    _: Token,
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
+    let mut lanes = split_from_words(chain);
+    // SAFETY: the token proves AltiVec; `blocks` holds `len / 128` whole blocks.
+    unsafe {
+        split_blocks_1024(
+            &mut lanes,
+            tweak,
+            blocks.as_ptr(),
+            blocks.len() / 128,
+            bytes_per_block,
+        )
+    };
+    *chain = split_to_words(&lanes);
+}
+
+type V = vector_unsigned_int;
+type Bytes = vector_unsigned_char;
+
+/// Vectors as 32-bit lanes in memory, aligned for `lvx`/`stvx`.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Lanes([[u32; 4]; 8]);
+
+#[inline(always)]
+fn vconst(lanes: [u32; 4]) -> V {
+    // SAFETY: plain 16-byte values of the same size.
+    unsafe { transmute(lanes) }
+}
+
+#[inline(always)]
+const fn idx4(i: [u32; 4]) -> Simd<u32, 4> {
+    Simd::from_array(i)
+}
+
+#[inline(always)]
+const fn hi(w: u64) -> u32 {
+    (w >> 32) as u32
+}
+#[inline(always)]
+const fn lo(w: u64) -> u32 {
+    w as u32
+}
+
+/// Bit select: bits of `b` where `m` is set, of `a` elsewhere. (Written as
+/// `vsel` because LLVM does not form it from and/andc/or on AltiVec.)
+#[target_feature(enable = "altivec")]
+#[inline]
+fn vsel(a: V, b: V, m: V) -> V {
+    let r: V;
+    // SAFETY: reads three vector registers, writes one; nothing else.
+    unsafe {
+        asm!("vsel {0}, {1}, {2}, {3}", lateout(vreg) r, in(vreg) a, in(vreg) b, in(vreg) m,
+             options(pure, nomem, nostack, preserves_flags));
+    }
+    r
+}
+
+/// `v`, hidden from LLVM: a constant passed through here is kept in a
+/// register (or spilled once) instead of being reloaded from the constant
+/// pool at every use.
+#[target_feature(enable = "altivec")]
+#[inline]
+fn opaque(mut v: V) -> V {
+    // SAFETY: an empty instruction sequence; `v` stays in its register.
+    unsafe { asm!("/* {0} */", inout(vreg) v, options(pure, nomem, nostack, preserves_flags)) };
+    v
+}
+
+/// Rotation counts and select masks of rounds 0..8, one pair per odd register.
+#[derive(Clone, Copy)]
+struct RotConsts {
+    count: [[V; 2]; 8],
+    mask: [[V; 2]; 8],
+}
+
+/// Sixteen message bytes at `p` (any alignment).
+///
+/// # Safety
+/// `p..p+16` readable; AltiVec enabled.
+#[inline(always)]
+unsafe fn load_bytes(p: *const u8) -> Bytes {
+    // SAFETY: caller; `[u8; 16]` has alignment 1, LLVM emits lvx/lvsl/vperm.
+    unsafe { transmute(*(p as *const [u8; 16])) }
+}
+
+/// Byte index of the high (`half == 0`) or low (`half == 1`) 32-bit lane
+/// value of the little-endian word at byte `offset` of a 32-byte pair of
+/// loads, as four shuffle indices.
+const fn half_bytes(offset: usize, half: usize) -> [usize; 4] {
+    let base = if half == 0 { offset + 4 } else { offset };
+    if cfg!(target_endian = "big") {
+        [base + 3, base + 2, base + 1, base]
+    } else {
+        [base, base + 1, base + 2, base + 3]
+    }
+}
+
+/// Tweak schedule words of one block as vectors with one nonzero lane, for
+/// the subkey words W-3 (`odd`, lane `ODD_LANE`), W-2 (`even`, lane 3).
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct TweakLanes {
+    even_hi: [[u32; 4]; 3],
+    even_lo: [[u32; 4]; 3],
+    odd_hi: [[u32; 4]; 3],
+    odd_lo: [[u32; 4]; 3],
+}
+
+impl TweakLanes {
+    #[inline(always)]
+    fn new(t0: u64, t1: u64, even_lane: usize, odd_lane: usize) -> TweakLanes {
+        let ts = [t0, t1, t0 ^ t1];
+        let mut tl = TweakLanes {
+            even_hi: [[0; 4]; 3],
+            even_lo: [[0; 4]; 3],
+            odd_hi: [[0; 4]; 3],
+            odd_lo: [[0; 4]; 3],
+        };
+        let mut i = 0;
+        while i < 3 {
+            tl.even_hi[i][even_lane] = hi(ts[i]);
+            tl.even_lo[i][even_lane] = lo(ts[i]);
+            tl.odd_hi[i][odd_lane] = hi(ts[i]);
+            tl.odd_lo[i][odd_lane] = lo(ts[i]);
+            i += 1;
+        }
+        tl
+    }
+}
+
+/// Advance the 128-bit position in `t0`, `t1` by one block.
+#[inline(always)]
+fn advance(t0: &mut u64, t1: &mut u64, bytes_per_block: u64) {
+    *t0 = t0.wrapping_add(bytes_per_block);
+    if *t0 < bytes_per_block {
+        *t1 = t1.wrapping_add(1);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// `split`: high and low halves in separate registers, four words each.
+// ---------------------------------------------------------------------------
+
+/// Threefish-512 or -1024 state: `eh[r]` lane l is the high half of even word
+/// 2(4r+l), `el` the low halves, `oh`/`ol` the odd words in odd-lane order.
+/// Only `[0]` is used for 8 words.
+#[derive(Clone, Copy)]
+struct Split {
+    eh: [V; 2],
+    el: [V; 2],
+    oh: [V; 2],
+    ol: [V; 2],
+}
+
+/// `Lanes` order of a split state: eh[0], eh[1], el[0], el[1], oh..., ol...
+fn split_from_words<const W: usize>(w: &[u64; W]) -> Lanes {
+    let mut l = Lanes([[0; 4]; 8]);
+    for k in 0..W / 2 {
+        let (r, lane) = (k / 4, k % 4);
+        l.0[r][lane] = hi(w[2 * k]);
+        l.0[2 + r][lane] = lo(w[2 * k]);
+        l.0[4 + r][lane] = hi(w[2 * k + 1]);
+        l.0[6 + r][lane] = lo(w[2 * k + 1]);
+    }
+    l
+}
+
+fn split_to_words<const W: usize>(l: &Lanes) -> [u64; W] {
+    let mut w = [0u64; W];
+    for k in 0..W / 2 {
+        let (r, lane) = (k / 4, k % 4);
+        w[2 * k] = (l.0[r][lane] as u64) << 32 | l.0[2 + r][lane] as u64;
+        w[2 * k + 1] = (l.0[4 + r][lane] as u64) << 32 | l.0[6 + r][lane] as u64;
+    }
+    w
+}
+
+/// `(h, l) + (bh, bl)` on four 64-bit words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_add(h: V, l: V, bh: V, bl: V) -> (V, V) {
+    // SAFETY: caller enables AltiVec.
+    unsafe { (simd_add(simd_add(h, bh), vec_addc(l, bl)), simd_add(l, bl)) }
+}
+
+/// `(h, l) + (ah, al) + (bh, bl)` on four 64-bit words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_add3(h: V, l: V, ah: V, al: V, bh: V, bl: V) -> (V, V) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let l1 = simd_add(l, al);
+        let c1 = vec_addc(l, al);
+        let l2 = simd_add(l1, bl);
+        let c2 = vec_addc(l1, bl);
+        (
+            simd_add(simd_add(simd_add(h, ah), bh), simd_add(c1, c2)),
+            l2,
+        )
+    }
+}
+
+/// `vrlw` counts and `vsel` masks rotating odd register `r` in round `d`
+/// (zeros for a register the state does not have).
+const fn split_rot<const W: usize>(d: usize, r: usize) -> ([u32; 4], [u32; 4]) {
+    let mut count = [0; 4];
+    let mut mask = [0; 4];
+    let mut l = 0;
+    while l < 4 && 4 * r < W / 2 {
+        let rot = lane_rot::<W>(d, 4 * r + l);
+        let s = rot % 32;
+        let low = if s == 0 { 0 } else { u32::MAX >> (32 - s) };
+        count[l] = s;
+        mask[l] = if rot < 32 { low } else { !low };
+        l += 1;
+    }
+    (count, mask)
+}
+
+/// The rotation constants of all rounds, opaque to LLVM.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_consts<const W: usize>() -> RotConsts {
+    let zero = vconst([0; 4]);
+    let mut rc = RotConsts {
+        count: [[zero; 2]; 8],
+        mask: [[zero; 2]; 8],
+    };
+    let mut d = 0;
+    while d < 8 {
+        let mut r = 0;
+        while r < W / 8 {
+            let (c, m) = split_rot::<W>(d, r);
+            // SAFETY: caller enables AltiVec.
+            unsafe {
+                rc.count[d][r] = opaque(vconst(c));
+                rc.mask[d][r] = opaque(vconst(m));
+            }
+            r += 1;
+        }
+        d += 1;
+    }
+    rc
+}
+
+/// Rotate four words left, each by its own count.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_rotate(h: V, l: V, count: V, mask: V) -> (V, V) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let rh = vec_rl(h, count);
+        let rl = vec_rl(l, count);
+        (vsel(rh, rl, mask), vsel(rl, rh, mask))
+    }
+}
+
+/// Shuffle indices moving the odd lanes of round `d` to round `d + 1`:
+/// new register `r` from the concatenation of old registers 0 and 1.
+const fn split_perm<const W: usize>(d: usize, r: usize) -> Simd<u32, 4> {
+    let mut i = [0; 4];
+    let mut l = 0;
+    while l < 4 && 4 * r < W / 2 {
+        i[l] = odd_source::<W>(d, 4 * r + l) as u32;
+        l += 1;
+    }
+    idx4(i)
+}
+
+/// One Threefish round; `D` is the round number modulo 8.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_round<const W: usize, const D: usize>(x: &mut Split, rc: &RotConsts) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        (x.eh[0], x.el[0]) = split_add(x.eh[0], x.el[0], x.oh[0], x.ol[0]);
+        let (h, l) = split_rotate(x.oh[0], x.ol[0], rc.count[D][0], rc.mask[D][0]);
+        x.oh[0] = simd_xor(h, x.eh[0]);
+        x.ol[0] = simd_xor(l, x.el[0]);
+        if W == 16 {
+            (x.eh[1], x.el[1]) = split_add(x.eh[1], x.el[1], x.oh[1], x.ol[1]);
+            let (h, l) = split_rotate(x.oh[1], x.ol[1], rc.count[D][1], rc.mask[D][1]);
+            x.oh[1] = simd_xor(h, x.eh[1]);
+            x.ol[1] = simd_xor(l, x.el[1]);
+
+            let (h0, h1, l0, l1) = (x.oh[0], x.oh[1], x.ol[0], x.ol[1]);
+            x.oh[0] = simd_shuffle(h0, h1, const { split_perm::<W>(D, 0) });
+            x.oh[1] = simd_shuffle(h0, h1, const { split_perm::<W>(D, 1) });
+            x.ol[0] = simd_shuffle(l0, l1, const { split_perm::<W>(D, 0) });
+            x.ol[1] = simd_shuffle(l0, l1, const { split_perm::<W>(D, 1) });
+        } else {
+            x.oh[0] = simd_shuffle(x.oh[0], x.oh[0], const { split_perm::<W>(D, 0) });
+            x.ol[0] = simd_shuffle(x.ol[0], x.ol[0], const { split_perm::<W>(D, 0) });
+        }
+    }
+}
+
+/// Key words of one block in key-position order (see [`layout::key_pos`]),
+/// as the aligned four-lane vectors every subkey window is cut from:
+/// `[E_0, .., E_{n-1}, (k_W, o_1, o_3, o_5), O_0, .., O_{n-1}, E_0]`.
+#[derive(Clone, Copy)]
+struct SplitKey {
+    h: [V; 6],
+    l: [V; 6],
+}
+
+/// Where the subkey window at key position `q` comes from: two entries of
+/// `SplitKey` and the shuffle picking four consecutive lanes of them.
+const fn split_window<const W: usize>(q: usize) -> (usize, usize, Simd<u32, 4>) {
+    let nr = W / 8;
+    let (a, off) = if q <= W / 2 {
+        (q / 4, q % 4)
+    } else {
+        let q2 = q - W / 2 - 1;
+        (nr + 1 + q2 / 4, q2 % 4)
+    };
+    let o = off as u32;
+    (a, a + 1, idx4([o, o + 1, o + 2, o + 3]))
+}
+
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_key<const W: usize>(x: &Split) -> SplitKey {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let nr = W / 8;
+        let mut ph = simd_xor(x.eh[0], x.oh[0]);
+        let mut pl = simd_xor(x.el[0], x.ol[0]);
+        if nr == 2 {
+            ph = simd_xor(ph, simd_xor(x.eh[1], x.oh[1]));
+            pl = simd_xor(pl, simd_xor(x.el[1], x.ol[1]));
+        }
+        // Fold the four lanes: every lane ends up with the xor of all words.
+        ph = simd_xor(ph, simd_shuffle(ph, ph, const { idx4([2, 3, 0, 1]) }));
+        pl = simd_xor(pl, simd_shuffle(pl, pl, const { idx4([2, 3, 0, 1]) }));
+        ph = simd_xor(ph, simd_shuffle(ph, ph, const { idx4([1, 0, 3, 2]) }));
+        pl = simd_xor(pl, simd_shuffle(pl, pl, const { idx4([1, 0, 3, 2]) }));
+        let kh = simd_xor(ph, vconst([hi(C240); 4]));
+        let kl = simd_xor(pl, vconst([lo(C240); 4]));
+        let koh: V = simd_shuffle(kh, x.oh[0], const { idx4([0, 4, 5, 6]) });
+        let kol: V = simd_shuffle(kl, x.ol[0], const { idx4([0, 4, 5, 6]) });
+        let mut k = SplitKey {
+            h: [x.eh[0]; 6],
+            l: [x.el[0]; 6],
+        };
+        k.h[0] = x.eh[0];
+        k.l[0] = x.el[0];
+        if nr == 2 {
+            k.h[1] = x.eh[1];
+            k.l[1] = x.el[1];
+        }
+        k.h[nr] = koh;
+        k.l[nr] = kol;
+        k.h[nr + 1] = x.oh[0];
+        k.l[nr + 1] = x.ol[0];
+        if nr == 2 {
+            k.h[nr + 2] = x.oh[1];
+            k.l[nr + 2] = x.ol[1];
+        }
+        k.h[2 * nr + 1] = x.eh[0];
+        k.l[2 * nr + 1] = x.el[0];
+        k
+    }
+}
+
+/// The subkey window at key position `Q` (one shuffle, or none).
+macro_rules! split_window {
+    ($k:expr, $w:ident, $q:expr) => {{
+        let k: &SplitKey = $k;
+        let (a, b, _) = const { split_window::<$w>($q) };
+        (
+            simd_shuffle(k.h[a], k.h[b], const { split_window::<$w>($q).2 }),
+            simd_shuffle(k.l[a], k.l[b], const { split_window::<$w>($q).2 }),
+        )
+    }};
+}
+
+/// Add subkey `S`.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_inject<const W: usize, const S: usize>(
+    x: &mut Split,
+    k: &SplitKey,
+    t: &TweakLanes,
+) {
+    // SAFETY: caller enables AltiVec; loads are from aligned fields.
+    unsafe {
+        let last = W / 8 - 1;
+        let te = (S + 1) % 3;
+        let to = S % 3;
+        let (teh, tel) = (vconst(t.even_hi[te]), vconst(t.even_lo[te]));
+        let (toh, tol) = (
+            vconst(t.odd_hi[to]),
+            simd_add(vconst(t.odd_lo[to]), vconst([0, 0, 0, S as u32])),
+        );
+        if W == 16 {
+            let (kh, kl): (V, V) = split_window!(k, W, (key_pos::<W>(S)) % (W + 1));
+            (x.eh[0], x.el[0]) = split_add(x.eh[0], x.el[0], kh, kl);
+            let (kh, kl): (V, V) = split_window!(k, W, (key_pos::<W>(S + 1)) % (W + 1));
+            (x.oh[0], x.ol[0]) = split_add(x.oh[0], x.ol[0], kh, kl);
+        }
+        let (kh, kl): (V, V) = split_window!(k, W, (key_pos::<W>(S) + 4 * (W / 8 - 1)) % (W + 1));
+        (x.eh[last], x.el[last]) = split_add3(x.eh[last], x.el[last], kh, kl, teh, tel);
+        let (kh, kl): (V, V) =
+            split_window!(k, W, (key_pos::<W>(S + 1) + 4 * (W / 8 - 1)) % (W + 1));
+        (x.oh[last], x.ol[last]) = split_add3(x.oh[last], x.ol[last], kh, kl, toh, tol);
+    }
+}
+
+/// Eight rounds then subkeys `S1` and `S2 = S1 + 1`.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn split_eight<const W: usize, const S1: usize, const S2: usize>(
+    x: &mut Split,
+    k: &SplitKey,
+    t: &TweakLanes,
+    rc: &RotConsts,
+) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        split_round::<W, 0>(x, rc);
+        split_round::<W, 1>(x, rc);
+        split_round::<W, 2>(x, rc);
+        split_round::<W, 3>(x, rc);
+        split_inject::<W, S1>(x, k, t);
+        split_round::<W, 4>(x, rc);
+        split_round::<W, 5>(x, rc);
+        split_round::<W, 6>(x, rc);
+        split_round::<W, 7>(x, rc);
+        split_inject::<W, S2>(x, k, t);
+    }
+}
+
+/// Load one message block in split form.
+///
+/// # Safety
+/// `p..p + 8W` readable; AltiVec enabled.
+#[inline(always)]
+unsafe fn split_load<const W: usize>(p: *const u8) -> Split {
+    // Word pair (2j + g, 2j + 2 + g) of a 32-byte pair of loads, as
+    // (high, high, low, low) lanes.
+    const fn pick(g: usize) -> Simd<u32, 16> {
+        let a = 8 * g;
+        let b = 16 + 8 * g;
+        let (ah, bh, al, bl) = (
+            half_bytes(a, 0),
+            half_bytes(b, 0),
+            half_bytes(a, 1),
+            half_bytes(b, 1),
+        );
+        let mut i = [0u32; 16];
+        let mut n = 0;
+        while n < 4 {
+            i[n] = ah[n] as u32;
+            i[4 + n] = bh[n] as u32;
+            i[8 + n] = al[n] as u32;
+            i[12 + n] = bl[n] as u32;
+            n += 1;
+        }
+        Simd::from_array(i)
+    }
+    // SAFETY: caller.
+    unsafe {
+        let mut x = Split {
+            eh: [vconst([0; 4]); 2],
+            el: [vconst([0; 4]); 2],
+            oh: [vconst([0; 4]); 2],
+            ol: [vconst([0; 4]); 2],
+        };
+        let mut r = 0;
+        while r < W / 8 {
+            let q = p.add(64 * r);
+            let (l0, l1, l2, l3) = (
+                load_bytes(q),
+                load_bytes(q.add(16)),
+                load_bytes(q.add(32)),
+                load_bytes(q.add(48)),
+            );
+            let e0: V = transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(0) }));
+            let e1: V = transmute::<Bytes, V>(simd_shuffle(l2, l3, const { pick(0) }));
+            let o0: V = transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(1) }));
+            let o1: V = transmute::<Bytes, V>(simd_shuffle(l2, l3, const { pick(1) }));
+            x.eh[r] = simd_shuffle(e0, e1, const { idx4([0, 1, 4, 5]) });
+            x.el[r] = simd_shuffle(e0, e1, const { idx4([2, 3, 6, 7]) });
+            x.oh[r] = simd_shuffle(o0, o1, const { idx4([0, 1, 4, 5]) });
+            x.ol[r] = simd_shuffle(o0, o1, const { idx4([2, 3, 6, 7]) });
+            r += 1;
+        }
+        x
+    }
+}
+
+/// # Safety
+/// `blocks` points to `n` blocks of `8 * W` bytes; AltiVec enabled.
+#[inline(always)]
+unsafe fn split_blocks<const W: usize>(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    mut blocks: *const u8,
+    mut n: usize,
+    bytes_per_block: u64,
+) {
+    // SAFETY: caller; `Lanes` is 16-byte aligned.
+    unsafe {
+        let l = transmute::<Lanes, [V; 8]>(*lanes);
+        let mut chain = Split {
+            eh: [l[0], l[1]],
+            el: [l[2], l[3]],
+            oh: [l[4], l[5]],
+            ol: [l[6], l[7]],
+        };
+        let (mut t0, mut t1) = (tweak[0], tweak[1]);
+        let rc = split_consts::<W>();
+        while n != 0 {
+            advance(&mut t0, &mut t1, bytes_per_block);
+            let m = split_load::<W>(blocks);
+            let k = split_key::<W>(&chain);
+            let t = TweakLanes::new(t0, t1, 3, 2);
+            let mut x = m;
+            split_inject::<W, 0>(&mut x, &k, &t);
+            split_eight::<W, 1, 2>(&mut x, &k, &t, &rc);
+            split_eight::<W, 3, 4>(&mut x, &k, &t, &rc);
+            split_eight::<W, 5, 6>(&mut x, &k, &t, &rc);
+            split_eight::<W, 7, 8>(&mut x, &k, &t, &rc);
+            split_eight::<W, 9, 10>(&mut x, &k, &t, &rc);
+            split_eight::<W, 11, 12>(&mut x, &k, &t, &rc);
+            split_eight::<W, 13, 14>(&mut x, &k, &t, &rc);
+            split_eight::<W, 15, 16>(&mut x, &k, &t, &rc);
+            split_eight::<W, 17, 18>(&mut x, &k, &t, &rc);
+            if W == 16 {
+                split_eight::<W, 19, 20>(&mut x, &k, &t, &rc);
+            }
+            let mut r = 0;
+            while r < W / 8 {
+                chain.eh[r] = simd_xor(x.eh[r], m.eh[r]);
+                chain.el[r] = simd_xor(x.el[r], m.el[r]);
+                chain.oh[r] = simd_xor(x.oh[r], m.oh[r]);
+                chain.ol[r] = simd_xor(x.ol[r], m.ol[r]);
+                r += 1;
+            }
+            t1 &= !T1_FIRST;
+            blocks = blocks.add(8 * W);
+            n -= 1;
+        }
+        let out = [
+            chain.eh[0],
+            chain.eh[1],
+            chain.el[0],
+            chain.el[1],
+            chain.oh[0],
+            chain.oh[1],
+            chain.ol[0],
+            chain.ol[1],
+        ];
+        *lanes = transmute::<[V; 8], Lanes>(out);
+        *tweak = [t0, t1];
+    }
+}
+
+#[target_feature(enable = "altivec")]
+unsafe fn split_blocks_512(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    blocks: *const u8,
+    n: usize,
+    bytes_per_block: u64,
+) {
+    // SAFETY: forwarded from the caller; AltiVec is enabled here.
+    unsafe { split_blocks::<8>(lanes, tweak, blocks, n, bytes_per_block) }
+}
+
+#[target_feature(enable = "altivec")]
+unsafe fn split_blocks_1024(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    blocks: *const u8,
+    n: usize,
+    bytes_per_block: u64,
+) {
+    // SAFETY: forwarded from the caller; AltiVec is enabled here.
+    unsafe { split_blocks::<16>(lanes, tweak, blocks, n, bytes_per_block) }
+}
+
+// ---------------------------------------------------------------------------
+// `pair`: two whole words per register, high half first.
+// ---------------------------------------------------------------------------
+
+/// Threefish-256 state: even words (0, 2) and odd words in odd-lane order.
+#[derive(Clone, Copy)]
+struct Pair {
+    e: V,
+    o: V,
+}
+
+fn pair_from_words(w: &[u64; 4]) -> Lanes {
+    let mut l = Lanes([[0; 4]; 8]);
+    l.0[0] = [hi(w[0]), lo(w[0]), hi(w[2]), lo(w[2])];
+    l.0[1] = [hi(w[1]), lo(w[1]), hi(w[3]), lo(w[3])];
+    l
+}
+
+fn pair_to_words(l: &Lanes) -> [u64; 4] {
+    let word = |v: usize, i: usize| (l.0[v][2 * i] as u64) << 32 | l.0[v][2 * i + 1] as u64;
+    [word(0, 0), word(1, 0), word(0, 1), word(1, 1)]
+}
+
+/// The second word of one register and the first of another.
+const NEXT_WORD: Simd<u32, 4> = idx4([2, 3, 4, 5]);
+
+/// Move the carry-outs of the low lanes into the high lanes.
+const CARRY_UP: Simd<u32, 4> = idx4([1, 4, 3, 4]);
+
+/// `a + b` on two 64-bit words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_add(a: V, b: V) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let carry: V = simd_shuffle(vec_addc(a, b), vconst([0; 4]), CARRY_UP);
+        simd_add(simd_add(a, b), carry)
+    }
+}
+
+/// `a + b + c` on two 64-bit words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_add3(a: V, b: V, c: V) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let s = simd_add(a, b);
+        let carries = simd_add(vec_addc(a, b), vec_addc(s, c));
+        let carry: V = simd_shuffle(carries, vconst([0; 4]), CARRY_UP);
+        simd_add(simd_add(s, c), carry)
+    }
+}
+
+/// `vrlw` counts and `vsel` masks of round `d` for the odd register.
+const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
+    let mut count = [0; 4];
+    let mut mask = [0; 4];
+    let mut k = 0;
+    while k < 2 {
+        let rot = lane_rot::<4>(d, k);
+        let s = rot % 32;
+        let low = if s == 0 { 0 } else { u32::MAX >> (32 - s) };
+        let m = if rot < 32 { low } else { !low };
+        count[2 * k] = s;
+        count[2 * k + 1] = s;
+        mask[2 * k] = m;
+        mask[2 * k + 1] = m;
+        k += 1;
+    }
+    (count, mask)
+}
+
+/// The rotation constants of all rounds, opaque to LLVM.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_consts() -> RotConsts {
+    let zero = vconst([0; 4]);
+    let mut rc = RotConsts {
+        count: [[zero; 2]; 8],
+        mask: [[zero; 2]; 8],
+    };
+    let mut d = 0;
+    while d < 8 {
+        let (c, m) = pair_rot(d);
+        // SAFETY: caller enables AltiVec.
+        unsafe {
+            rc.count[d][0] = opaque(vconst(c));
+            rc.mask[d][0] = opaque(vconst(m));
+        }
+        d += 1;
+    }
+    rc
+}
+
+/// Shuffle moving the odd words of round `d` to round `d + 1`.
+const fn pair_perm(d: usize) -> Simd<u32, 4> {
+    let a = 2 * odd_source::<4>(d, 0) as u32;
+    let b = 2 * odd_source::<4>(d, 1) as u32;
+    idx4([a, a + 1, b, b + 1])
+}
+
+/// One Threefish-256 round; `D` is the round number modulo 8.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_round<const D: usize>(x: &mut Pair, rc: &RotConsts) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        x.e = pair_add(x.e, x.o);
+        pair_round_rest::<D>(x, rc);
+    }
+}
+
+/// A round after its addition: rotate, xor, move the odd words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let (c, _) = const { pair_rot(D) };
+        let rotated = if c[0] == 0 && c[2] == 0 {
+            // Both rotations are by 32: swap the halves.
+            simd_shuffle(x.o, x.o, const { idx4([1, 0, 3, 2]) })
+        } else {
+            let y = vec_rl(x.o, rc.count[D][0]);
+            let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
+            vsel(y, swapped, rc.mask[D][0])
+        };
+        let o = simd_xor(rotated, x.e);
+        x.o = simd_shuffle(o, o, const { pair_perm(D) });
+    }
+}
+
+/// Key words of one Threefish-256 block: (k0, k2), (k1, k3) and (k4, k4).
+/// The subkey windows of key order (k0, k2, k4, k1, k3) are cut from them.
+#[derive(Clone, Copy)]
+struct PairKey {
+    e: V,
+    o: V,
+    k4: V,
+}
+
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_key(x: &Pair) -> PairKey {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let p = simd_xor(x.e, x.o);
+        let p = simd_xor(p, simd_shuffle(p, p, const { idx4([2, 3, 0, 1]) }));
+        let k4 = simd_xor(p, vconst([hi(C240), lo(C240), hi(C240), lo(C240)]));
+        PairKey { e: x.e, o: x.o, k4 }
+    }
+}
+
+/// Subkey window at key position `q` (two words).
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_window(k: &PairKey, q: usize) -> V {
+    // SAFETY: caller enables AltiVec. Opaque copies keep LLVM from keeping
+    // every window alive for the whole block.
+    unsafe {
+        let (e, o, k4) = (opaque(k.e), opaque(k.o), opaque(k.k4));
+        match q {
+            0 => e,
+            1 => simd_shuffle(e, k4, NEXT_WORD),
+            2 => simd_shuffle(k4, o, NEXT_WORD),
+            3 => o,
+            _ => simd_shuffle(o, e, NEXT_WORD),
+        }
+    }
+}
+
+/// Tweak schedule of one block: (t0, t1) and (t2, t2).
+#[derive(Clone, Copy)]
+struct PairTweak {
+    t01: V,
+    t22: V,
+    /// (0, 1): the subkey counter's step.
+    one: V,
+}
+
+/// (0, ts[i]): the tweak word added to word 2.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_tweak_even(t: &PairTweak, i: usize) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let z = vconst([0; 4]);
+        let t = PairTweak {
+            t01: opaque(t.t01),
+            t22: opaque(t.t22),
+            one: t.one,
+        };
+        match i {
+            0 => simd_shuffle(z, t.t01, NEXT_WORD),
+            1 => simd_shuffle(t.t01, z, const { idx4([4, 5, 2, 3]) }),
+            _ => simd_shuffle(z, t.t22, NEXT_WORD),
+        }
+    }
+}
+
+/// (ts[i], 0): the tweak word added to word 1.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_tweak_odd(t: &PairTweak, i: usize) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let z = vconst([0; 4]);
+        let t = PairTweak {
+            t01: opaque(t.t01),
+            t22: opaque(t.t22),
+            one: t.one,
+        };
+        match i {
+            0 => simd_shuffle(t.t01, z, const { idx4([0, 1, 4, 5]) }),
+            1 => simd_shuffle(t.t01, z, NEXT_WORD),
+            _ => simd_shuffle(t.t22, z, NEXT_WORD),
+        }
+    }
+}
+
+/// `a + b + c + d` on two 64-bit words.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_add4(a: V, b: V, c: V, d: V) -> V {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let s1 = simd_add(a, b);
+        let s2 = simd_add(s1, c);
+        let carries = simd_add(simd_add(vec_addc(a, b), vec_addc(s1, c)), vec_addc(s2, d));
+        let carry: V = simd_shuffle(carries, vconst([0; 4]), CARRY_UP);
+        simd_add(simd_add(s2, d), carry)
+    }
+}
+
+/// The tweak parts of subkey `S`: (0, ts[(s+1) % 3]) for the even words and
+/// (ts[s % 3], s) for the odd ones; `counter` holds (0, s) and moves on.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_tweak_parts<const S: usize>(t: &PairTweak, counter: &mut V) -> (V, V) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let even = pair_tweak_even(t, const { (S + 1) % 3 });
+        let odd = simd_add(pair_tweak_odd(t, const { S % 3 }), *counter);
+        *counter = simd_add(*counter, t.one);
+        (even, odd)
+    }
+}
+
+/// Add subkey `S`.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let (te, to) = pair_tweak_parts::<S>(t, counter);
+        x.e = pair_add3(x.e, pair_window(k, const { key_pos::<4>(S) }), te);
+        x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
+    }
+}
+
+/// Add subkey `S`, then round `D`, sharing the carry work of the additions.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_inject_round<const S: usize, const D: usize>(
+    x: &mut Pair,
+    k: &PairKey,
+    t: &PairTweak,
+    counter: &mut V,
+    rc: &RotConsts,
+) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let (te, to) = pair_tweak_parts::<S>(t, counter);
+        x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
+        x.e = pair_add4(x.e, pair_window(k, const { key_pos::<4>(S) }), te, x.o);
+        pair_round_rest::<D>(x, rc);
+    }
+}
+
+/// Subkey `S` and rounds 0-3 (`S` even) or 4-7 (`S` odd) of a group of eight.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn pair_four<const S: usize>(
+    x: &mut Pair,
+    k: &PairKey,
+    t: &PairTweak,
+    counter: &mut V,
+    rc: &RotConsts,
+) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        if S & 1 == 0 {
+            pair_inject_round::<S, 0>(x, k, t, counter, rc);
+            pair_round::<1>(x, rc);
+            pair_round::<2>(x, rc);
+            pair_round::<3>(x, rc);
+        } else {
+            pair_inject_round::<S, 4>(x, k, t, counter, rc);
+            pair_round::<5>(x, rc);
+            pair_round::<6>(x, rc);
+            pair_round::<7>(x, rc);
+        }
+    }
+}
+
+/// # Safety
+/// `blocks` points to `n` blocks of 32 bytes; AltiVec enabled.
+#[target_feature(enable = "altivec")]
+unsafe fn pair_blocks_256(
+    lanes: &mut Lanes,
+    tweak: &mut [u64; 2],
+    mut blocks: *const u8,
+    mut n: usize,
+    bytes_per_block: u64,
+) {
+    const fn pick(g: usize) -> Simd<u32, 16> {
+        let (ah, al) = (half_bytes(8 * g, 0), half_bytes(8 * g, 1));
+        let (bh, bl) = (half_bytes(16 + 8 * g, 0), half_bytes(16 + 8 * g, 1));
+        let mut i = [0u32; 16];
+        let mut n = 0;
+        while n < 4 {
+            i[n] = ah[n] as u32;
+            i[4 + n] = al[n] as u32;
+            i[8 + n] = bh[n] as u32;
+            i[12 + n] = bl[n] as u32;
+            n += 1;
+        }
+        Simd::from_array(i)
+    }
+    // SAFETY: caller; `Lanes` is 16-byte aligned.
+    unsafe {
+        let mut chain = Pair {
+            e: vconst(lanes.0[0]),
+            o: vconst(lanes.0[1]),
+        };
+        let rc = pair_consts();
+        let one = opaque(vconst([0, 0, 0, 1]));
+        let (mut t0, mut t1) = (tweak[0], tweak[1]);
+        while n != 0 {
+            advance(&mut t0, &mut t1, bytes_per_block);
+            let (l0, l1) = (load_bytes(blocks), load_bytes(blocks.add(16)));
+            let m = Pair {
+                e: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(0) })),
+                o: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(1) })),
+            };
+            let k = pair_key(&chain);
+            let t01 = vconst([hi(t0), lo(t0), hi(t1), lo(t1)]);
+            let t = PairTweak {
+                t01,
+                t22: simd_xor(t01, simd_shuffle(t01, t01, const { idx4([2, 3, 0, 1]) })),
+                one,
+            };
+            let mut counter = opaque(vconst([0; 4]));
+            let mut x = m;
+            pair_four::<0>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<1>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<2>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<3>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<4>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<5>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<6>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<7>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<8>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<9>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<10>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<11>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<12>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<13>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<14>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<15>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<16>(&mut x, &k, &t, &mut counter, &rc);
+            pair_four::<17>(&mut x, &k, &t, &mut counter, &rc);
+            pair_inject::<18>(&mut x, &k, &t, &mut counter);
+            chain = Pair {
+                e: simd_xor(x.e, m.e),
+                o: simd_xor(x.o, m.o),
+            };
+            t1 &= !T1_FIRST;
+            blocks = blocks.add(32);
+            n -= 1;
+        }
+        lanes.0[0] = transmute::<V, [u32; 4]>(chain.e);
+        lanes.0[1] = transmute::<V, [u32; 4]>(chain.o);
+        *tweak = [t0, t1];
+    }
+}

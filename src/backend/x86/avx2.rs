@@ -1,0 +1,353 @@
+//! AVX2 backend (x86-64): the even/odd engine of `x86_engine` with
+//! rotates built from per-lane shifts (`vpsllvq`/`vpsrlvq`; AVX2 has no
+//! `vprolq`). Halves: one xmm for Skein-256, one ymm for Skein-512, two ymm
+//! for Skein-1024 (whose odd permutations happen to swap the two registers
+//! and shuffle within each, so no blends are needed).
+
+use super::engine::{compress, lane_kernel, Half};
+use core::arch::x86_64::*;
+
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Proof that this CPU has AVX2 (and the OS saves ymm state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token(());
+
+impl Token {
+    pub(crate) fn detect() -> Option<Token> {
+        avx2_cpuid::get().then_some(Token(()))
+    }
+}
+
+/// Two lanes (Skein-256 half state).
+#[derive(Clone, Copy)]
+struct X2(__m128i);
+/// Four lanes (Skein-512 half state).
+#[derive(Clone, Copy)]
+struct X4(__m256i);
+/// Eight lanes in two registers (Skein-1024 half state).
+#[derive(Clone, Copy)]
+struct X8([__m256i; 2]);
+
+/// Counts and 64 - counts as shift-count vectors.
+#[inline(always)]
+unsafe fn counts256(c: &[u32]) -> (__m256i, __m256i) {
+    // SAFETY: AVX is implied by the caller's AVX2.
+    unsafe {
+        let left = _mm256_set_epi64x(c[3] as i64, c[2] as i64, c[1] as i64, c[0] as i64);
+        let right = _mm256_sub_epi64(_mm256_set1_epi64x(64), left);
+        (left, right)
+    }
+}
+
+#[inline(always)]
+unsafe fn rotl256(v: __m256i, c: &[u32]) -> __m256i {
+    // SAFETY: the caller holds the AVX2 token.
+    unsafe {
+        let (left, right) = counts256(c);
+        _mm256_or_si256(_mm256_sllv_epi64(v, left), _mm256_srlv_epi64(v, right))
+    }
+}
+
+/// Lane l of the result is lane `i[l]` of `v` (all four indices < 4).
+#[inline(always)]
+unsafe fn permute256(v: __m256i, i: &[usize]) -> __m256i {
+    // SAFETY: the caller holds the AVX2 token.
+    unsafe {
+        match (i[0], i[1], i[2], i[3]) {
+            (0, 1, 2, 3) => v,
+            // Swapping within 128-bit halves is a one-cycle in-lane shuffle.
+            (1, 0, 3, 2) => _mm256_shuffle_epi32::<0x4E>(v),
+            (3, 2, 1, 0) => _mm256_permute4x64_epi64::<0x1B>(v),
+            (a, b, c, d) => {
+                let dwords = |q: usize| [2 * q as i32, 2 * q as i32 + 1];
+                let [a0, a1] = dwords(a);
+                let [b0, b1] = dwords(b);
+                let [c0, c1] = dwords(c);
+                let [d0, d1] = dwords(d);
+                _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(d1, d0, c1, c0, b1, b0, a1, a0))
+            }
+        }
+    }
+}
+
+impl Half for X2 {
+    const LANES: usize = 2;
+    #[inline(always)]
+    unsafe fn load(words: &[u64]) -> Self {
+        assert!(words.len() >= 2);
+        // SAFETY: two readable words, unaligned load.
+        X2(unsafe { _mm_loadu_si128(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, words: &mut [u64]) {
+        assert!(words.len() >= 2);
+        // SAFETY: two writable words, unaligned store.
+        unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        X2(unsafe { _mm_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        X2(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        unsafe {
+            let left = _mm_set_epi64x(c[1] as i64, c[0] as i64);
+            let right = _mm_sub_epi64(_mm_set1_epi64x(64), left);
+            X2(_mm_or_si128(_mm_sllv_epi64(self.0, left), _mm_srlv_epi64(self.0, right)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn permute(self, i: &[usize; 8]) -> Self {
+        if i[0] == 0 {
+            self
+        } else {
+            // SAFETY: SSE2 is part of x86-64.
+            X2(unsafe { _mm_shuffle_epi32::<0x4E>(self.0) })
+        }
+    }
+}
+
+impl Half for X4 {
+    const LANES: usize = 4;
+    #[inline(always)]
+    unsafe fn load(words: &[u64]) -> Self {
+        assert!(words.len() >= 4);
+        // SAFETY: four readable words, unaligned load.
+        X4(unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, words: &mut [u64]) {
+        assert!(words.len() >= 4);
+        // SAFETY: four writable words, unaligned store.
+        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        X4(unsafe { _mm256_add_epi64(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        X4(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        X4(unsafe { rotl256(self.0, &c[..4]) })
+    }
+    #[inline(always)]
+    unsafe fn permute(self, i: &[usize; 8]) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        X4(unsafe { permute256(self.0, &i[..4]) })
+    }
+}
+
+impl Half for X8 {
+    const LANES: usize = 8;
+    #[inline(always)]
+    unsafe fn load(words: &[u64]) -> Self {
+        assert!(words.len() >= 8);
+        // SAFETY: eight readable words, unaligned loads.
+        unsafe { X8([_mm256_loadu_si256(words.as_ptr().cast()), _mm256_loadu_si256(words[4..].as_ptr().cast())]) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, words: &mut [u64]) {
+        assert!(words.len() >= 8);
+        // SAFETY: eight writable words, unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0[0]);
+            _mm256_storeu_si256(words[4..].as_mut_ptr().cast(), self.0[1]);
+        }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        unsafe { X8([_mm256_add_epi64(self.0[0], o.0[0]), _mm256_add_epi64(self.0[1], o.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        unsafe { X8([_mm256_xor_si256(self.0[0], o.0[0]), _mm256_xor_si256(self.0[1], o.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        unsafe { X8([rotl256(self.0[0], &c[..4]), rotl256(self.0[1], &c[4..])]) }
+    }
+    #[inline(always)]
+    unsafe fn permute(self, i: &[usize; 8]) -> Self {
+        // SAFETY: `Half` is used only under this backend's token.
+        unsafe { X8([gather256(self.0, &i[..4]), gather256(self.0, &i[4..])]) }
+    }
+}
+
+/// Four lanes picked from two registers: lane l is lane `i[l]` of the pair
+/// (0..4 first register, 4..8 second). One permute when all come from one
+/// register, else two permutes and a blend. (A free function rather than a
+/// closure, so it inherits the caller's target features when inlined.)
+#[inline(always)]
+unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
+    let local = [i[0] % 4, i[1] % 4, i[2] % 4, i[3] % 4];
+    // SAFETY: the caller holds the AVX2 token.
+    unsafe {
+        if i[..4].iter().all(|&q| q < 4) {
+            permute256(v[0], &local)
+        } else if i[..4].iter().all(|&q| q >= 4) {
+            permute256(v[1], &local)
+        } else {
+            let high = |l: usize| if i[l] >= 4 { -1i64 } else { 0 };
+            let mask = _mm256_set_epi64x(high(3), high(2), high(1), high(0));
+            _mm256_blendv_epi8(permute256(v[0], &local), permute256(v[1], &local), mask)
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn compress_256_avx2(chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: this function's target feature is the one X2 uses.
+    unsafe { compress::<X2, 4>(chain, tweak, blocks, bytes_per_block) }
+}
+#[target_feature(enable = "avx2")]
+unsafe fn compress_512_avx2(chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: this function's target feature is the one X4 uses.
+    unsafe { compress::<X4, 8>(chain, tweak, blocks, bytes_per_block) }
+}
+#[target_feature(enable = "avx2")]
+unsafe fn compress_1024_avx2(chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: this function's target feature is the one X8 uses.
+    unsafe { compress::<X8, 16>(chain, tweak, blocks, bytes_per_block) }
+}
+
+pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: a Token exists only if detection found AVX2.
+    unsafe { compress_256_avx2(chain, tweak, blocks, bytes_per_block) }
+}
+pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: a Token exists only if detection found AVX2.
+    unsafe { compress_512_avx2(chain, tweak, blocks, bytes_per_block) }
+}
+pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    // SAFETY: a Token exists only if detection found AVX2.
+    unsafe { compress_1024_avx2(chain, tweak, blocks, bytes_per_block) }
+}
+
+// ===========================================================================
+// Multi-lane kernel: 4 computations at once, one per 64-bit lane.
+// ===========================================================================
+//
+// AVX2 multi-lane kernel (x86-64): four computations at once, one per 64-bit
+// lane of a ymm register.
+//
+// Same layout as the AVX-512 kernel (row `j` = word `j` of every state; the
+// permutation is a renaming). AVX2 has no 64-bit rotate: rotations by a
+// multiple of 8 are one byte shuffle, the others two shifts and an or.
+// Seam: `crate::lanes`.
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_add_epi64(a, b)
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn xor(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_xor_si256(a, b)
+}
+
+/// Rotate every lane left by `r` (a constant after inlining).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rol(a: __m256i, r: u32) -> __m256i {
+    if r.is_multiple_of(8) {
+        // Byte b of each word takes byte (b - r/8) mod 8.
+        let shift = (r / 8) as u64;
+        let mut index = 0u64;
+        for b in 0..8 {
+            index |= ((b + 8 - shift) % 8) << (8 * b);
+        }
+        let upper = index + 0x0808_0808_0808_0808;
+        let mask = _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
+        _mm256_shuffle_epi8(a, mask)
+    } else {
+        let left = _mm256_sll_epi64(a, _mm_cvtsi32_si128(r as i32));
+        let right = _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - r as i32));
+        _mm256_or_si256(left, right)
+    }
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn splat(v: u64) -> __m256i {
+    _mm256_set1_epi64x(v as i64)
+}
+
+
+/// Message rows of the block at byte `offset` of every lane: 4x4 transposes
+/// of each 32-byte quarter.
+///
+/// # Safety
+/// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m256i; W] {
+    let mut m = [_mm256_setzero_si256(); W];
+    for quarter in 0..W / 4 {
+        let mut r = [_mm256_setzero_si256(); 4];
+        for i in 0..4 {
+            // SAFETY: 32 readable bytes at `offset + 32 * quarter` of each lane,
+            // since 32 * (quarter + 1) <= 8 * W (unaligned loads).
+            r[i] = unsafe { _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast()) };
+        }
+        let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
+        let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
+        let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
+        let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
+        m[4 * quarter] = _mm256_permute2x128_si256::<0x20>(lo01, lo23);
+        m[4 * quarter + 1] = _mm256_permute2x128_si256::<0x20>(hi01, hi23);
+        m[4 * quarter + 2] = _mm256_permute2x128_si256::<0x31>(lo01, lo23);
+        m[4 * quarter + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
+    }
+    m
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_row(row: &[u64; 4]) -> __m256i {
+    // SAFETY: a row is 32 readable bytes.
+    unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store_row(row: &mut [u64; 4], v: __m256i) {
+    // SAFETY: a row is 32 writable bytes.
+    unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), v) }
+}
+
+/// Tweak words plus `step`, carrying out of word 0 into word 1.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn advance(t0: __m256i, t1: __m256i, step: __m256i) -> (__m256i, __m256i) {
+    let sum = add(t0, step);
+    // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
+    let carry = _mm256_or_si256(_mm256_and_si256(t0, step), _mm256_andnot_si256(sum, _mm256_or_si256(t0, step)));
+    (sum, add(t1, _mm256_srli_epi64::<63>(carry)))
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn and(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_and_si256(a, b)
+}
+
+lane_kernel!("avx2", __m256i, 4);

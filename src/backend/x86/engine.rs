@@ -1,0 +1,227 @@
+//! What the x86 SIMD backends (sse2, avx2, avx512) share: the single-stream
+//! Threefish engine, written once over a `Half` of the state (their
+//! multi-lane kernels come from `backend::lane_kernel`).
+//!
+//! Layout (`backend::layout`, shared with PowerPC): the even words, which are always
+//! the addition targets of MIX, live in one `Half`; the odd words, which are
+//! always rotated and xored, in another. A round is then
+//! `even += odd; odd = rotl(odd, counts) ^ even; odd = permute(odd)`.
+//! Only the odd half is ever permuted: the spec's π maps evens to evens and
+//! odds to odds, so the even half can stay in place while its lanes take on
+//! new logical words; the odd half is permuted so that each lane again holds
+//! the MIX partner of the even word beside it. The evens' relabeling is π
+//! restricted to the even words, whose fourth power is the identity, so
+//! every four rounds (at each key injection) both halves are back in the
+//! natural order: lane l of `even` holds word 2l and of `odd` word 2l+1.
+//!
+//! Subkeys are formed on the fly: with the extended key stored as the cyclic
+//! sequence ks[0], ks[2], .., ks[W], ks[1], ks[3], .., ks[W-1] (stride two
+//! through an odd modulus visits every word), the even and odd lanes of
+//! subkey s are each one unaligned load at a compile-time offset. The tweak
+//! words and the subkey number are added from small per-block vectors.
+
+use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
+use crate::spec::{C240, T1_FIRST};
+
+/// Half of a Threefish state (W/2 words) in some vector registers.
+///
+/// # Safety
+/// Implementations use instructions of one target feature set; the engine's
+/// functions may only be called where the implementing backend's token
+/// proves the CPU has them.
+pub(crate) trait Half: Copy {
+    /// W/2: the number of 64-bit lanes.
+    const LANES: usize;
+    /// Load `LANES` words from `words` (no alignment needed).
+    unsafe fn load(words: &[u64]) -> Self;
+    /// Store the lanes to `words[..LANES]`.
+    unsafe fn store(self, words: &mut [u64]);
+    unsafe fn add(self, other: Self) -> Self;
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Rotate lane l left by `counts[l]` (1..=63).
+    unsafe fn rotl(self, counts: &[u32; 8]) -> Self;
+    /// Lane l of the result is lane `index[l]` of `self`.
+    unsafe fn permute(self, index: &[usize; 8]) -> Self;
+}
+
+/// Per-lane constant of subkey s on the odd half: s in the last lane.
+const fn subkey_number<const W: usize>(s: usize) -> [u64; 8] {
+    let mut c = [0u64; 8];
+    c[W / 2 - 1] = s as u64;
+    c
+}
+
+#[inline(always)]
+unsafe fn round<H: Half, const W: usize, const D: usize>(e: &mut H, o: &mut H) {
+    let counts = const { lane_rotations::<W>()[D % 8] };
+    let index = const { odd_permutations::<W>()[D % 4] };
+    // SAFETY (for this and every `unsafe` call below): the caller's
+    // contract, the backend token, covers the `Half` implementation.
+    unsafe {
+        *e = e.add(*o);
+        *o = o.rotl(&counts).xor(*e).permute(&index);
+    }
+}
+
+/// Per-block subkey material: the cyclic extended key and tweak vectors.
+struct Subkeys<H> {
+    key: [u64; 40],
+    tweak_even: [H; 3],
+    tweak_odd: [H; 3],
+}
+
+#[inline(always)]
+unsafe fn inject<H: Half, const W: usize, const S: usize>(e: &mut H, o: &mut H, k: &Subkeys<H>) {
+    let n0 = const { key_pos::<W>(S) };
+    let n1 = const { key_pos::<W>(S + 1) };
+    let number = const { subkey_number::<W>(S) };
+    // SAFETY: see `round`.
+    unsafe {
+        let ke = H::load(&k.key[n0..]).add(k.tweak_even[(S + 1) % 3]);
+        let ko = H::load(&k.key[n1..]).add(k.tweak_odd[S % 3].add(H::load(&number)));
+        *e = e.add(ke);
+        *o = o.add(ko);
+    }
+}
+
+#[inline(always)]
+unsafe fn eight_rounds<H: Half, const W: usize, const S: usize>(
+    e: &mut H,
+    o: &mut H,
+    k: &Subkeys<H>,
+) {
+    // SAFETY: see `round`.
+    unsafe {
+        round::<H, W, 0>(e, o);
+        round::<H, W, 1>(e, o);
+        round::<H, W, 2>(e, o);
+        round::<H, W, 3>(e, o);
+        match S + 1 {
+            1 => inject::<H, W, 1>(e, o, k),
+            3 => inject::<H, W, 3>(e, o, k),
+            5 => inject::<H, W, 5>(e, o, k),
+            7 => inject::<H, W, 7>(e, o, k),
+            9 => inject::<H, W, 9>(e, o, k),
+            11 => inject::<H, W, 11>(e, o, k),
+            13 => inject::<H, W, 13>(e, o, k),
+            15 => inject::<H, W, 15>(e, o, k),
+            17 => inject::<H, W, 17>(e, o, k),
+            _ => inject::<H, W, 19>(e, o, k),
+        }
+        round::<H, W, 4>(e, o);
+        round::<H, W, 5>(e, o);
+        round::<H, W, 6>(e, o);
+        round::<H, W, 7>(e, o);
+        match S + 2 {
+            2 => inject::<H, W, 2>(e, o, k),
+            4 => inject::<H, W, 4>(e, o, k),
+            6 => inject::<H, W, 6>(e, o, k),
+            8 => inject::<H, W, 8>(e, o, k),
+            10 => inject::<H, W, 10>(e, o, k),
+            12 => inject::<H, W, 12>(e, o, k),
+            14 => inject::<H, W, 14>(e, o, k),
+            16 => inject::<H, W, 16>(e, o, k),
+            18 => inject::<H, W, 18>(e, o, k),
+            _ => inject::<H, W, 20>(e, o, k),
+        }
+    }
+}
+
+/// The block function of `portable::compress`, on the even/odd layout.
+///
+/// # Safety
+/// The CPU must support the instructions `H` uses; `H::LANES == W / 2`.
+#[inline(always)]
+pub(crate) unsafe fn compress<H: Half, const W: usize>(
+    chain: &mut [u64; W],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
+    debug_assert_eq!(blocks.len() % (8 * W), 0);
+    let half = const {
+        assert!((W == 4 || W == 8 || W == 16) && H::LANES == W / 2);
+        W / 2
+    };
+    let mut even = [0u64; 8];
+    let mut odd = [0u64; 8];
+    for l in 0..half {
+        even[l] = chain[2 * l];
+        odd[l] = chain[2 * l + 1];
+    }
+    // SAFETY: the caller guarantees the CPU runs `H`'s instructions.
+    unsafe {
+        let mut key_even = H::load(&even);
+        let mut key_odd = H::load(&odd);
+        let mut tw_even = [0u64; 24];
+        let mut tw_odd = [0u64; 24];
+        let mut k = Subkeys {
+            key: [0u64; 40],
+            tweak_even: [key_even; 3],
+            tweak_odd: [key_odd; 3],
+        };
+        for block in blocks.chunks_exact(8 * W) {
+            let mut m_even = [0u64; 8];
+            let mut m_odd = [0u64; 8];
+            for l in 0..half {
+                m_even[l] = u64::from_le_bytes(block[16 * l..16 * l + 8].try_into().unwrap());
+                m_odd[l] = u64::from_le_bytes(block[16 * l + 8..16 * l + 16].try_into().unwrap());
+            }
+            let m_even = H::load(&m_even);
+            let m_odd = H::load(&m_odd);
+
+            let (t0, carry) = tweak[0].overflowing_add(bytes_per_block);
+            tweak[0] = t0;
+            tweak[1] = tweak[1].wrapping_add(carry as u64);
+            let ts = [tweak[0], tweak[1], tweak[0] ^ tweak[1]];
+            for r in 0..3 {
+                tw_even[r * half + half - 1] = ts[r];
+                tw_odd[r * half + half - 2] = ts[r];
+            }
+            for r in 0..3 {
+                k.tweak_even[r] = H::load(&tw_even[r * half..]);
+                k.tweak_odd[r] = H::load(&tw_odd[r * half..]);
+            }
+
+            // Cyclic key sequence, twice: evens, parity, odds.
+            key_even.store(&mut k.key[..]);
+            key_odd.store(&mut k.key[half + 1..]);
+            let mut parity = C240;
+            for i in (0..half).chain(half + 1..W + 1) {
+                parity ^= k.key[i];
+            }
+            k.key[half] = parity;
+            key_even.store(&mut k.key[W + 1..]);
+            key_odd.store(&mut k.key[W + half + 2..]);
+            k.key[W + 1 + half] = parity;
+
+            let mut e = m_even.add(key_even).add(k.tweak_even[1]);
+            let mut o = m_odd.add(key_odd).add(k.tweak_odd[0]);
+            eight_rounds::<H, W, 0>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 2>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 4>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 6>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 8>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 10>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 12>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 14>(&mut e, &mut o, &k);
+            eight_rounds::<H, W, 16>(&mut e, &mut o, &k);
+            if W == 16 {
+                eight_rounds::<H, W, 18>(&mut e, &mut o, &k);
+            }
+            key_even = e.xor(m_even);
+            key_odd = o.xor(m_odd);
+            tweak[1] &= !T1_FIRST;
+        }
+        key_even.store(&mut even);
+        key_odd.store(&mut odd);
+    }
+    for l in 0..half {
+        chain[2 * l] = even[l];
+        chain[2 * l + 1] = odd[l];
+    }
+}
+
+// The multi-lane kernel is written once for every instruction set, in
+// `backend::lane_kernel`.
+pub(crate) use crate::backend::lane_kernel::lane_kernel;
