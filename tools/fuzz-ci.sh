@@ -83,7 +83,9 @@ for t in "${targets[@]}"; do
 done
 
 echo
-echo "fuzz-ci: results (${SECONDS_PER_TARGET}s per target; CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'))"
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+features="$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w 'sse2\|avx2\|avx512f\|avx512vl' | tr '\n' ' ')"
+echo "fuzz-ci: results (${SECONDS_PER_TARGET}s per target; CPU: $cpu; features: ${features:-none of sse2/avx2/avx512})"
 printf '  %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz-ci: error: failing targets: ${failed[*]}" >&2
