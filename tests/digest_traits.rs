@@ -14,7 +14,7 @@ type MacEntry = (u64, u64, Vec<u8>, Vec<u8>, Vec<u8>);
 
 /// The golden file's keyed entries with whole-byte messages.
 fn golden_macs() -> Vec<MacEntry> {
-    let entries = common::load_golden_kat().expect("the golden KAT file is required");
+    let entries = common::load_golden_kat();
     let macs: Vec<_> = entries
         .into_iter()
         .filter(|e| e.tree.is_none() && e.msg_bits % 8 == 0)

@@ -14,7 +14,7 @@
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
-#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly)))]
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly, skein_simd_vsx_lanes)))]
 mod lane_kernel;
 #[cfg(any(target_arch = "x86_64", all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly)))]
 mod layout;
@@ -246,7 +246,10 @@ const PORTABLE_LANES: usize = portable_lanes::LANES;
 /// it could only be checked for correctness here, in an emulator.
 /// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
 /// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates and by
-/// instruction counts under QEMU (README, "AArch64" and "PowerPC").
+/// instruction counts under QEMU (README, "AArch64" and "PowerPC"). The VSX
+/// lane kernel is built only with `--cfg skein_simd_vsx_lanes` until its
+/// tests have run under QEMU (written and spot-checked, not yet through the
+/// suite): without it, POWER lanes are portable, as before.
 const LANE_PREFERENCE: [Backend; 6] =
     [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon, Backend::Vsx, Backend::Portable];
 
@@ -264,7 +267,7 @@ impl LaneChoice {
             Choice::Avx512(_) => Some(avx512::LANES),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Choice::Neon(_) => Some(neon::LANES),
-            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly, skein_simd_vsx_lanes))]
             Choice::Vsx(_) => Some(vsx::LANES),
             #[allow(unreachable_patterns)]
             _ => None,
@@ -285,7 +288,7 @@ impl LaneChoice {
             Choice::Avx512(t) => job.run::<{ avx512::LANES }, _>(Kernel(t, avx512::compress_lanes::<W>)),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Choice::Neon(t) => job.run::<{ neon::LANES }, _>(Kernel(t, neon::compress_lanes::<W>)),
-            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
+            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly, skein_simd_vsx_lanes))]
             Choice::Vsx(t) => job.run::<{ vsx::LANES }, _>(Kernel(t, vsx::compress_lanes::<W>)),
             #[allow(unreachable_patterns)]
             _ => unreachable!("a LaneChoice holds an instruction set with a multi-lane kernel"),
