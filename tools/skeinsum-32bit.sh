@@ -22,7 +22,7 @@ cd "$repo"
 big_mib="${SKEINSUM_32BIT_BIG_MIB:-4097}"
 target=powerpc-unknown-linux-gnu
 RUSTC_BOOTSTRAP=1 cargo build -q --release -p skeinsum --target "$target"
-ppc="target/$target/release/skeinsum"
+ppc="$repo/target/$target/release/skeinsum"  # absolute: used after cd
 run=(qemu-ppc -cpu 7450 -L /usr/powerpc-linux-gnu "$ppc")
 
 work="$(mktemp -d)"
@@ -56,7 +56,10 @@ if [ "$big_mib" != 0 ]; then
     truncate -s "${big_mib}M" "$work/big"
     expected="$(cd "$work" && "$repo/target/debug/skeinsum" big)"
     t0=$SECONDS
-    got="$(cd "$work" && "${run[@]}" big)"
+    got="$(cd "$work" && "${run[@]}" big)" || {
+        echo "FAIL: ${big_mib} MiB sparse file: ppc32 skeinsum exited $?" >&2
+        exit 1
+    }
     if [ "$got" = "$expected" ]; then
         echo "ok: ${big_mib} MiB sparse file: same digest as the host ($((SECONDS - t0)) s under QEMU)"
     else
