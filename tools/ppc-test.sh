@@ -15,15 +15,21 @@
 #   aarch64-a53   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu cortex-a53 (NEON without SHA3)
 # (`aarch64` is another name of aarch64-max.) The AArch64 runs set
 # SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test fails if detection does
-# not find (or wrongly finds) SHA3 on that CPU. aarch64-a53 runs the unit and
-# integration tests but not the doctests (`--lib --tests`): they take about
-# 4 minutes under QEMU and exercise nothing aarch64-max has not run.
+# not find (or wrongly finds) SHA3 on that CPU. The doctests (36 examples of
+# the public API, about 3 minutes under QEMU) run on ppc32-7450 (32-bit
+# big-endian) and aarch64-max (64-bit little-endian) only; the other runs take
+# the unit and integration tests (`--lib --tests`), where every backend meets
+# the golden file and the differential tests.
 #
 # For each run:
-#   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --release --target T
-#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --self-test
-#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --list-backends
+#   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --profile emulated --target T
+#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --profile emulated --target T -- --self-test
+#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --profile emulated --target T -- --list-backends
 #                                               (must also print something)
+# The `emulated` profile (Cargo.toml) is `release` without LTO and with 16
+# codegen units: the same optimised code paths, built in a fraction of the
+# time (with thin LTO and one codegen unit, each of the 11 test binaries was
+# its own LTO job: 13 minutes for one target on a loaded machine).
 # with CARGO_TARGET_<T>_RUNNER set to that run's qemu command, so the tests
 # and the CLI run under the same emulated CPU. Runs of one target share one
 # build (the runner is not part of cargo's fingerprint).
@@ -33,6 +39,7 @@
 #   PPC_TEST_TIMEOUT     seconds allowed for each cargo command (default 1500)
 #   PPC_TEST_FAIL_FAST=1 stop at the first failing run
 #   PPC_TEST_CARGO_ARGS  extra arguments for `cargo test` (e.g. "-- --skip slow")
+#   PPC_TEST_PROFILE     cargo profile (default emulated; `release` for the real thing)
 #
 # Exits non-zero if any step of any run fails. The last line is
 # "ppc-test: N passed, M failed" (runs, not individual tests).
@@ -44,6 +51,7 @@ cd "$repo"
 timeout_s="${PPC_TEST_TIMEOUT:-1500}"
 fail_fast="${PPC_TEST_FAIL_FAST:-0}"
 read -r -a extra_test_args <<< "${PPC_TEST_CARGO_ARGS:-}"
+profile="${PPC_TEST_PROFILE:-emulated}"
 
 if [ $# -gt 0 ]; then
     runs=("$@")
@@ -57,10 +65,10 @@ fi
 run_spec() {
     case "$1" in
         ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc -" ;;
-        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc -" ;;
-        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc -" ;;
-        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc -" ;;
-        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc -" ;;
+        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - --lib,--tests" ;;
+        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib,--tests" ;;
+        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib,--tests" ;;
+        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc - --lib,--tests" ;;
         aarch64-max|aarch64)
                         echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1" ;;
         aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --lib,--tests" ;;
@@ -126,21 +134,21 @@ for r in "${runs[@]}"; do
     (
         export "$runner_var=$runner"
         [ -n "$run_env" ] && export "${run_env?}"
-        step "[$r] ${run_env:+$run_env }cargo test -p skein-simd --release --target $target ${scope_args[*]}" \
-            cargo test -p skein-simd --release --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
+        step "[$r] ${run_env:+$run_env }cargo test -p skein-simd --profile $profile --target $target ${scope_args[*]}" \
+            cargo test -p skein-simd --profile "$profile" --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
     ) || ok=0
     if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then
         (
             export "$runner_var=$runner"
             step "[$r] skeinsum --self-test" \
-                cargo run -q -p skeinsum --release --target "$target" -- --self-test
+                cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --self-test
         ) || ok=0
         (
             export "$runner_var=$runner"
             # must succeed and print something
             step "[$r] skeinsum --list-backends" bash -c \
                 'out="$("$@")" || exit $?; printf "%s\n" "$out"; [ -n "$out" ] || { echo "empty output" >&2; exit 1; }' _ \
-                cargo run -q -p skeinsum --release --target "$target" -- --list-backends
+                cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --list-backends
         ) || ok=0
     fi
     if [ "$ok" = 1 ]; then

@@ -14,7 +14,7 @@
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
-#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly, skein_simd_vsx_lanes)))]
+#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly)))]
 mod lane_kernel;
 #[cfg(any(target_arch = "x86_64", all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly)))]
 mod layout;
@@ -245,11 +245,8 @@ const PORTABLE_LANES: usize = portable_lanes::LANES;
 /// comes first by construction (twice the lanes, one-instruction rotates);
 /// it could only be checked for correctness here, in an emulator.
 /// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
-/// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates and by
-/// instruction counts under QEMU (README, "AArch64" and "PowerPC"). The VSX
-/// lane kernel is built only with `--cfg skein_simd_vsx_lanes` until its
-/// tests have run under QEMU (written and spot-checked, not yet through the
-/// suite): without it, POWER lanes are portable, as before.
+/// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates (README,
+/// "AArch64" and "PowerPC"); both run the whole suite under QEMU in CI.
 const LANE_PREFERENCE: [Backend; 6] =
     [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon, Backend::Vsx, Backend::Portable];
 
@@ -267,7 +264,7 @@ impl LaneChoice {
             Choice::Avx512(_) => Some(avx512::LANES),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Choice::Neon(_) => Some(neon::LANES),
-            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly, skein_simd_vsx_lanes))]
+            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
             Choice::Vsx(_) => Some(vsx::LANES),
             #[allow(unreachable_patterns)]
             _ => None,
@@ -288,7 +285,7 @@ impl LaneChoice {
             Choice::Avx512(t) => job.run::<{ avx512::LANES }, _>(Kernel(t, avx512::compress_lanes::<W>)),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Choice::Neon(t) => job.run::<{ neon::LANES }, _>(Kernel(t, neon::compress_lanes::<W>)),
-            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly, skein_simd_vsx_lanes))]
+            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
             Choice::Vsx(t) => job.run::<{ vsx::LANES }, _>(Kernel(t, vsx::compress_lanes::<W>)),
             #[allow(unreachable_patterns)]
             _ => unreachable!("a LaneChoice holds an instruction set with a multi-lane kernel"),

@@ -597,10 +597,8 @@ mod imp {
     // as they are loaded (`xxpermdi`).
     // =======================================================================
 
-    #[cfg(skein_simd_vsx_lanes)]
     pub(crate) use lanes::{compress_lanes, LANES};
 
-    #[cfg(skein_simd_vsx_lanes)]
     mod lanes {
         use super::{load_words, Token, D};
         use crate::backend::lane_kernel::lane_kernel;
