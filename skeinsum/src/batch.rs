@@ -153,16 +153,26 @@ impl<'c> Batch<'c> {
     /// Hash one window taken from the front of `requests` (at least one
     /// request); one outcome per request taken, in order.
     pub fn hash_window(&mut self, requests: &[Request<'_>]) -> Vec<Outcome> {
-        // Choose the window by size, looking names up on this thread.
+        // Look the next names up (in parallel: for small files these system
+        // calls cost more than hashing), then choose the window by size.
+        let largest = BATCH_FILE_MAX.min(testing::map_window(MAP_WINDOW));
+        let ahead = &requests[..requests.len().min(2 * WINDOW_FILES)];
+        let manys: Vec<Option<usize>> = ahead
+            .iter()
+            .map(|r| self.many_index((r.state, r.output_bits)))
+            .collect();
+        let sizes: Vec<Option<u64>> = ahead
+            .par_iter()
+            .zip(&manys)
+            .map(|(request, many)| {
+                many.and_then(|_| std::fs::metadata(bytes_os(request.name)).ok())
+                    .filter(|m| m.is_file() && m.len() <= largest)
+                    .map(|m| m.len())
+            })
+            .collect();
         let mut chosen = Vec::new();
         let (mut files, mut bytes) = (0, 0u64);
-        let largest = BATCH_FILE_MAX.min(testing::map_window(MAP_WINDOW));
-        for request in requests {
-            let many = self.many_index((request.state, request.output_bits));
-            let size = std::fs::metadata(bytes_os(request.name))
-                .ok()
-                .filter(|m| m.is_file() && m.len() <= largest)
-                .map(|m| m.len());
+        for (many, size) in manys.into_iter().zip(sizes) {
             let wanted = many.zip(size);
             if let Some((_, len)) = wanted {
                 if files > 0 && (files == WINDOW_FILES || bytes + len > WINDOW_BYTES) {
@@ -176,7 +186,7 @@ impl<'c> Batch<'c> {
 
         // Open and read or map them, in parallel.
         let use_mmap = self.use_mmap;
-        let mut slots: Vec<Slot> = requests[..chosen.len()]
+        let slots: Vec<Slot> = requests[..chosen.len()]
             .par_iter()
             .zip(&chosen)
             .map(|(request, wanted)| match wanted {
@@ -216,9 +226,9 @@ impl<'c> Batch<'c> {
         }
         self.advance(bytes);
 
-        // Check every file again, in order.
+        // Check every file again (in parallel); the outcomes stay in order.
         slots
-            .drain(..)
+            .into_par_iter()
             .zip(digests)
             .map(|(slot, digest)| match slot {
                 Slot::Sequential => Outcome::Sequential,

@@ -124,6 +124,16 @@ fn check_list(
         }
     };
 
+    // A list that arrives through a pipe or terminal is answered line by
+    // line as it comes; waiting for a window could wait forever.
+    let regular = if list == b"-" {
+        input::stdin_is_file()
+    } else {
+        std::fs::metadata(crate::config::bytes_os(list)).is_ok_and(|m| m.is_file())
+    };
+    if !regular {
+        batch = None;
+    }
     let mut tally = Tally::default();
     let mut hashers = Prototypes::default();
     let terminator = if options.zero { 0 } else { b'\n' };

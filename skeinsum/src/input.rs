@@ -88,6 +88,11 @@ pub fn stdin() -> io::Result<io::StdinLock<'static>> {
     Ok(io::stdin().lock())
 }
 
+/// Whether standard input is a regular file (`< file`), not a pipe or terminal.
+pub(crate) fn stdin_is_file() -> bool {
+    stdin_snapshot().is_some()
+}
+
 /// The snapshot of standard input when it is a regular file (`< file`).
 fn stdin_snapshot() -> Option<Snapshot> {
     #[cfg(unix)]
