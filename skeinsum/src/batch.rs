@@ -276,7 +276,16 @@ impl Drop for Batch<'_> {
 /// Open a file of the window, snapshot it and read or map it whole.
 /// `Ok(None)`: it is not (or no longer) a regular file of batch size.
 fn open(name: &[u8], use_mmap: bool) -> Result<Option<Ready>, InputError> {
-    let file = File::open(bytes_os(name))?;
+    // Non-blocking: should the name have become a FIFO since it was looked
+    // up, opening it must not wait for a writer (regular files ignore it).
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(bytes_os(name))?;
     let Some(before) = Snapshot::of(&file.metadata()?) else {
         return Ok(None);
     };

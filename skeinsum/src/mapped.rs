@@ -90,7 +90,7 @@ pub(crate) mod sigbus {
     /// How many mappings can be watched at once: one for the sequential
     /// path, up to this many for a batch (`crate::batch` reads a file
     /// instead of mapping it when every slot is taken).
-    pub const SLOTS: usize = 256;
+    const SLOTS: usize = 256;
 
     /// One watched mapping (start, length; length 0 = slot unused).
     struct Slot {
@@ -240,7 +240,6 @@ pub(crate) mod sigbus {
 pub(crate) mod sigbus {
     /// Elsewhere (Windows) a mapped file cannot be truncated, so there is no
     /// fault to catch; the before/after comparison still applies.
-    pub const SLOTS: usize = usize::MAX;
     pub struct Guard(());
     impl Guard {
         pub fn arm(_start: *const u8, _len: usize) -> Option<Guard> {
