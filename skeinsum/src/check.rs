@@ -4,11 +4,13 @@
 use std::io::{self, BufRead};
 
 use skein_simd::{DynSkein, StateSize};
+use subtle::ConstantTimeEq;
 
+use crate::batch::{Batch, Outcome, Request, WINDOW_FILES};
 use crate::cli::MAX_OUTPUT_BITS;
 use crate::config::{os_bytes, HashConfig};
 use crate::format::{parse_check_line, status_line, CheckLine};
-use crate::input::{self, Reader};
+use crate::input::{self, InputError, Reader};
 use crate::quote::quote_name;
 use crate::report::{io_reason, warn, Output, OutputClosed};
 
@@ -29,11 +31,12 @@ pub fn run(
     lists: &[std::ffi::OsString],
     options: &CheckOptions,
     reader: &mut Reader,
+    mut batch: Option<&mut Batch<'_>>,
     out: &mut Output,
 ) -> Result<bool, OutputClosed> {
     let mut all_ok = true;
     for list in lists {
-        all_ok &= check_list(config, &os_bytes(list), options, reader, out)?;
+        all_ok &= check_list(config, &os_bytes(list), options, reader, batch.as_deref_mut(), out)?;
     }
     Ok(all_ok)
 }
@@ -90,11 +93,16 @@ fn next_line(
     }
 }
 
+/// Entries waiting for a batch window hold at most this many bytes of names
+/// and expected digests (and at most [`WINDOW_FILES`] entries).
+const PENDING_BYTES: usize = 64 << 20;
+
 fn check_list(
     config: &HashConfig,
     list: &[u8],
     options: &CheckOptions,
     reader: &mut Reader,
+    mut batch: Option<&mut Batch<'_>>,
     out: &mut Output,
 ) -> Result<bool, OutputClosed> {
     let opened = if list == b"-" {
@@ -116,16 +124,30 @@ fn check_list(
         }
     };
 
+    // A list that arrives through a pipe or terminal is answered line by
+    // line as it comes; waiting for a window could wait forever.
+    let regular = if list == b"-" {
+        input::stdin_is_file()
+    } else {
+        std::fs::metadata(crate::config::bytes_os(list)).is_ok_and(|m| m.is_file())
+    };
+    if !regular {
+        batch = None;
+    }
     let mut tally = Tally::default();
     let mut hashers = Prototypes::default();
     let terminator = if options.zero { 0 } else { b'\n' };
     let mut raw = Vec::new();
     let mut number = 0u64;
+    let mut pending: Vec<(CheckLine, StateSize, u64)> = Vec::new();
+    let mut pending_bytes = 0;
+    let mut checker = Checker { config, options, reader, out, tally: &mut tally, hashers: &mut hashers };
     loop {
         let fits = match next_line(&mut text, terminator, &mut raw) {
             Ok(Some(fits)) => fits,
             Ok(None) => break,
             Err(e) => {
+                checker.flush(batch.as_deref_mut(), &mut pending)?;
                 warn(format_args!("{label}: {}", io_reason(&e)));
                 return Ok(false);
             }
@@ -140,7 +162,7 @@ fn check_list(
             .flatten()
             .and_then(|entry| algorithm_of(&entry, config).map(|algorithm| (entry, algorithm)));
         let Some((entry, (state, output_bits))) = entry else {
-            tally.malformed += 1;
+            checker.tally.malformed += 1;
             if options.warn {
                 warn(format_args!(
                     "{label}: {number}: improperly formatted Skein checksum line"
@@ -148,19 +170,19 @@ fn check_list(
             }
             continue;
         };
-        tally.well_formed += 1;
-        let hasher = match hashers.get(config, state, output_bits) {
-            Ok(h) => h,
-            Err(e) => {
-                // Cannot happen for well-formed lines (lengths are in range),
-                // but a line we cannot hash is unreadable, not a crash.
-                warn(format_args!("{}: {e}", quote_name(&entry.name)));
-                tally.unreadable += 1;
-                continue;
-            }
-        };
-        check_entry(&entry, hasher, options, reader, out, &mut tally)?;
+        checker.tally.well_formed += 1;
+        if batch.is_none() {
+            checker.sequential(&entry, state, output_bits)?;
+            continue;
+        }
+        pending_bytes += entry.name.len() + entry.expected.len();
+        pending.push((entry, state, output_bits));
+        if pending.len() >= WINDOW_FILES || pending_bytes >= PENDING_BYTES {
+            checker.flush(batch.as_deref_mut(), &mut pending)?;
+            pending_bytes = 0;
+        }
     }
+    checker.flush(batch, &mut pending)?;
 
     if tally.well_formed == 0 {
         warn(format_args!(
@@ -248,40 +270,95 @@ impl Prototypes {
     }
 }
 
-fn check_entry(
-    entry: &CheckLine,
-    mut hasher: DynSkein,
-    options: &CheckOptions,
-    reader: &mut Reader,
-    out: &mut Output,
-    tally: &mut Tally,
-) -> Result<(), OutputClosed> {
-    match reader.hash(&entry.name, &mut hasher) {
-        Err(e) if options.ignore_missing && e.is_not_found() => {}
-        Err(e) => {
-            tally.unreadable += 1;
-            warn(format_args!(
-                "{}: {}",
-                quote_name(&entry.name),
-                e.reason()
-            ));
-            if !options.status {
-                out.line(&status_line(&entry.name, "FAILED open or read"))?;
+/// Checks entries one by one or in batch windows, reporting each in order.
+struct Checker<'a> {
+    config: &'a HashConfig,
+    options: &'a CheckOptions,
+    reader: &'a mut Reader,
+    out: &'a mut Output,
+    tally: &'a mut Tally,
+    hashers: &'a mut Prototypes,
+}
+
+impl Checker<'_> {
+    /// Check one entry on the sequential path.
+    fn sequential(&mut self, entry: &CheckLine, state: StateSize, output_bits: u64) -> Result<(), OutputClosed> {
+        let mut hasher = match self.hashers.get(self.config, state, output_bits) {
+            Ok(h) => h,
+            Err(e) => {
+                // Cannot happen for well-formed lines (lengths are in range),
+                // but a line we cannot hash is unreadable, not a crash.
+                warn(format_args!("{}: {e}", quote_name(&entry.name)));
+                self.tally.unreadable += 1;
+                return Ok(());
+            }
+        };
+        let verified = self.reader.hash(&entry.name, &mut hasher).map(|()| hasher.verify(&entry.expected));
+        self.report(entry, verified)
+    }
+
+    /// Check every pending entry, window by window, and empty `pending`.
+    fn flush(
+        &mut self,
+        mut batch: Option<&mut Batch<'_>>,
+        pending: &mut Vec<(CheckLine, StateSize, u64)>,
+    ) -> Result<(), OutputClosed> {
+        let mut done = 0;
+        while done < pending.len() {
+            let Some(batch) = batch.as_deref_mut() else {
+                for (entry, state, bits) in &pending[done..] {
+                    self.sequential(entry, *state, *bits)?;
+                }
+                break;
+            };
+            let requests: Vec<Request<'_>> = pending[done..]
+                .iter()
+                .map(|(entry, state, output_bits)| Request { name: &entry.name, state: *state, output_bits: *output_bits })
+                .collect();
+            let outcomes = batch.hash_window(&requests);
+            drop(requests);
+            for ((entry, state, bits), outcome) in pending[done..].iter().zip(outcomes) {
+                done += 1;
+                match outcome {
+                    Outcome::Digest(digest) => {
+                        let same = digest.len() == entry.expected.len() && bool::from(digest.ct_eq(&entry.expected));
+                        self.report(entry, Ok(same))?;
+                    }
+                    Outcome::Failed(e) => self.report(entry, Err(e))?,
+                    Outcome::Sequential => batch.suspend(|| self.sequential(entry, *state, *bits))?,
+                }
             }
         }
-        Ok(()) => {
-            tally.verified += 1;
-            if hasher.verify(&entry.expected) {
+        pending.clear();
+        Ok(())
+    }
+
+    /// Report one entry: verified (true = digest matched) or unreadable.
+    fn report(&mut self, entry: &CheckLine, verified: Result<bool, InputError>) -> Result<(), OutputClosed> {
+        let (options, out, tally) = (self.options, &mut *self.out, &mut *self.tally);
+        match verified {
+            Err(e) if options.ignore_missing && e.is_not_found() => {}
+            Err(e) => {
+                tally.unreadable += 1;
+                warn(format_args!("{}: {}", quote_name(&entry.name), e.reason()));
+                if !options.status {
+                    out.line(&status_line(&entry.name, "FAILED open or read"))?;
+                }
+            }
+            Ok(true) => {
+                tally.verified += 1;
                 if !options.status && !options.quiet {
                     out.line(&status_line(&entry.name, "OK"))?;
                 }
-            } else {
+            }
+            Ok(false) => {
+                tally.verified += 1;
                 tally.mismatched += 1;
                 if !options.status {
                     out.line(&status_line(&entry.name, "FAILED"))?;
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
 }

@@ -83,7 +83,7 @@ pub struct Args {
     #[arg(long, value_name = "LEAF,FAN,HEIGHT", value_parser = parse_tree)]
     pub tree: Option<TreeParams>,
 
-    /// Threads for tree hashing, at most 256 [default: all cores, at most 256]
+    /// Threads for tree hashing and for many FILEs at once (1: one file after another), at most 256 [default: all cores, at most 256]
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
 

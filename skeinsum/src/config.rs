@@ -81,6 +81,11 @@ impl HashConfig {
     /// A fresh hasher for `state` and `output_bits` (>= 1) with every other
     /// argument of the run.
     pub fn hasher(&self, state: StateSize, output_bits: u64) -> Result<DynSkein, String> {
+        DynSkein::new(state, &self.params(output_bits)).map_err(|e| e.to_string())
+    }
+
+    /// Every argument of the run, with `output_bits` (>= 1).
+    pub fn params(&self, output_bits: u64) -> Params<'_> {
         let mut params = Params::new()
             .output_bits(output_bits)
             .key(&self.key)
@@ -94,7 +99,7 @@ impl HashConfig {
         if let Some(backend) = self.backend {
             params = params.backend(backend);
         }
-        DynSkein::new(state, &params).map_err(|e| e.to_string())
+        params
     }
 }
 

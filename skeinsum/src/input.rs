@@ -21,7 +21,7 @@ pub const MMAP_MIN: u64 = 16 * 1024;
 /// Read size for standard input, pipes, devices and small files.
 const READ_BLOCK: usize = 1 << 20;
 /// Inputs at least this large get a progress bar with `--progress`.
-const PROGRESS_MIN: u64 = 64 << 20;
+pub(crate) const PROGRESS_MIN: u64 = 64 << 20;
 /// With a progress bar, a mapped file is hashed in pieces this large.
 const PROGRESS_STEP: usize = 4 << 20;
 
@@ -58,15 +58,15 @@ impl InputError {
 /// within one tick of the file system's clock that keeps the size is the one
 /// thing this cannot see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Snapshot {
-    len: u64,
+pub(crate) struct Snapshot {
+    pub(crate) len: u64,
     modified: Option<SystemTime>,
     changed: Option<(i64, i64)>,
 }
 
 impl Snapshot {
     /// `Some` for regular files only: other inputs have no size to keep.
-    fn of(meta: &std::fs::Metadata) -> Option<Snapshot> {
+    pub(crate) fn of(meta: &std::fs::Metadata) -> Option<Snapshot> {
         #[cfg(unix)]
         let changed = {
             use std::os::unix::fs::MetadataExt;
@@ -86,6 +86,11 @@ impl Snapshot {
 pub fn stdin() -> io::Result<io::StdinLock<'static>> {
     closed_at_start(0)?;
     Ok(io::stdin().lock())
+}
+
+/// Whether standard input is a regular file (`< file`), not a pipe or terminal.
+pub(crate) fn stdin_is_file() -> bool {
+    stdin_snapshot().is_some()
 }
 
 /// The snapshot of standard input when it is a regular file (`< file`).
@@ -253,7 +258,7 @@ impl Reader {
 }
 
 /// `Err(Changed)` unless the two snapshots (both taken, or both absent) agree.
-fn unchanged(before: Option<Snapshot>, after: Option<Snapshot>) -> Result<(), InputError> {
+pub(crate) fn unchanged(before: Option<Snapshot>, after: Option<Snapshot>) -> Result<(), InputError> {
     if before == after {
         Ok(())
     } else {

@@ -15,6 +15,7 @@
 //! - [`quote::quote_name`]: GNU's shell-escape quoting of names in messages
 //!   on stderr.
 
+mod batch;
 mod check;
 mod cli;
 mod config;
@@ -103,17 +104,25 @@ fn usage_error(e: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Run `work` inside a pool of `-j` threads when tree hashing is on.
+/// Whether plain hashing gathers its files into batches (`crate::batch`):
+/// not with `-j 1` (today's one-after-another path), nor in tree mode (one
+/// tree is already parallel), nor for a single FILE.
+fn batching(args: &Args, config: &HashConfig) -> bool {
+    !config.is_tree() && args.thread_count() > 1 && (args.check || args.files.len() > 1)
+}
+
+/// Run `work` inside a pool of `-j` threads when tree hashing or batching
+/// is on.
 ///
-/// The library's parallel tree path runs on the current rayon pool, so
-/// installing the pool here is all `-j` needs. Plain hashing is sequential by
-/// nature and spawns none.
+/// The library's parallel paths (trees, `SkeinMany`) run on the current
+/// rayon pool, so installing the pool here is all `-j` needs. Plain hashing
+/// of one file is sequential by nature and spawns none.
 fn with_threads<T: Send>(
     args: &Args,
     config: &HashConfig,
     work: impl FnOnce() -> T + Send,
 ) -> Result<T, String> {
-    if !config.is_tree() {
+    if !config.is_tree() && !batching(args, config) {
         return Ok(work());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -133,6 +142,8 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         &args.files[..]
     };
     let mut reader = Reader::new(!args.no_mmap, args.progress);
+    let mut batcher = batching(args, config)
+        .then(|| batch::Batch::new(config, !args.no_mmap, args.progress));
     if args.check {
         let options = check::CheckOptions {
             quiet: args.quiet,
@@ -142,7 +153,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
             ignore_missing: args.ignore_missing,
             zero: args.zero,
         };
-        return check::run(config, files, &options, &mut reader, out);
+        return check::run(config, files, &options, &mut reader, batcher.as_mut(), out);
     }
 
     let prototype = match config.hasher(config.state, config.output_bits) {
@@ -154,19 +165,55 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     };
     let tag = args.tag.then(|| tag_name(config.state, config.output_bits));
     let end = line_end(args.zero);
+    let names: Vec<Vec<u8>> = files.iter().map(|f| os_bytes(f)).collect();
     let mut ok = true;
-    for file in files {
-        let name = os_bytes(file);
+    let mut report = |name: &[u8], digest: Result<Vec<u8>, input::InputError>| {
+        match digest {
+            Ok(digest) => out.line(&format::result_line(&digest, name, tag.as_deref(), end))?,
+            Err(e) => {
+                warn(format_args!("{}: {}", quote_name(name), e.reason()));
+                ok = false;
+            }
+        }
+        Ok(())
+    };
+    let sequential = |reader: &mut Reader, name: &[u8]| {
         // A clone carries the key and other arguments already absorbed.
         let mut hasher = prototype.clone();
-        let digest = reader
-            .hash(&name, &mut hasher)
-            .and_then(|()| input::finish(hasher));
-        match digest {
-            Ok(digest) => out.line(&format::result_line(&digest, &name, tag.as_deref(), end))?,
-            Err(e) => {
-                warn(format_args!("{}: {}", quote_name(&name), e.reason()));
-                ok = false;
+        reader
+            .hash(name, &mut hasher)
+            .and_then(|()| input::finish(hasher))
+    };
+    match &mut batcher {
+        None => {
+            for name in &names {
+                report(name, sequential(&mut reader, name))?;
+            }
+        }
+        Some(batcher) => {
+            let requests: Vec<batch::Request> = names
+                .iter()
+                .map(|name| batch::Request {
+                    name,
+                    state: config.state,
+                    output_bits: config.output_bits,
+                })
+                .collect();
+            let mut rest = &requests[..];
+            while !rest.is_empty() {
+                let outcomes = batcher.hash_window(rest);
+                let (window, later) = rest.split_at(outcomes.len());
+                for (request, outcome) in window.iter().zip(outcomes) {
+                    let digest = match outcome {
+                        batch::Outcome::Digest(digest) => Ok(digest),
+                        batch::Outcome::Failed(e) => Err(e),
+                        batch::Outcome::Sequential => {
+                            batcher.suspend(|| sequential(&mut reader, request.name))
+                        }
+                    };
+                    report(request.name, digest)?;
+                }
+                rest = later;
             }
         }
     }

@@ -13,7 +13,8 @@
 //!    old and new contents.
 //! 2. If the file shrinks (before or during hashing), touching a page past
 //!    its new end raises SIGBUS, which would kill the process. On Unix a
-//!    SIGBUS handler, armed only around the hashing of one window, maps zero
+//!    SIGBUS handler, armed only around the hashing of a window (one at a
+//!    time, or every mapping of a batch: `crate::batch`), maps zero
 //!    pages over the rest of that window and records the fault; hashing then
 //!    finishes on zeros, and the fault turns into the same error as in 1. A
 //!    SIGBUS elsewhere goes to the handler that was there before (the default
@@ -66,7 +67,11 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
         };
         // Only a hint; reading works the same without it.
         let _ = map.advise(Advice::Sequential);
-        let guard = sigbus::Guard::arm(map.as_ptr(), map.len());
+        // Every slot taken cannot happen here (a batch frees its slots
+        // before the sequential path runs), but reading is the safe answer.
+        let Some(guard) = sigbus::Guard::arm(map.as_ptr(), map.len()) else {
+            return Mapped::Refused { at, faulted };
+        };
         testing::pause("hash");
         consume(&map);
         faulted |= guard.disarm();
@@ -77,41 +82,69 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
 }
 
 #[cfg(unix)]
-mod sigbus {
+pub(crate) mod sigbus {
     use std::ptr;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
     use std::sync::OnceLock;
 
-    /// The mapping being hashed (start, length; length 0 = none).
-    static START: AtomicUsize = AtomicUsize::new(0);
-    static LEN: AtomicUsize = AtomicUsize::new(0);
-    static FAULTED: AtomicBool = AtomicBool::new(false);
+    /// How many mappings can be watched at once: one for the sequential
+    /// path, up to this many for a batch (`crate::batch` reads a file
+    /// instead of mapping it when every slot is taken).
+    const SLOTS: usize = 256;
+
+    /// One watched mapping (start, length; length 0 = slot unused).
+    struct Slot {
+        busy: AtomicBool,
+        start: AtomicUsize,
+        len: AtomicUsize,
+        faulted: AtomicBool,
+    }
+
+    #[allow(clippy::declare_interior_mutable_const)]
+    const FREE: Slot = Slot {
+        busy: AtomicBool::new(false),
+        start: AtomicUsize::new(0),
+        len: AtomicUsize::new(0),
+        faulted: AtomicBool::new(false),
+    };
+    static WATCHED: [Slot; SLOTS] = [FREE; SLOTS];
     static PAGE: AtomicUsize = AtomicUsize::new(4096);
     /// The SIGBUS action before ours, to hand foreign faults back to.
     static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
 
-    /// Watches one mapping at a time (files are hashed one after another).
-    pub struct Guard(());
+    /// Watches one mapping while it is hashed (on any thread).
+    pub struct Guard(usize);
 
     impl Guard {
-        pub fn arm(start: *const u8, len: usize) -> Guard {
+        /// `None` if every slot is taken.
+        pub fn arm(start: *const u8, len: usize) -> Option<Guard> {
             install();
-            FAULTED.store(false, SeqCst);
-            START.store(start as usize, SeqCst);
-            LEN.store(len, SeqCst);
-            Guard(())
+            let index = WATCHED.iter().position(|slot| {
+                slot.busy
+                    .compare_exchange(false, true, SeqCst, SeqCst)
+                    .is_ok()
+            })?;
+            let slot = &WATCHED[index];
+            slot.faulted.store(false, SeqCst);
+            slot.start.store(start as usize, SeqCst);
+            slot.len.store(len, SeqCst);
+            Some(Guard(index))
         }
 
         /// Stop watching; whether a page of the mapping had to be replaced.
         pub fn disarm(self) -> bool {
-            LEN.store(0, SeqCst);
-            FAULTED.load(SeqCst)
+            let slot = &WATCHED[self.0];
+            slot.len.store(0, SeqCst);
+            slot.faulted.load(SeqCst)
+            // Drop frees the slot.
         }
     }
 
     impl Drop for Guard {
         fn drop(&mut self) {
-            LEN.store(0, SeqCst);
+            let slot = &WATCHED[self.0];
+            slot.len.store(0, SeqCst);
+            slot.busy.store(false, SeqCst);
         }
     }
 
@@ -158,8 +191,11 @@ mod sigbus {
             }
             return;
         }
-        let (start, len) = (START.load(SeqCst), LEN.load(SeqCst));
-        if len != 0 && address >= start && address - start < len {
+        let watched = WATCHED.iter().find_map(|slot| {
+            let (start, len) = (slot.start.load(SeqCst), slot.len.load(SeqCst));
+            (len != 0 && address >= start && address - start < len).then_some((slot, start, len))
+        });
+        if let Some((slot, start, len)) = watched {
             let page = PAGE.load(SeqCst);
             let from = address & !(page - 1);
             let end = (start + len).div_ceil(page) * page;
@@ -178,7 +214,7 @@ mod sigbus {
                 )
             };
             if replaced != libc::MAP_FAILED {
-                FAULTED.store(true, SeqCst);
+                slot.faulted.store(true, SeqCst);
                 return;
             }
         }
@@ -201,13 +237,13 @@ mod sigbus {
 }
 
 #[cfg(not(unix))]
-mod sigbus {
+pub(crate) mod sigbus {
     /// Elsewhere (Windows) a mapped file cannot be truncated, so there is no
     /// fault to catch; the before/after comparison still applies.
     pub struct Guard(());
     impl Guard {
-        pub fn arm(_start: *const u8, _len: usize) -> Guard {
-            Guard(())
+        pub fn arm(_start: *const u8, _len: usize) -> Option<Guard> {
+            Some(Guard(()))
         }
         pub fn disarm(self) -> bool {
             false

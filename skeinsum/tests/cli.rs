@@ -2039,3 +2039,210 @@ fn long_option_prefixes() {
         .code(2)
         .stderr(predicate::str::contains("--st"));
 }
+
+// ------------------------------------- many files at once (issue 11, item 1)
+
+/// Run `cmd` (FILE arguments given) with a pause at the batch stage, and go
+/// on as soon as it is reached, after `change` ran: the run fails the test if
+/// it never reaches a batch, so a batch test cannot pass on the sequential
+/// path alone.
+fn through_batch(
+    dir: &Dir,
+    args: &[&str],
+    change: impl FnOnce(),
+) -> std::process::Output {
+    let sentinel = dir.path().join("batch-paused");
+    let child = std::process::Command::new(&*BIN)
+        .current_dir(dir.path())
+        .args(args)
+        .env_remove("SKEINSUM_TEST_MAP_WINDOW")
+        .env_remove("SKEINSUM_TEST_REFUSE_MAP")
+        .env(
+            "SKEINSUM_TEST_PAUSE",
+            format!("batch:{}", sentinel.display()),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !sentinel.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "skeinsum {args:?} never reached a batch"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    change();
+    fs::remove_file(&sentinel).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Sizes around every boundary: empty, block edges of the three state
+/// sizes, the mapping threshold (16 KiB), a few MiB.
+const BATCH_SIZES: [usize; 17] = [
+    0, 1, 31, 32, 33, 64, 65, 128, 129, 1000, 4096, 16383, 16384, 16385, 100_000, 1 << 20, 3_000_001,
+];
+
+/// Mixed sizes with a missing file and a directory in the middle, for every
+/// state size and every backend: the batch (-j 2) prints what -j 1 prints,
+/// byte for byte, and the digests are RustCrypto's.
+#[test]
+fn batch_matches_sequential_and_reference_for_every_backend() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    let mut datas = Vec::new();
+    for (i, &size) in BATCH_SIZES.iter().enumerate() {
+        let name = format!("f{i:02}");
+        let data = pattern(size, 100 + i as u32);
+        dir.file(&name, &data);
+        names.push(name);
+        datas.push(data);
+    }
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    let mut args_files: Vec<String> = names.clone();
+    args_files.insert(5, "missing".to_string());
+    args_files.insert(9, "sub".to_string());
+    for backend in skein_simd::Backend::available() {
+        for (state, out_bits) in [(256, 256), (512, 256), (512, 512), (1024, 1024), (1024, 384)] {
+            let mut args: Vec<String> = vec![
+                "--backend".into(),
+                backend.name().into(),
+                "-a".into(),
+                state.to_string(),
+                "-l".into(),
+                out_bits.to_string(),
+            ];
+            args.extend(args_files.iter().cloned());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let batched = through_batch(&dir, &[&["-j", "2"], &args[..]].concat(), || {});
+            let sequential = dir.cmd().args(["-j", "1"]).args(&args).output().unwrap();
+            let expected: String = names
+                .iter()
+                .zip(&datas)
+                .map(|(name, data)| format!("{}  {name}\n", reference(state, out_bits, data)))
+                .collect();
+            let what = format!("{} Skein-{state}-{out_bits}", backend.name());
+            assert_eq!(stdout_of(&batched), expected, "{what}");
+            assert_eq!(stdout_of(&sequential), expected, "{what}");
+            assert_eq!(
+                stderr_of(&batched),
+                "skeinsum: missing: No such file or directory\nskeinsum: sub: Is a directory\n",
+                "{what}"
+            );
+            assert_eq!(stderr_of(&batched), stderr_of(&sequential), "{what}");
+            assert_eq!(batched.status.code(), Some(1), "{what}");
+            assert_eq!(sequential.status.code(), Some(1), "{what}");
+        }
+    }
+}
+
+/// Keys, personalization-free MACs and long outputs in batches: every group
+/// of golden entries with the same arguments is hashed in one run, in
+/// order, and gives the golden results.
+#[test]
+fn batch_matches_golden_entries() {
+    let entries = golden();
+    let dir = Dir::new();
+    let mut groups: Vec<(Vec<String>, Vec<(String, String)>)> = Vec::new();
+    for (i, e) in entries
+        .iter()
+        .filter(|e| e.tree.is_none() && e.msg_bits % 8 == 0 && e.out_bits <= 8 * 4096)
+        .enumerate()
+    {
+        let name = format!("g{i}");
+        dir.file(&name, &e.msg);
+        let args = kat_args(e);
+        match groups.iter_mut().find(|(a, _)| *a == args) {
+            Some((_, files)) => files.push((name, e.result.clone())),
+            None => groups.push((args, vec![(name, e.result.clone())])),
+        }
+    }
+    let mut checked = 0;
+    for (args, files) in groups.iter().filter(|(_, files)| files.len() > 1) {
+        let mut all: Vec<&str> = vec!["-j", "2"];
+        all.extend(args.iter().map(String::as_str));
+        all.extend(files.iter().map(|(name, _)| name.as_str()));
+        let out = through_batch(&dir, &all, || {});
+        assert!(out.status.success(), "{args:?}: {}", stderr_of(&out));
+        let expected: String = files
+            .iter()
+            .map(|(name, result)| format!("{result}  {name}\n"))
+            .collect();
+        assert_eq!(stdout_of(&out), expected, "{args:?}");
+        checked += files.len();
+    }
+    assert!(checked > 100, "only {checked} golden entries in batches");
+}
+
+/// Files truncated after the batch read (small) or mapped (large) them: the
+/// same error as on the sequential path, for those files only.
+#[test]
+fn file_truncated_while_batch_is_hashed() {
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let dir = Dir::new();
+        let before = pattern(4096, 1);
+        let after = pattern(100_000, 2);
+        dir.file("before", &before);
+        let small = dir.file("small", &pattern(10_000, 3));
+        let large = dir.file("large", &pattern(2 << 20, 4));
+        dir.file("after", &after);
+        let mut args = vec!["-a", "512", "-l", "256", "-j", "2"];
+        args.extend_from_slice(extra);
+        args.extend(["before", "small", "large", "after"]);
+        let out = through_batch(&dir, &args, || {
+            for (path, len) in [(&small, 5000), (&large, 1 << 19)] {
+                fs::OpenOptions::new().write(true).open(path).unwrap().set_len(len).unwrap();
+            }
+        });
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr_of(&out));
+        assert_eq!(
+            stdout_of(&out),
+            format!(
+                "{}  before\n{}  after\n",
+                reference(512, 256, &before),
+                reference(512, 256, &after)
+            ),
+            "{extra:?}"
+        );
+        assert_eq!(
+            stderr_of(&out),
+            "skeinsum: small: file changed while being read; no digest\n\
+             skeinsum: large: file changed while being read; no digest\n",
+            "{extra:?}"
+        );
+    }
+}
+
+/// `--check` of a list in a batch, with one file changed after the list was
+/// made (same size): its line FAILS in its place, the others are OK, the
+/// warning counts one, as with -j 1.
+#[test]
+fn check_batch_with_one_corrupted_file() {
+    let dir = Dir::new();
+    let mut list = String::new();
+    let mut expected = String::new();
+    for i in 0..40usize {
+        let name = format!("c{i:02}");
+        let data = pattern(1000 * i, 300 + i as u32);
+        dir.file(&name, &data);
+        list.push_str(&format!("{}  {name}\n", reference(512, 512, &data)));
+        let status = if i == 17 { "FAILED" } else { "OK" };
+        expected.push_str(&format!("{name}: {status}\n"));
+    }
+    dir.file("list", list.as_bytes());
+    let mut corrupted = pattern(17_000, 317);
+    corrupted[8000] ^= 1;
+    dir.file("c17", &corrupted);
+    let batched = through_batch(&dir, &["-j", "2", "-c", "list"], || {});
+    let sequential = dir.cmd().args(["-j", "1", "-c", "list"]).output().unwrap();
+    for out in [&batched, &sequential] {
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stdout_of(out), expected);
+        assert_eq!(
+            stderr_of(out),
+            "skeinsum: WARNING: 1 computed checksum did NOT match\n"
+        );
+    }
+}

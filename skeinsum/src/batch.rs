@@ -1,0 +1,333 @@
+//! Many FILE arguments at once: regular files are gathered into a bounded
+//! window, hashed side by side on the library's lanes ([`SkeinMany`]) and
+//! across the threads of the current rayon pool, and handed back in order.
+//!
+//! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
+//! Its files are opened, snapshotted (size, mtime, ctime, as in
+//! `crate::input`) and read (under `MMAP_MIN`) or mapped whole, in parallel;
+//! after hashing each is snapshotted again, and a change, or a shrink under
+//! its mapping (caught by the SIGBUS guard of `crate::mapped`), is the same
+//! error as on the sequential path. Everything else (standard input, FIFOs,
+//! devices, directories, names that cannot be looked up, files over
+//! [`BATCH_FILE_MAX`], digests over [`BATCH_OUTPUT_MAX`]) is left to the
+//! sequential path, in its place: [`Outcome::Sequential`].
+
+use std::fs::File;
+use std::io::{self, Read};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use memmap2::{Mmap, MmapOptions};
+use rayon::prelude::*;
+use skein_simd::{Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize};
+
+use crate::config::{bytes_os, HashConfig};
+use crate::input::{unchanged, InputError, Snapshot, MMAP_MIN, PROGRESS_MIN};
+use crate::mapped::{sigbus::Guard, MAP_WINDOW};
+use crate::testing;
+
+/// Files per window: enough to keep every lane of every thread busy, few
+/// enough to bound open descriptors and guarded mappings.
+pub const WINDOW_FILES: usize = 256;
+/// Bytes per window (read or mapped at once).
+pub const WINDOW_BYTES: u64 = 256 << 20;
+/// Larger files take the sequential path: on its own, one long message
+/// would hold a lane (at a fraction of the one-stream speed) while the
+/// others idle, and one stream already hashes it at full speed.
+pub const BATCH_FILE_MAX: u64 = 8 << 20;
+/// Longer digests take the sequential path (the window's digests stay small).
+pub const BATCH_OUTPUT_MAX: usize = 4096;
+
+/// What became of one requested file.
+pub enum Outcome {
+    Digest(Vec<u8>),
+    Failed(InputError),
+    /// Not for a batch: hash it on the sequential path, in its place.
+    Sequential,
+}
+
+/// One file to hash: its name and the digest it needs.
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    pub name: &'a [u8],
+    pub state: StateSize,
+    pub output_bits: u64,
+}
+
+/// [`SkeinMany`](skein_simd::SkeinMany) for one state size.
+enum Many {
+    S256(SkeinMany256),
+    S512(SkeinMany512),
+    S1024(SkeinMany1024),
+}
+
+impl Many {
+    /// `None` if no multi-lane kernel serves these arguments (a forced
+    /// backend without one): the sequential path takes those files.
+    fn new(state: StateSize, params: &Params<'_>) -> Option<Many> {
+        Some(match state {
+            StateSize::S256 => Many::S256(SkeinMany256::new(params).ok()?),
+            StateSize::S512 => Many::S512(SkeinMany512::new(params).ok()?),
+            StateSize::S1024 => Many::S1024(SkeinMany1024::new(params).ok()?),
+        })
+    }
+
+    fn hash_into(&self, messages: &[&[u8]], out: &mut [u8]) {
+        match self {
+            Many::S256(m) => m.hash_into(messages, out),
+            Many::S512(m) => m.hash_into(messages, out),
+            Many::S1024(m) => m.hash_into(messages, out),
+        }
+    }
+}
+
+/// The bytes of a file of the window.
+enum Data {
+    Read(Vec<u8>),
+    /// Mapped whole, watched by the guard until hashed (the guard first, so
+    /// that it is dropped before the mapping it watches).
+    Mapped(Guard, Mmap),
+}
+
+impl Data {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Data::Read(v) => v,
+            Data::Mapped(_, m) => m,
+        }
+    }
+}
+
+/// A file of the window, ready to hash.
+struct Ready {
+    file: File,
+    before: Snapshot,
+    data: Data,
+}
+
+/// How a file of the window stands before hashing.
+enum Slot {
+    Ready(Ready, usize),
+    Failed(InputError),
+    Sequential,
+}
+
+/// Hashes windows of files; see the module documentation.
+pub struct Batch<'c> {
+    config: &'c HashConfig,
+    use_mmap: bool,
+    /// Prepared arguments per (state size, output bits) met.
+    manys: Vec<((StateSize, u64), Option<Many>)>,
+    /// `--progress` (stderr is a terminal): one bar for every batched byte.
+    progress: bool,
+    bar: Option<ProgressBar>,
+    hashed: u64,
+}
+
+impl<'c> Batch<'c> {
+    /// `progress` is honoured only when stderr is a terminal.
+    pub fn new(config: &'c HashConfig, use_mmap: bool, progress: bool) -> Batch<'c> {
+        use std::io::IsTerminal;
+        Batch {
+            config,
+            use_mmap,
+            manys: Vec::new(),
+            progress: progress && io::stderr().is_terminal(),
+            bar: None,
+            hashed: 0,
+        }
+    }
+
+    /// The prepared hasher for `key`, if batching serves it.
+    fn many_index(&mut self, (state, output_bits): (StateSize, u64)) -> Option<usize> {
+        let found = self.manys.iter().position(|(k, _)| *k == (state, output_bits));
+        let index = found.unwrap_or_else(|| {
+            let many = (output_bits.div_ceil(8) as usize <= BATCH_OUTPUT_MAX)
+                .then(|| Many::new(state, &self.config.params(output_bits)))
+                .flatten();
+            self.manys.push(((state, output_bits), many));
+            self.manys.len() - 1
+        });
+        self.manys[index].1.is_some().then_some(index)
+    }
+
+    /// Hash one window taken from the front of `requests` (at least one
+    /// request); one outcome per request taken, in order.
+    pub fn hash_window(&mut self, requests: &[Request<'_>]) -> Vec<Outcome> {
+        // Look the next names up (in parallel: for small files these system
+        // calls cost more than hashing), then choose the window by size.
+        let largest = BATCH_FILE_MAX.min(testing::map_window(MAP_WINDOW));
+        let ahead = &requests[..requests.len().min(2 * WINDOW_FILES)];
+        let manys: Vec<Option<usize>> = ahead
+            .iter()
+            .map(|r| self.many_index((r.state, r.output_bits)))
+            .collect();
+        let sizes: Vec<Option<u64>> = ahead
+            .par_iter()
+            .zip(&manys)
+            .map(|(request, many)| {
+                many.and_then(|_| std::fs::metadata(bytes_os(request.name)).ok())
+                    .filter(|m| m.is_file() && m.len() <= largest)
+                    .map(|m| m.len())
+            })
+            .collect();
+        let mut chosen = Vec::new();
+        let (mut files, mut bytes) = (0, 0u64);
+        for (many, size) in manys.into_iter().zip(sizes) {
+            let wanted = many.zip(size);
+            if let Some((_, len)) = wanted {
+                if files > 0 && (files == WINDOW_FILES || bytes + len > WINDOW_BYTES) {
+                    break;
+                }
+                files += 1;
+                bytes += len;
+            }
+            chosen.push(wanted);
+        }
+
+        // Open and read or map them, in parallel.
+        let use_mmap = self.use_mmap;
+        let slots: Vec<Slot> = requests[..chosen.len()]
+            .par_iter()
+            .zip(&chosen)
+            .map(|(request, wanted)| match wanted {
+                None => Slot::Sequential,
+                Some((many, _)) => match open(request.name, use_mmap) {
+                    Ok(Some(ready)) => Slot::Ready(ready, *many),
+                    Ok(None) => Slot::Sequential,
+                    Err(e) => Slot::Failed(e),
+                },
+            })
+            .collect();
+        testing::pause("batch");
+
+        // Hash each group of equal arguments on lanes and threads.
+        let mut digests: Vec<Option<Vec<u8>>> = (0..slots.len()).map(|_| None).collect();
+        for (index, (_, many)) in self.manys.iter().enumerate() {
+            let Some(many) = many else { continue };
+            let members: Vec<usize> = (0..slots.len())
+                .filter(|&i| matches!(slots[i], Slot::Ready(_, m) if m == index))
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let messages: Vec<&[u8]> = members
+                .iter()
+                .map(|&i| match &slots[i] {
+                    Slot::Ready(ready, _) => ready.data.bytes(),
+                    _ => unreachable!("members are ready"),
+                })
+                .collect();
+            let len = self.manys[index].0 .1.div_ceil(8) as usize;
+            let mut out = vec![0u8; members.len() * len];
+            many.hash_into(&messages, &mut out);
+            for (&i, digest) in members.iter().zip(out.chunks_exact(len)) {
+                digests[i] = Some(digest.to_vec());
+            }
+        }
+        self.advance(bytes);
+
+        // Check every file again (in parallel); the outcomes stay in order.
+        slots
+            .into_par_iter()
+            .zip(digests)
+            .map(|(slot, digest)| match slot {
+                Slot::Sequential => Outcome::Sequential,
+                Slot::Failed(e) => Outcome::Failed(e),
+                Slot::Ready(ready, _) => match settle(ready) {
+                    Ok(()) => Outcome::Digest(digest.expect("every ready file is hashed")),
+                    Err(e) => Outcome::Failed(e),
+                },
+            })
+            .collect()
+    }
+
+    /// Count `bytes` more on the progress bar, shown once the batch is large.
+    fn advance(&mut self, bytes: u64) {
+        self.hashed += bytes;
+        if !self.progress || self.hashed < PROGRESS_MIN {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+                ProgressStyle::with_template("batch {spinner} {bytes} {binary_bytes_per_sec}")
+                    .expect("valid template"),
+            )
+        });
+        bar.set_position(self.hashed);
+    }
+
+    /// Run `work` (the sequential path) with the batch's bar hidden.
+    pub fn suspend<T>(&self, work: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(work),
+            None => work(),
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Open a file of the window, snapshot it and read or map it whole.
+/// `Ok(None)`: it is not (or no longer) a regular file of batch size.
+fn open(name: &[u8], use_mmap: bool) -> Result<Option<Ready>, InputError> {
+    // Non-blocking: should the name have become a FIFO since it was looked
+    // up, opening it must not wait for a writer (regular files ignore it).
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(bytes_os(name))?;
+    let Some(before) = Snapshot::of(&file.metadata()?) else {
+        return Ok(None);
+    };
+    if before.len > BATCH_FILE_MAX {
+        return Ok(None);
+    }
+    if use_mmap && before.len >= MMAP_MIN && !testing::refuse_map(0) {
+        // SAFETY: as in `crate::mapped::hash_mapped`: the bytes are only read
+        // as plain data, a shrink cannot kill us (the guard armed below, kept
+        // until the file is hashed), and any change is detected afterwards
+        // (`settle`), so no digest of inconsistent contents is printed.
+        let map = unsafe { MmapOptions::new().len(before.len as usize).populate().map(&file) };
+        if let Ok(map) = map {
+            if let Some(guard) = Guard::arm(map.as_ptr(), map.len()) {
+                return Ok(Some(Ready { file, before, data: Data::Mapped(guard, map) }));
+            }
+        }
+        // Refused, or every guard slot taken: read it instead.
+    }
+    let mut data = Vec::new();
+    data.try_reserve_exact(before.len as usize)
+        .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
+    (&file).take(before.len).read_to_end(&mut data)?;
+    if data.len() as u64 != before.len {
+        return Err(InputError::Changed);
+    }
+    Ok(Some(Ready { file, before, data: Data::Read(data) }))
+}
+
+/// After hashing: drop the mapping (a fault under it is a change) and
+/// compare the file's snapshot with the one taken before.
+fn settle(ready: Ready) -> Result<(), InputError> {
+    let faulted = match ready.data {
+        Data::Mapped(guard, map) => {
+            let faulted = guard.disarm();
+            drop(map);
+            faulted
+        }
+        Data::Read(_) => false,
+    };
+    if faulted {
+        return Err(InputError::Changed);
+    }
+    unchanged(Some(ready.before), Snapshot::of(&ready.file.metadata()?))
+}
