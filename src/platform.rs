@@ -7,7 +7,7 @@ use crate::backend::{altivec, vsx};
 #[cfg(target_arch = "aarch64")]
 use crate::backend::neon;
 #[cfg(target_arch = "x86_64")]
-use crate::backend::{avx2, avx512, sse2};
+use crate::backend::{avx2, avx512, sse2, x86_asm};
 use crate::Error;
 
 /// A block-function implementation.
@@ -34,15 +34,19 @@ pub enum Backend {
     Vsx,
     /// AArch64 NEON.
     Neon,
+    /// x86-64 scalar code in inline assembly (baseline instructions only);
+    /// the automatic choice on x86-64.
+    Asm,
 }
 
 impl Backend {
     /// Every backend this crate knows, available here or not.
-    pub const ALL: [Backend; 7] = [
+    pub const ALL: [Backend; 8] = [
         Backend::Portable,
         Backend::Sse2,
         Backend::Avx2,
         Backend::Avx512,
+        Backend::Asm,
         Backend::Altivec,
         Backend::Vsx,
         Backend::Neon,
@@ -58,6 +62,7 @@ impl Backend {
             Backend::Altivec => "altivec",
             Backend::Vsx => "vsx",
             Backend::Neon => "neon",
+            Backend::Asm => "asm",
         }
     }
 
@@ -111,6 +116,8 @@ enum Choice {
     Vsx(vsx::Token),
     #[cfg(target_arch = "aarch64")]
     Neon(neon::Token),
+    #[cfg(target_arch = "x86_64")]
+    Asm(x86_asm::Token),
 }
 
 impl Choice {
@@ -123,6 +130,8 @@ impl Choice {
             Backend::Avx2 => avx2::Token::detect().map(Choice::Avx2),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::Token::detect().map(Choice::Avx512),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Asm => x86_asm::Token::detect().map(Choice::Asm),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
             Backend::Altivec => altivec::Token::detect().map(Choice::Altivec),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
@@ -143,6 +152,8 @@ impl Choice {
             Choice::Avx2(_) => Backend::Avx2,
             #[cfg(target_arch = "x86_64")]
             Choice::Avx512(_) => Backend::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Choice::Asm(_) => Backend::Asm,
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
             Choice::Altivec(_) => Backend::Altivec,
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
@@ -187,7 +198,7 @@ fn preference(state_bits: usize) -> &'static [Backend] {
     // is left out until it is measured on a CPU that exposes it (forcing it
     // with `Params::backend` works and is tested there).
     if cfg!(target_arch = "x86_64") {
-        return &[Backend::Portable];
+        return &[Backend::Asm, Backend::Portable];
     }
     // PowerPC, instructions per message byte under QEMU user mode
     // (tools/ppc-insn-table.sh; no PowerPC hardware here, so instruction
@@ -257,6 +268,8 @@ macro_rules! dispatch {
             Choice::Avx2(t) => avx2::$function(t, $($arg),*),
             #[cfg(target_arch = "x86_64")]
             Choice::Avx512(t) => avx512::$function(t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Choice::Asm(t) => x86_asm::$function(t, $($arg),*),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
             Choice::Altivec(t) => altivec::$function(t, $($arg),*),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]

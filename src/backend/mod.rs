@@ -40,3 +40,9 @@ pub(crate) mod vsx;
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
+
+// Scalar x86-64 assembly (stable `asm!`); lives at its place in the
+// one-directory-per-ISA layout.
+#[cfg(target_arch = "x86_64")]
+#[path = "x86/asm.rs"]
+pub(crate) mod x86_asm;
