@@ -1,7 +1,8 @@
 //! The streaming Skein hasher: one generic core for the three state sizes.
 
-use crate::consts::{iv, types};
-use crate::ubi::{config_chain_from, output, ubi, Ubi};
+use crate::params::argument_chain;
+use crate::spec::types;
+use crate::ubi::{output, Ubi};
 use crate::{Error, Params, Platform};
 use zeroize::Zeroize;
 
@@ -284,32 +285,4 @@ impl<const W: usize> core::fmt::Debug for Skein<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Skein{}-{} {{ .. }}", 64 * W, self.output_bits)
     }
-}
-
-/// The chaining value once every argument before the message is hashed, in
-/// the specification's order: key, configuration (from the precomputed IVs
-/// when there is neither key nor tree), personalization, public key, key
-/// identifier, nonce.
-pub(crate) fn argument_chain<const W: usize>(platform: &Platform, params: &Params<'_>, output_bits: u64) -> [u64; W] {
-    let (leaf, fan_out, max_height) =
-        params.tree.map_or((0, 0, 0), |t| (t.leaf_log2(), t.fan_out_log2(), t.max_height()));
-    let mut chain = [0u64; W];
-    if !params.key.is_empty() {
-        chain = ubi(platform, chain, types::KEY, params.key);
-    }
-    chain = match (params.key.is_empty() && params.tree.is_none(), iv::lookup::<W>(output_bits)) {
-        (true, Some(precomputed)) => precomputed,
-        _ => config_chain_from::<W>(&chain, output_bits, leaf, fan_out, max_height),
-    };
-    for (ubi_type, arg) in [
-        (types::PRS, params.personalization),
-        (types::PK, params.public_key),
-        (types::KDF, params.key_id),
-        (types::NON, params.nonce),
-    ] {
-        if !arg.is_empty() {
-            chain = ubi(platform, chain, ubi_type, arg);
-        }
-    }
-    chain
 }

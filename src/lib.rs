@@ -20,10 +20,11 @@
 //! assert_eq!(h.finalize_vec().len(), 48);
 //! ```
 //!
-//! Layout: [`consts`] holds the specification's constants, `threefish` the
-//! cipher, `ubi` and `params` the chaining mode and its arguments, `tree` tree
-//! hashing, `backend/*` one module per instruction set, and `platform` the one
-//! place that picks among them.
+//! Layout: `spec` holds the specification's constants (published as
+//! [`consts`]), `threefish` the cipher, `ubi` and `params` the chaining mode
+//! and its arguments, `lanes` the many-computations-at-once state and
+//! scheduler that `tree` and `many` run on, and `backend` one module per
+//! instruction set plus the one place that picks among them.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(skein_simd_nightly, feature(stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, portable_simd, core_intrinsics, asm_experimental_arch), allow(internal_features))]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -35,19 +36,26 @@
 extern crate alloc;
 
 mod backend;
-pub mod consts;
 #[cfg(feature = "digest")]
 mod digest_impl;
 mod dyn_hasher;
 mod hasher;
+mod lanes;
 #[cfg(feature = "alloc")]
 mod many;
 mod params;
-mod platform;
+mod spec;
 mod threefish;
 #[cfg(feature = "alloc")]
 mod tree;
 mod ubi;
+
+/// Constants of the Skein 1.3 specification: rotation amounts, word
+/// permutations, the key-schedule parity constant, tweak fields and the
+/// precomputed chaining values of the common (state, output) pairs.
+pub mod consts {
+    pub use crate::spec::*;
+}
 
 #[cfg(feature = "digest")]
 pub use digest_impl::*;
@@ -58,7 +66,7 @@ pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
 pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
 pub use params::{Params, TreeParams};
-pub use platform::{Backend, Platform};
+pub use backend::{Backend, Platform};
 pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};
 
 /// Why a hasher could not be built.

@@ -1,7 +1,11 @@
 //! Skein's optional arguments (spec 3.5): everything that is hashed before the
-//! message, plus the output length, tree shape and backend.
+//! message, plus the output length, tree shape and backend; and the chaining
+//! value they lead to.
 
-use crate::{Backend, Error};
+use crate::spec::{iv, types};
+use crate::ubi::{config_chain_from, ubi};
+use crate::{Backend, Error, Platform};
+use zeroize::Zeroize;
 
 /// Tree-hashing shape (spec 3.5.6): leaves of `2^leaf` blocks, nodes of
 /// `2^fan_out` children, at most `max_height` levels.
@@ -61,7 +65,9 @@ impl TreeParams {
 /// let tag = mac.finalize_vec();
 /// assert_eq!(tag.len(), 32);
 /// ```
-#[derive(Clone, Copy, Debug, Default)]
+///
+/// Its `Debug` output shows the key's length only, never its bytes.
+#[derive(Clone, Copy, Default)]
 pub struct Params<'a> {
     pub(crate) output_bits: Option<u64>,
     pub(crate) key: &'a [u8],
@@ -118,4 +124,62 @@ impl<'a> Params<'a> {
         self.backend = Some(backend);
         self
     }
+}
+
+impl core::fmt::Debug for Params<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // The key is a secret: its length only.
+        struct Redacted(usize);
+        impl core::fmt::Debug for Redacted {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "<{} bytes redacted>", self.0)
+            }
+        }
+        f.debug_struct("Params")
+            .field("output_bits", &self.output_bits)
+            .field("key", &Redacted(self.key.len()))
+            .field("personalization", &self.personalization)
+            .field("public_key", &self.public_key)
+            .field("key_id", &self.key_id)
+            .field("nonce", &self.nonce)
+            .field("tree", &self.tree)
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
+/// The chaining value once every argument before the message is hashed, in
+/// the specification's order: key, configuration (from the precomputed IVs
+/// when there is neither key nor tree), personalization, public key, key
+/// identifier, nonce.
+pub(crate) fn argument_chain<const W: usize>(platform: &Platform, params: &Params<'_>, output_bits: u64) -> [u64; W] {
+    let (leaf, fan_out, max_height) =
+        params.tree.map_or((0, 0, 0), |t| (t.leaf_log2(), t.fan_out_log2(), t.max_height()));
+    // Each step's input chain is overwritten by its result; the replaced
+    // values are wiped as they go.
+    let mut chain = [0u64; W];
+    if !params.key.is_empty() {
+        chain = ubi(platform, chain, types::KEY, params.key);
+    }
+    let mut next = match (params.key.is_empty() && params.tree.is_none(), iv::lookup::<W>(output_bits)) {
+        (true, Some(precomputed)) => precomputed,
+        _ => config_chain_from::<W>(&chain, output_bits, leaf, fan_out, max_height),
+    };
+    chain.zeroize();
+    chain = next;
+    next.zeroize();
+    for (ubi_type, arg) in [
+        (types::PRS, params.personalization),
+        (types::PK, params.public_key),
+        (types::KDF, params.key_id),
+        (types::NON, params.nonce),
+    ] {
+        if !arg.is_empty() {
+            let mut next = ubi(platform, chain, ubi_type, arg);
+            chain.zeroize();
+            chain = next;
+            next.zeroize();
+        }
+    }
+    chain
 }

@@ -1,13 +1,20 @@
 //! Threefish-256, -512 and -1024: the tweakable block cipher inside Skein,
 //! usable on its own.
 //!
-//! Encryption runs the same fully unrolled rounds as the `portable` backend;
-//! decryption is the straightforward inverse. A `const fn` version of the
+//! The one place for the cipher's definition: key and tweak schedules, the
+//! subkey formula ([`subkey_word_with`]), and the fully unrolled encryption
+//! ([`encrypt_words_with`]) that the `portable` backend's block function runs.
+//! Decryption is the straightforward inverse. A `const fn` version of the
 //! cipher ([`encrypt_const`]) lets the compiler precompute Skein's IVs and
 //! serves tests as a second, loop-based implementation.
+//!
+//! Words are never moved between rounds: each round names its MIX operands
+//! through the compile-time slot table of [`crate::spec::slots`], so after
+//! inlining every index, rotation count and subkey index is a constant and the
+//! state lives in registers. Subkeys are formed on the fly from the extended
+//! key and tweak (no subkey table, no modulo at run time).
 
-use crate::backend::portable;
-use crate::consts::{rot, rounds, slots, C240};
+use crate::spec::{rot, rounds, slots, C240};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Extended key: the W key words followed by the parity word, then unused.
@@ -15,12 +22,14 @@ pub(crate) type KeySchedule = [u64; 17];
 
 /// Key words plus parity word `k[W] = C240 ^ k[0] ^ ... ^ k[W-1]`.
 #[inline(always)]
-pub(crate) fn key_schedule<const W: usize>(key: &[u64; W]) -> KeySchedule {
+pub(crate) const fn key_schedule<const W: usize>(key: &[u64; W]) -> KeySchedule {
     let mut ks = [0u64; 17];
     let mut parity = C240;
-    for i in 0..W {
+    let mut i = 0;
+    while i < W {
         ks[i] = key[i];
         parity ^= key[i];
+        i += 1;
     }
     ks[W] = parity;
     ks
@@ -28,22 +37,99 @@ pub(crate) fn key_schedule<const W: usize>(key: &[u64; W]) -> KeySchedule {
 
 /// Tweak words plus `t2 = t0 ^ t1`.
 #[inline(always)]
-pub(crate) fn tweak_schedule(tweak: &[u64; 2]) -> [u64; 3] {
+pub(crate) const fn tweak_schedule(tweak: &[u64; 2]) -> [u64; 3] {
     [tweak[0], tweak[1], tweak[0] ^ tweak[1]]
 }
 
-/// Subkey word `i` of subkey `s` (spec 3.3.2).
+/// Subkey word `i` of subkey `s` (spec 3.3.2), with the subkey number `s`
+/// supplied as `number` (see [`SUBKEY_NUMBERS`]).
 #[inline(always)]
-pub(crate) const fn subkey_word<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize) -> u64 {
+pub(crate) const fn subkey_word_with<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize, number: u64) -> u64 {
     let mut k = ks[(s + i) % (W + 1)];
     if i == W - 3 {
         k = k.wrapping_add(ts[s % 3]);
     } else if i == W - 2 {
         k = k.wrapping_add(ts[(s + 1) % 3]);
-    } else if i == W - 1 {
-        k = k.wrapping_add(s as u64);
+    } else if i == W - 1 && s > 0 {
+        k = k.wrapping_add(number);
     }
     k
+}
+
+/// Subkey word `i` of subkey `s` (spec 3.3.2).
+#[inline(always)]
+pub(crate) const fn subkey_word<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize) -> u64 {
+    subkey_word_with::<W>(ks, ts, s, i, s as u64)
+}
+
+#[inline(always)]
+fn round<const W: usize, const D: usize>(x: &mut [u64; W]) {
+    let slot = const { slots::<W>()[D % 4] };
+    for j in 0..W / 2 {
+        let (a, b) = (slot[2 * j], slot[2 * j + 1]);
+        x[a] = x[a].wrapping_add(x[b]);
+        x[b] = x[b].rotate_left(rot::<W>(D, j)) ^ x[a];
+    }
+}
+
+/// The subkey numbers 0..=20 (the last subkey word adds its number).
+pub(crate) const SUBKEY_NUMBERS: [u64; 21] = {
+    let mut n = [0u64; 21];
+    let mut s = 0;
+    while s < 21 {
+        n[s] = s as u64;
+        s += 1;
+    }
+    n
+};
+
+/// Add subkey `s`. The subkey number comes from `numbers` rather than a
+/// literal: given a literal, LLVM moves the `+ s` to the end of the sum, onto
+/// the state word's dependency chain (one more cycle per injection).
+#[inline(always)]
+fn inject<const W: usize>(x: &mut [u64; W], ks: &KeySchedule, ts: &[u64; 3], numbers: &[u64; 21], s: usize) {
+    for i in 0..W {
+        x[i] = x[i].wrapping_add(subkey_word_with::<W>(ks, ts, s, i, numbers[s]));
+    }
+}
+
+/// Eight rounds starting at a multiple of eight, followed by subkeys S+1 and S+2.
+#[inline(always)]
+fn eight_rounds<const W: usize, const S: usize>(x: &mut [u64; W], ks: &KeySchedule, ts: &[u64; 3], n: &[u64; 21]) {
+    round::<W, 0>(x);
+    round::<W, 1>(x);
+    round::<W, 2>(x);
+    round::<W, 3>(x);
+    inject::<W>(x, ks, ts, n, S + 1);
+    round::<W, 4>(x);
+    round::<W, 5>(x);
+    round::<W, 6>(x);
+    round::<W, 7>(x);
+    inject::<W>(x, ks, ts, n, S + 2);
+}
+
+/// Threefish encryption of `x` in place, all rounds unrolled.
+#[inline(always)]
+pub(crate) fn encrypt_words<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], x: &mut [u64; W]) {
+    encrypt_words_with::<W>(ks, ts, &SUBKEY_NUMBERS, x)
+}
+
+/// As `encrypt_words`, with the subkey numbers supplied (see `inject`).
+#[inline(always)]
+pub(crate) fn encrypt_words_with<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], n: &[u64; 21], x: &mut [u64; W]) {
+    inject::<W>(x, ks, ts, n, 0);
+    eight_rounds::<W, 0>(x, ks, ts, n);
+    eight_rounds::<W, 2>(x, ks, ts, n);
+    eight_rounds::<W, 4>(x, ks, ts, n);
+    eight_rounds::<W, 6>(x, ks, ts, n);
+    eight_rounds::<W, 8>(x, ks, ts, n);
+    eight_rounds::<W, 10>(x, ks, ts, n);
+    eight_rounds::<W, 12>(x, ks, ts, n);
+    eight_rounds::<W, 14>(x, ks, ts, n);
+    eight_rounds::<W, 16>(x, ks, ts, n);
+    if W == 16 {
+        eight_rounds::<W, 18>(x, ks, ts, n);
+    }
 }
 
 pub(crate) fn words_from_le<const W: usize>(bytes: &[u8]) -> [u64; W] {
@@ -62,16 +148,8 @@ pub(crate) fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
 
 /// Threefish encryption written with plain loops, evaluable at compile time.
 pub const fn encrypt_const<const W: usize>(key: &[u64; W], tweak: &[u64; 2], block: &[u64; W]) -> [u64; W] {
-    let mut ks = [0u64; 17];
-    let mut parity = C240;
-    let mut i = 0;
-    while i < W {
-        ks[i] = key[i];
-        parity ^= key[i];
-        i += 1;
-    }
-    ks[W] = parity;
-    let ts = [tweak[0], tweak[1], tweak[0] ^ tweak[1]];
+    let ks = key_schedule(key);
+    let ts = tweak_schedule(tweak);
     let slot = slots::<W>();
     let mut x = *block;
     let mut d = 0;
@@ -195,7 +273,7 @@ impl<const W: usize> Threefish<W> {
     pub fn encrypt_block(&self, block: &mut [u8]) {
         assert_eq!(block.len(), 8 * W, "Threefish block must be {} bytes", 8 * W);
         let mut x = words_from_le::<W>(block);
-        portable::encrypt_words::<W>(&self.ks, &self.ts, &mut x);
+        encrypt_words::<W>(&self.ks, &self.ts, &mut x);
         words_to_le(&x, block);
         x.zeroize();
     }

@@ -8,7 +8,7 @@
 //! child is the result itself and must not be hashed again.
 //!
 //! Parallel path: whole leaves are hashed many at a time by the multi-lane
-//! kernels (see `many.rs`), spread over the threads of the current rayon pool.
+//! kernels (see `lanes.rs`), spread over the threads of the current rayon pool.
 //! Leaves come either straight from a large `update` slice, or from a bounded
 //! batch buffer (a few MiB, whatever the input size) that collects the bytes
 //! of small `update` calls. The outputs of a group of leaves enter the level
@@ -19,9 +19,9 @@
 //! is the same as one leaf and one child at a time, whatever the split of the
 //! input, the lane count or the thread count.
 
-use crate::consts::types;
-use crate::many::{ubis_into, UbiJob, PARALLEL_MIN_BYTES};
-use crate::platform::LaneChoice;
+use crate::backend::LaneChoice;
+use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob, PARALLEL_MIN_BYTES};
+use crate::spec::types;
 use crate::threefish::words_to_le;
 use crate::ubi::{start_tweak, Ubi};
 use crate::{Platform, TreeParams};
@@ -122,7 +122,7 @@ impl<const W: usize> TreeHasher<W> {
     /// Absorb message bytes; `bit_pad` is set when they end with the
     /// bit-padded final byte.
     pub(crate) fn update(&mut self, platform: &Platform, mut data: &[u8], bit_pad: bool) {
-        let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice(64 * W));
+        let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice());
         let leaf_bytes = self.leaf_bytes;
         let batch_bytes = (self.batch_leaves * leaf_bytes) as usize;
         while !data.is_empty() {
@@ -294,7 +294,7 @@ impl<const W: usize> TreeHasher<W> {
     pub(crate) fn finish(&mut self, platform: &Platform, bit_pad: bool) -> [u64; W] {
         if !self.batch.is_empty() {
             // Buffered leaves, the last one (partial or not) with the bit pad.
-            let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice(64 * W));
+            let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice());
             let batch = core::mem::take(&mut self.batch);
             self.hash_leaves(platform, lanes, &batch, bit_pad);
             self.batch = batch;
@@ -318,6 +318,39 @@ impl<const W: usize> TreeHasher<W> {
     }
 }
 
+/// Equal-shaped UBIs into `out[i]`, on lanes and, with `parallel`, on the
+/// threads of the current rayon pool.
+pub(crate) fn ubis_into<'a, const W: usize, F>(lanes: LaneChoice, jobs: F, out: &mut [[u64; W]], parallel: bool)
+where
+    F: Fn(usize) -> UbiJob<'a, W> + Sync,
+{
+    struct Job<'o, F, const W: usize> {
+        jobs: F,
+        out: &'o mut [[u64; W]],
+        parallel: bool,
+    }
+    impl<'a, 'o, const W: usize, F: Fn(usize) -> UbiJob<'a, W> + Sync> LaneJob<W> for Job<'o, F, W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            let Job { jobs, out, parallel } = self;
+            #[cfg(feature = "rayon")]
+            if parallel && rayon::current_num_threads() > 1 && out.len() > L {
+                use rayon::prelude::*;
+                // A few chunks per thread, each a whole number of lane groups.
+                let per_chunk = out.len().div_ceil(4 * rayon::current_num_threads()).next_multiple_of(L);
+                out.par_chunks_mut(per_chunk).enumerate().for_each(|(c, outs)| {
+                    let first = c * per_chunk;
+                    run_ubis::<W, L, K>(kernel, outs.len(), |i| jobs(first + i), |i, chain| outs[i] = *chain);
+                });
+                return;
+            }
+            let _ = parallel;
+            run_ubis::<W, L, K>(kernel, out.len(), &jobs, |i, chain| out[i] = *chain);
+        }
+    }
+    lanes.run::<W, _>(Job { jobs, out, parallel })
+}
+
 /// Threads that leaf groups are spread over: those of the current rayon pool.
 fn threads() -> usize {
     #[cfg(feature = "rayon")]
@@ -330,5 +363,23 @@ impl<const W: usize> Drop for TreeHasher<W> {
     fn drop(&mut self) {
         self.key.zeroize();
         self.batch.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Backend;
+
+    /// Tree leaves run on the forced backend's lanes, not the fastest ones.
+    #[test]
+    fn forced_backend_reaches_tree_leaves() {
+        for backend in Backend::ALL {
+            let Ok(platform) = Platform::force(backend) else { continue };
+            let mut tree = TreeHasher::<8>::new([1; 8], TreeParams::new(1, 1, 255).unwrap());
+            tree.update(&platform, &[7u8; 64 * 1024], false);
+            let want = LaneChoice::of(backend).map_or(Backend::Portable, LaneChoice::backend);
+            assert_eq!(tree.lanes.map(LaneChoice::backend), Some(want), "forced {backend}");
+        }
     }
 }

@@ -1,14 +1,13 @@
 //! Unique Block Iteration (spec 3.4): the tweak, block buffering, and the
 //! configuration and output stages. UBI knows nothing of instruction sets: it
-//! hands whole runs of blocks to [`Platform::compress`].
+//! hands whole runs of blocks to [`Platform::compress`], or, for long outputs,
+//! to the platform's multi-lane kernel.
 
-use crate::consts::{types, T1_BIT_PAD, T1_FINAL, T1_FIRST, T1_LEVEL_SHIFT, T1_TYPE_SHIFT};
+use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
+use crate::spec::{types, MAX_BLOCK_BYTES as MAX_BLOCK, T1_BIT_PAD, T1_FINAL, T1_FIRST, T1_LEVEL_SHIFT, T1_TYPE_SHIFT};
 use crate::threefish::{encrypt_const, words_to_le};
 use crate::Platform;
 use zeroize::Zeroize;
-
-/// Largest block: Skein-1024's 128 bytes.
-const MAX_BLOCK: usize = 128;
 
 /// Tweak of the first block of a UBI of `ubi_type` at tree `level`, starting at
 /// byte `position`.
@@ -114,19 +113,84 @@ pub(crate) const fn config_chain<const W: usize>(output_bits: u64, leaf: u8, fan
     config_chain_from::<W>(&[0; W], output_bits, leaf, fan_out, max_height)
 }
 
+/// Outputs of at least this many blocks go through the multi-lane kernel
+/// (several output blocks per call); shorter ones through the single-stream
+/// block function (one call per block, no idle lanes).
+pub(crate) const LANE_OUTPUT_MIN_BLOCKS: usize = 8;
+
 /// The output stage (spec 3.5.3): block `i` of the result is
 /// `UBI(G, i as 8 little-endian bytes, T_out)`, truncated to `out.len()`.
 pub(crate) fn output<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
+    if out.len().div_ceil(8 * W) >= LANE_OUTPUT_MIN_BLOCKS {
+        struct Output<'g, 'o, const W: usize>(&'g [u64; W], &'o mut [u8]);
+        impl<const W: usize> LaneJob<W> for Output<'_, '_, W> {
+            type Output = ();
+            fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+                let len = self.1.len();
+                output_on_lanes::<W, L, K>(kernel, core::slice::from_ref(self.0), self.1, len)
+            }
+        }
+        return platform.lane_choice().run::<W, _>(Output(g, out));
+    }
+    output_sequential(platform, g, out)
+}
+
+/// The output stage one block at a time on the single-stream block function.
+pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
     let mut block = [0u8; MAX_BLOCK];
     let mut bytes = [0u8; MAX_BLOCK];
     for (counter, chunk) in out.chunks_mut(8 * W).enumerate() {
         block[..8].copy_from_slice(&(counter as u64).to_le_bytes());
         let mut chain = *g;
-        let mut tweak = [0, T1_FIRST | T1_FINAL | (types::OUT << T1_TYPE_SHIFT)];
+        let mut tweak = start_tweak(types::OUT, 0, 0);
+        tweak[1] |= T1_FINAL;
         platform.compress::<W>(&mut chain, &mut tweak, &block[..8 * W], 8);
-        words_to_le(&chain, &mut bytes[..8 * W]);
-        chunk.copy_from_slice(&bytes[..chunk.len()]);
+        write_output_block(&chain, chunk, &mut bytes);
         chain.zeroize();
+    }
+    bytes.zeroize();
+}
+
+/// Output block `chain` into `chunk` (its first `chunk.len()` bytes), by way
+/// of the caller's scratch block `bytes`.
+#[inline]
+fn write_output_block<const W: usize>(chain: &[u64; W], chunk: &mut [u8], bytes: &mut [u8; MAX_BLOCK]) {
+    words_to_le(chain, &mut bytes[..8 * W]);
+    chunk.copy_from_slice(&bytes[..chunk.len()]);
+}
+
+/// The output stage of several final chains on lanes: digest `m`, of `len`
+/// bytes, is `out[m * len..(m + 1) * len]` and comes from `finals[m]`; the
+/// same bytes as [`output`] for each, several blocks per kernel call.
+pub(crate) fn output_on_lanes<const W: usize, const L: usize, K: LaneKernel<W, L>>(
+    kernel: K,
+    finals: &[[u64; W]],
+    out: &mut [u8],
+    len: usize,
+) {
+    // Counter blocks a window at a time: no allocation, and a whole number
+    // of lane groups per window.
+    const WINDOW: usize = 64;
+    let block = 8 * W;
+    let blocks = len.div_ceil(block);
+    let tweak = start_tweak(types::OUT, 0, 0);
+    let mut bytes = [0u8; MAX_BLOCK];
+    let mut counters = [[0u8; 8]; WINDOW];
+    for first in (0..blocks).step_by(WINDOW) {
+        let n = WINDOW.min(blocks - first);
+        for (k, counter) in counters[..n].iter_mut().enumerate() {
+            *counter = ((first + k) as u64).to_le_bytes();
+        }
+        run_ubis::<W, L, K>(
+            kernel,
+            finals.len() * n,
+            |i| UbiJob { chain: &finals[i / n], tweak, data: &counters[i % n], bit_pad: false },
+            |i, chain| {
+                let (m, c) = (i / n, first + i % n);
+                let digest = &mut out[m * len..(m + 1) * len];
+                write_output_block(chain, &mut digest[c * block..len.min((c + 1) * block)], &mut bytes);
+            },
+        );
     }
     bytes.zeroize();
 }

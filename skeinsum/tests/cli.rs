@@ -100,7 +100,10 @@ fn stderr_of(out: &std::process::Output) -> String {
 
 // ---------------------------------------------------------------- golden file
 
-/// One entry of the official golden KAT file.
+#[path = "../../tests/common/golden.rs"]
+mod golden;
+
+/// One entry of the official golden KAT file, as these tests use it.
 #[derive(Debug)]
 struct Kat {
     header: String,
@@ -110,92 +113,26 @@ struct Kat {
     msg: Vec<u8>,
     key: Option<Vec<u8>>,
     tree: Option<(u8, u8, u8)>,
+    /// The expected digest in lower-case hex.
     result: String,
 }
 
-/// The golden file: `SKEIN_GOLDEN_KAT`, or `shared/kat/` beside the
-/// repository. Missing is a failure in CI and a skip (said aloud) elsewhere.
-fn golden() -> Option<Vec<Kat>> {
-    let path = match std::env::var_os("SKEIN_GOLDEN_KAT") {
-        Some(p) => PathBuf::from(p),
-        None => {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/kat/skein_golden_kat.txt")
-        }
-    };
-    let Ok(text) = fs::read_to_string(&path) else {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!(
-                "golden KAT file {} is missing (CI=true: this is a failure)",
-                path.display()
-            );
-        }
-        eprintln!(
-            "golden KAT file {} not found (set SKEIN_GOLDEN_KAT); skipping",
-            path.display()
-        );
-        return None;
-    };
-    let number = |s: &str| {
-        s.trim_start()
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect::<String>()
-            .parse::<u64>()
-            .unwrap()
-    };
-    let mut entries = Vec::new();
-    for block in text.split("--------------------------------") {
-        let mut lines = block
-            .lines()
-            .map(str::trim)
-            .skip_while(|l| !l.starts_with(":Skein-"));
-        let Some(header) = lines.next() else { continue };
-        let state = number(&header[":Skein-".len()..]);
-        let out_bits = number(header.split(':').nth(2).unwrap());
-        let msg_bits = number(&header[header.find("msgLen =").unwrap() + 8..]);
-        let tree = header.find("leaf=").map(|at| {
-            let h = |name: &str| {
-                let at = header.find(name).unwrap() + name.len();
-                u8::from_str_radix(&header[at..at + 2], 16).unwrap()
-            };
-            let _ = at;
-            (h("leaf="), h("node="), h("maxLevels="))
-        });
-        let (mut msg, mut key, mut result, mut section) =
-            (String::new(), None::<String>, String::new(), "");
-        for l in lines {
-            if l.starts_with("Message data") {
-                section = "msg";
-            } else if l.starts_with("MAC key") {
-                section = "key";
-                key = Some(String::new());
-            } else if l.starts_with("Result") {
-                section = "res";
-            } else if !l.is_empty() && !l.starts_with("(none)") {
-                match section {
-                    "msg" => msg.push_str(l),
-                    "key" => key.as_mut().unwrap().push_str(l),
-                    _ => result.push_str(l),
-                }
-            }
-        }
-        entries.push(Kat {
-            header: header.to_string(),
-            state,
-            out_bits,
-            msg_bits,
-            msg: unhex(&msg),
-            key: key.map(|k| unhex(&k)),
-            tree,
-            result: hex(&unhex(&result)),
-        });
-    }
-    assert!(
-        entries.len() > 400,
-        "golden file parsed into {} entries only",
-        entries.len()
-    );
-    Some(entries)
+/// Every entry of the golden file, by the shared loader: a missing file
+/// fails the test (it says how to fetch it).
+fn golden() -> Vec<Kat> {
+    golden::load()
+        .into_iter()
+        .map(|e| Kat {
+            header: e.header,
+            state: e.state_bits,
+            out_bits: e.output_bits,
+            msg_bits: e.msg_bits,
+            msg: e.msg,
+            key: e.key,
+            tree: e.tree,
+            result: hex(&e.result),
+        })
+        .collect()
 }
 
 fn kat_args(e: &Kat) -> Vec<String> {
@@ -218,7 +155,7 @@ fn kat_args(e: &Kat) -> Vec<String> {
 /// output length), hashed from a file by the CLI.
 #[test]
 fn golden_file_entries_through_the_cli() {
-    let Some(entries) = golden() else { return };
+    let entries = golden();
     let dir = Dir::new();
     let mut checked = 0;
     for (i, e) in entries.iter().filter(|e| e.msg_bits % 8 == 0).enumerate() {
@@ -241,7 +178,7 @@ fn golden_file_entries_through_the_cli() {
 /// results.
 #[test]
 fn tree_mode_with_threads_matches_golden_entries() {
-    let Some(entries) = golden() else { return };
+    let entries = golden();
     let dir = Dir::new();
     let trees: Vec<&Kat> = entries
         .iter()
@@ -528,7 +465,7 @@ fn large_file() {
 
 #[test]
 fn mac_key_from_hex_and_from_file_match_golden_entries() {
-    let Some(entries) = golden() else { return };
+    let entries = golden();
     let dir = Dir::new();
     let macs: Vec<&Kat> = entries
         .iter()
@@ -966,7 +903,7 @@ fn check_freebsd_and_tag_lines_carry_their_algorithm() {
 
 #[test]
 fn check_with_a_key_uses_the_command_line_key() {
-    let Some(entries) = golden() else { return };
+    let entries = golden();
     let e = entries
         .iter()
         .find(|e| {

@@ -1,6 +1,6 @@
 //! AltiVec/VMX backend (PowerPC G4/G5, POWER6 and later; 32- and 64-bit,
 //! either byte order). Chosen automatically on 32-bit PowerPC only: 64-bit
-//! scalar code beats the emulated 64-bit lanes (see `platform::preference`).
+//! scalar code beats the emulated 64-bit lanes (see `backend::preference`).
 //!
 //! AltiVec has no 64-bit lanes, so each Threefish word is two 32-bit lanes
 //! and additions carry by hand (`vaddcuw`). As in the published AltiVec
@@ -41,8 +41,8 @@ use core::intrinsics::simd::{simd_add, simd_shuffle, simd_xor};
 use core::mem::transmute;
 use core::simd::Simd;
 
-use self::layout::{key_pos, lane_rot, odd_source};
-use crate::consts::{C240, T1_FIRST};
+use crate::backend::layout::{key_pos, lane_rot, odd_source};
+use crate::spec::{C240, T1_FIRST};
 
 /// Proof that this CPU has AltiVec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,58 +132,6 @@ pub(crate) fn compress_1024(
         )
     };
     *chain = split_to_words(&lanes);
-}
-
-/// Compile-time layout of the vector-lane state, shared with the VSX backend.
-///
-/// Even words never move: lane k of the even registers is word 2k. Odd lane
-/// k holds whichever odd word MIXes with word 2k in the current round.
-pub(super) mod layout {
-    use crate::consts::{rot, slots};
-
-    /// The odd word that MIXes with even word `e` in round `d`, and the MIX's index.
-    pub(crate) const fn mix_of<const W: usize>(d: usize, e: usize) -> (usize, usize) {
-        let slot = slots::<W>()[d % 4];
-        let mut j = 0;
-        while j < W / 2 {
-            if slot[2 * j] == e {
-                return (slot[2 * j + 1], j);
-            }
-            j += 1;
-        }
-        panic!("not an even word")
-    }
-
-    /// The odd word in odd lane `k` during round `d`.
-    pub(crate) const fn odd_word<const W: usize>(d: usize, k: usize) -> usize {
-        mix_of::<W>(d, 2 * k).0
-    }
-
-    /// The rotation applied to odd lane `k` in round `d`.
-    pub(crate) const fn lane_rot<const W: usize>(d: usize, k: usize) -> u32 {
-        rot::<W>(d, mix_of::<W>(d, 2 * k).1)
-    }
-
-    /// The odd lane of round `d` whose word goes to odd lane `k` in round `d + 1`.
-    pub(crate) const fn odd_source<const W: usize>(d: usize, k: usize) -> usize {
-        let word = odd_word::<W>(d + 1, k);
-        let mut i = 0;
-        while i < W / 2 {
-            if odd_word::<W>(d, i) == word {
-                return i;
-            }
-            i += 1;
-        }
-        panic!("odd words are a permutation")
-    }
-
-    /// Position of extended-key word `i` in the order 0, 2, 4, ..., W, 1, 3,
-    /// ..., W-1 (steps of 2 modulo W+1). Subkey `s` adds key words s+i to
-    /// word i, so its even words sit at positions `key_pos(s)`, +1, +2, ...
-    /// and its odd words at `key_pos(s + 1)`, +1, ...
-    pub(crate) const fn key_pos<const W: usize>(i: usize) -> usize {
-        (i % (W + 1)) * ((W + 2) / 2) % (W + 1)
-    }
 }
 
 type V = vector_unsigned_int;

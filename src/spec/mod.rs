@@ -2,9 +2,10 @@
 //! permutations, the key-schedule parity constant, tweak fields and the
 //! precomputed chaining values of the common (state, output) pairs.
 //!
-//! Everything here is `const`: the IV table is computed by the compiler from
-//! the configuration block (`ubi::config_chain`, a `const fn`), and a test checks
-//! it against the values printed in the specification.
+//! Everything here is `const`: the IV table ([`iv`]) is computed by the
+//! compiler from the configuration block (`ubi::config_chain`, a `const fn`),
+//! and a test checks it against the values printed in the specification.
+//! Published as `skein_simd::consts`.
 
 /// Key-schedule parity constant C240 (spec 3.3.2).
 pub const C240: u64 = 0x1BD1_1BDA_A9FC_1A22;
@@ -52,6 +53,9 @@ pub const PERM_512: [usize; 8] = [2, 1, 4, 7, 6, 5, 0, 3];
 /// Word permutation of Threefish-1024.
 pub const PERM_1024: [usize; 16] = [0, 9, 2, 13, 6, 11, 4, 15, 10, 7, 12, 3, 14, 5, 8, 1];
 
+/// Largest block: Skein-1024's 128 bytes.
+pub(crate) const MAX_BLOCK_BYTES: usize = 128;
+
 /// Number of Threefish rounds for a state of `words` 64-bit words.
 pub const fn rounds(words: usize) -> usize {
     if words == 16 {
@@ -71,7 +75,8 @@ pub const fn rot<const W: usize>(d: usize, j: usize) -> u32 {
     }
 }
 
-const fn perm<const W: usize>(i: usize) -> usize {
+/// Word permutation pi of a state of `W` words: word `i` after a round is the old word `perm(i)`.
+pub(crate) const fn perm<const W: usize>(i: usize) -> usize {
     match W {
         4 => PERM_256[i],
         8 => PERM_512[i],
@@ -135,57 +140,4 @@ pub mod types {
     pub const OUT: u64 = 63;
 }
 
-/// Chaining values after the configuration block for plain hashing (no key,
-/// no tree) of the common output sizes, computed at compile time.
-pub mod iv {
-    use crate::ubi::config_chain;
-
-    /// Skein-256 with 128-bit output.
-    pub const S256_128: [u64; 4] = config_chain::<4>(128, 0, 0, 0);
-    /// Skein-256 with 160-bit output.
-    pub const S256_160: [u64; 4] = config_chain::<4>(160, 0, 0, 0);
-    /// Skein-256 with 224-bit output.
-    pub const S256_224: [u64; 4] = config_chain::<4>(224, 0, 0, 0);
-    /// Skein-256 with 256-bit output.
-    pub const S256_256: [u64; 4] = config_chain::<4>(256, 0, 0, 0);
-    /// Skein-512 with 128-bit output.
-    pub const S512_128: [u64; 8] = config_chain::<8>(128, 0, 0, 0);
-    /// Skein-512 with 160-bit output.
-    pub const S512_160: [u64; 8] = config_chain::<8>(160, 0, 0, 0);
-    /// Skein-512 with 224-bit output.
-    pub const S512_224: [u64; 8] = config_chain::<8>(224, 0, 0, 0);
-    /// Skein-512 with 256-bit output.
-    pub const S512_256: [u64; 8] = config_chain::<8>(256, 0, 0, 0);
-    /// Skein-512 with 384-bit output.
-    pub const S512_384: [u64; 8] = config_chain::<8>(384, 0, 0, 0);
-    /// Skein-512 with 512-bit output.
-    pub const S512_512: [u64; 8] = config_chain::<8>(512, 0, 0, 0);
-    /// Skein-1024 with 384-bit output.
-    pub const S1024_384: [u64; 16] = config_chain::<16>(384, 0, 0, 0);
-    /// Skein-1024 with 512-bit output.
-    pub const S1024_512: [u64; 16] = config_chain::<16>(512, 0, 0, 0);
-    /// Skein-1024 with 1024-bit output.
-    pub const S1024_1024: [u64; 16] = config_chain::<16>(1024, 0, 0, 0);
-
-    /// The precomputed chaining value for a plain hash of `W` words and
-    /// `output_bits`, if there is one.
-    pub fn lookup<const W: usize>(output_bits: u64) -> Option<[u64; W]> {
-        let words: &[u64] = match (W, output_bits) {
-            (4, 128) => &S256_128,
-            (4, 160) => &S256_160,
-            (4, 224) => &S256_224,
-            (4, 256) => &S256_256,
-            (8, 128) => &S512_128,
-            (8, 160) => &S512_160,
-            (8, 224) => &S512_224,
-            (8, 256) => &S512_256,
-            (8, 384) => &S512_384,
-            (8, 512) => &S512_512,
-            (16, 384) => &S1024_384,
-            (16, 512) => &S1024_512,
-            (16, 1024) => &S1024_1024,
-            _ => return None,
-        };
-        words.try_into().ok()
-    }
-}
+pub mod iv;

@@ -51,8 +51,8 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
-    use crate::backend::altivec::layout::mix_of;
-    use crate::consts::{rot, C240, T1_FIRST};
+    use crate::backend::layout::{mix_of, odd_source_in};
+    use crate::spec::{rot, C240, T1_FIRST};
 
     /// Proof that this CPU has POWER8 vector instructions.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,22 +170,9 @@ mod imp {
         panic!("not an even word")
     }
 
-    /// The odd word in odd lane `k` during round `d`.
-    const fn odd_word<const W: usize>(d: usize, k: usize) -> usize {
-        mix_of::<W>(d, even_order::<W>()[k]).0
-    }
-
     /// The odd lane of round `d` whose word goes to odd lane `k` in round `d + 1`.
     const fn odd_source<const W: usize>(d: usize, k: usize) -> usize {
-        let word = odd_word::<W>(d + 1, k);
-        let mut i = 0;
-        while i < W / 2 {
-            if odd_word::<W>(d, i) == word {
-                return i;
-            }
-            i += 1;
-        }
-        panic!("odd words are a permutation")
+        odd_source_in::<W>(&even_order::<W>(), d, k)
     }
 
     /// The chain in register order: even registers, then odd registers (in

@@ -4,7 +4,7 @@
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
 //! permutation is one `pshufd` or `shufpd` per register.
 
-use super::x86_engine::{compress, Half};
+use super::engine::{compress, lane_kernel, Half};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(sse2_cpuid, "sse2");
@@ -149,3 +149,97 @@ pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2
     // SAFETY: a Token exists only if detection found SSE2.
     unsafe { compress_1024_sse2(chain, tweak, blocks, bytes_per_block) }
 }
+
+// ===========================================================================
+// Multi-lane kernel: 2 computations at once, one per 64-bit lane.
+// ===========================================================================
+//
+// SSE2 multi-lane kernel (x86-64): two computations at once, one per 64-bit
+// lane of an xmm register; the baseline of every x86-64 CPU.
+//
+// Same layout as the AVX-512 kernel. SSE2 has neither a 64-bit rotate nor a
+// byte shuffle: a rotation by 32 is one 32-bit shuffle, the others two shifts
+// and an or. Seam: `crate::lanes`.
+
+#[target_feature(enable = "sse2")]
+#[inline]
+fn add(a: __m128i, b: __m128i) -> __m128i {
+    _mm_add_epi64(a, b)
+}
+
+#[target_feature(enable = "sse2")]
+#[inline]
+fn xor(a: __m128i, b: __m128i) -> __m128i {
+    _mm_xor_si128(a, b)
+}
+
+/// Rotate every lane left by `r` (a constant after inlining).
+#[target_feature(enable = "sse2")]
+#[inline]
+fn rol(a: __m128i, r: u32) -> __m128i {
+    if r == 32 {
+        _mm_shuffle_epi32::<0xB1>(a)
+    } else {
+        let left = _mm_sll_epi64(a, _mm_cvtsi32_si128(r as i32));
+        let right = _mm_srl_epi64(a, _mm_cvtsi32_si128(64 - r as i32));
+        _mm_or_si128(left, right)
+    }
+}
+
+#[target_feature(enable = "sse2")]
+#[inline]
+fn splat(v: u64) -> __m128i {
+    _mm_set1_epi64x(v as i64)
+}
+
+
+#[target_feature(enable = "sse2")]
+#[inline]
+fn load_row(row: &[u64; 2]) -> __m128i {
+    // SAFETY: a row is 16 readable bytes.
+    unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "sse2")]
+#[inline]
+fn store_row(row: &mut [u64; 2], v: __m128i) {
+    // SAFETY: a row is 16 writable bytes.
+    unsafe { _mm_storeu_si128(row.as_mut_ptr().cast(), v) }
+}
+
+/// Tweak words plus `step`, carrying out of word 0 into word 1.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn advance(t0: __m128i, t1: __m128i, step: __m128i) -> (__m128i, __m128i) {
+    let sum = add(t0, step);
+    // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
+    let carry = _mm_or_si128(_mm_and_si128(t0, step), _mm_andnot_si128(sum, _mm_or_si128(t0, step)));
+    (sum, add(t1, _mm_srli_epi64::<63>(carry)))
+}
+
+#[target_feature(enable = "sse2")]
+#[inline]
+fn and(a: __m128i, b: __m128i) -> __m128i {
+    _mm_and_si128(a, b)
+}
+
+/// Message rows of the block at byte `offset` of both lanes.
+///
+/// # Safety
+/// Both `blocks[i]` must hold at least `offset + 8 * W` bytes.
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m128i; W] {
+    let mut m = [_mm_setzero_si128(); W];
+    for pair in 0..W / 2 {
+        let at = offset + 16 * pair;
+        // SAFETY: bytes at..at + 16 lie inside the block, which ends at
+        // offset + 8 * W (unaligned loads).
+        let (r0, r1) = unsafe { (_mm_loadu_si128(blocks[0].as_ptr().add(at).cast()), _mm_loadu_si128(blocks[1].as_ptr().add(at).cast())) };
+        m[2 * pair] = _mm_unpacklo_epi64(r0, r1);
+        m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
+    }
+    m
+}
+
+lane_kernel!("sse2", __m128i, 2);

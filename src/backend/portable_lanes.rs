@@ -2,16 +2,16 @@
 //!
 //! Each operation of a round is a loop over the `L` lanes of a row, which the
 //! compiler unrolls (and may vectorize); the round structure, slot table and
-//! subkey formation are those of [`super::portable`]. See the "many lanes"
-//! section of `platform.rs` for the seam.
+//! subkey formation are those of [`super::portable`]. See `crate::lanes` for the
+//! seam.
 
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use crate::consts::{rot, rounds, slots, C240, T1_FIRST};
-use crate::platform::LaneState;
+use crate::lanes::LaneState;
+use crate::spec::{rot, rounds, slots, C240, T1_FIRST};
 
-/// Lanes the portable kernel is used with (measured: see `platform.rs`); the
+/// Lanes the portable kernel is used with (measured: see `backend/mod.rs`); the
 /// generic code serves any lane count (the scheduler's tests use several).
 pub(crate) const LANES: usize = 1;
 
@@ -84,7 +84,7 @@ fn encrypt<const W: usize, const L: usize>(x: &mut Rows<W, L>, ks: &[[u64; L]; 1
     }
 }
 
-/// The multi-lane block function (seam in `platform.rs`).
+/// The multi-lane block function (seam in `crate::lanes`).
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
@@ -147,88 +147,3 @@ pub(crate) fn compress<const W: usize, const L: usize>(
         }
     }
 }
-
-/// The Threefish round skeleton shared by the vector kernels: `round`,
-/// `inject`, `eight_rounds` and `encrypt` over an array of `W` row vectors,
-/// written once and instantiated per instruction set with its vector type and
-/// its add / xor / rotate-left / broadcast. Every helper carries the
-/// instruction set's `target_feature`, so it inlines into the kernel and all
-/// row indices, rotation counts and subkey indices become constants.
-#[cfg(target_arch = "x86_64")]
-macro_rules! lane_threefish {
-    ($feature:literal, $v:ty, $add:ident, $xor:ident, $rol:ident, $splat:ident) => {
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn round<const W: usize, const D: usize>(x: &mut [$v; W]) {
-            let slot = const { $crate::consts::slots::<W>()[D % 4] };
-            for j in 0..W / 2 {
-                let (a, b) = (slot[2 * j], slot[2 * j + 1]);
-                x[a] = $add(x[a], x[b]);
-                x[b] = $xor($rol(x[b], $crate::consts::rot::<W>(D, j)), x[a]);
-            }
-        }
-
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn inject<const W: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3], s: usize) {
-            for j in 0..W {
-                x[j] = $add(x[j], ks[(s + j) % (W + 1)]);
-            }
-            x[W - 3] = $add(x[W - 3], ts[s % 3]);
-            x[W - 2] = $add(x[W - 2], ts[(s + 1) % 3]);
-            x[W - 1] = $add(x[W - 1], $splat(s as u64));
-        }
-
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn eight_rounds<const W: usize, const S: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3]) {
-            round::<W, 0>(x);
-            round::<W, 1>(x);
-            round::<W, 2>(x);
-            round::<W, 3>(x);
-            inject(x, ks, ts, S + 1);
-            round::<W, 4>(x);
-            round::<W, 5>(x);
-            round::<W, 6>(x);
-            round::<W, 7>(x);
-            inject(x, ks, ts, S + 2);
-        }
-
-        /// Threefish on every lane: `ks[0..=W]` key schedule rows, `ts` tweak
-        /// schedule rows.
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn encrypt<const W: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3]) {
-            inject(x, ks, ts, 0);
-            eight_rounds::<W, 0>(x, ks, ts);
-            eight_rounds::<W, 2>(x, ks, ts);
-            eight_rounds::<W, 4>(x, ks, ts);
-            eight_rounds::<W, 6>(x, ks, ts);
-            eight_rounds::<W, 8>(x, ks, ts);
-            eight_rounds::<W, 10>(x, ks, ts);
-            eight_rounds::<W, 12>(x, ks, ts);
-            eight_rounds::<W, 14>(x, ks, ts);
-            eight_rounds::<W, 16>(x, ks, ts);
-            if $crate::consts::rounds(W) == 80 {
-                eight_rounds::<W, 18>(x, ks, ts);
-            }
-        }
-
-        /// Key schedule rows (chain rows plus the parity row) and tweak
-        /// schedule rows of one block.
-        #[target_feature(enable = $feature)]
-        #[inline]
-        fn schedules<const W: usize>(chain: &[$v; W], t0: $v, t1: $v) -> ([$v; 17], [$v; 3]) {
-            let mut ks = [$splat(0); 17];
-            let mut parity = $splat($crate::consts::C240);
-            for j in 0..W {
-                ks[j] = chain[j];
-                parity = $xor(parity, chain[j]);
-            }
-            ks[W] = parity;
-            (ks, [t0, t1, $xor(t0, t1)])
-        }
-    };
-}
-#[cfg(target_arch = "x86_64")]
-pub(crate) use lane_threefish;

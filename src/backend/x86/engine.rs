@@ -1,7 +1,8 @@
-//! The single-stream Threefish engine shared by the x86 SIMD backends (sse2,
-//! avx2, avx512), written once over a `Half` of the state.
+//! What the x86 SIMD backends (sse2, avx2, avx512) share: the single-stream
+//! Threefish engine, written once over a `Half` of the state, and the
+//! multi-lane kernel, written once as the macro `lane_kernel!`.
 //!
-//! Layout (the one of the PowerPC design): the even words, which are always
+//! Layout (`backend::layout`, shared with PowerPC): the even words, which are always
 //! the addition targets of MIX, live in one `Half`; the odd words, which are
 //! always rotated and xored, in another. A round is then
 //! `even += odd; odd = rotl(odd, counts) ^ even; odd = permute(odd)`.
@@ -19,7 +20,8 @@
 //! subkey s are each one unaligned load at a compile-time offset. The tweak
 //! words and the subkey number are added from small per-block vectors.
 
-use crate::consts::{rot, C240, PERM_1024, PERM_256, PERM_512, T1_FIRST};
+use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
+use crate::spec::{C240, T1_FIRST};
 
 /// Half of a Threefish state (W/2 words) in some vector registers.
 ///
@@ -40,86 +42,6 @@ pub(crate) trait Half: Copy {
     unsafe fn rotl(self, counts: &[u32; 8]) -> Self;
     /// Lane l of the result is lane `index[l]` of `self`.
     unsafe fn permute(self, index: &[usize; 8]) -> Self;
-}
-
-const fn perm<const W: usize>(i: usize) -> usize {
-    match W {
-        4 => PERM_256[i],
-        8 => PERM_512[i],
-        _ => PERM_1024[i],
-    }
-}
-
-/// `lane_mix()[d % 4][l]`: which MIX (j, pairing words 2j and 2j+1) lane l of the
-/// even half holds in round d.
-const fn lane_mix<const W: usize>() -> [[usize; 8]; 5] {
-    let mut e = [[0usize; 8]; 5];
-    let mut l = 0;
-    while l < W / 2 {
-        e[0][l] = l;
-        l += 1;
-    }
-    let mut d = 0;
-    while d < 4 {
-        let mut l = 0;
-        while l < W / 2 {
-            // The even lane keeps y[2j]; after the permutation that value is
-            // the new word i with π(i) = 2j.
-            let mut i = 0;
-            while perm::<W>(i) != 2 * e[d][l] {
-                i += 1;
-            }
-            e[d + 1][l] = i / 2;
-            l += 1;
-        }
-        d += 1;
-    }
-    e
-}
-
-/// Rotation counts per lane for rounds d = 0..8.
-pub(crate) const fn lane_rotations<const W: usize>() -> [[u32; 8]; 8] {
-    let e = lane_mix::<W>();
-    let mut r = [[0u32; 8]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut l = 0;
-        while l < W / 2 {
-            r[d][l] = rot::<W>(d, e[d % 4][l]);
-            l += 1;
-        }
-        d += 1;
-    }
-    r
-}
-
-/// The odd half's permutation after round d % 4.
-pub(crate) const fn odd_permutations<const W: usize>() -> [[usize; 8]; 4] {
-    let e = lane_mix::<W>();
-    let mut p = [[0usize; 8]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut l = 0;
-        while l < W / 2 {
-            // Lane l must receive y[π(2 e' + 1)], held by the odd lane m with
-            // 2 e[d][m] + 1 = π(2 e' + 1).
-            let want = perm::<W>(2 * e[d + 1][l] + 1);
-            let mut m = 0;
-            while 2 * e[d][m] + 1 != want {
-                m += 1;
-            }
-            p[d][l] = m;
-            l += 1;
-        }
-        d += 1;
-    }
-    assert!(e[4][0] == 0 && e[4][W / 2 - 1] == W / 2 - 1);
-    p
-}
-
-/// Offset in the cyclic key sequence of ks[i]: n with 2n ≡ i (mod W+1).
-const fn key_offset<const W: usize>(i: usize) -> usize {
-    (i * (W / 2 + 1)) % (W + 1)
 }
 
 /// Per-lane constant of subkey s on the odd half: s in the last lane.
@@ -150,8 +72,8 @@ struct Subkeys<H> {
 
 #[inline(always)]
 unsafe fn inject<H: Half, const W: usize, const S: usize>(e: &mut H, o: &mut H, k: &Subkeys<H>) {
-    let n0 = const { key_offset::<W>(S) };
-    let n1 = const { key_offset::<W>(S + 1) };
+    let n0 = const { key_pos::<W>(S) };
+    let n1 = const { key_pos::<W>(S + 1) };
     let number = const { subkey_number::<W>(S) };
     // SAFETY: see `round`.
     unsafe {
@@ -299,3 +221,145 @@ pub(crate) unsafe fn compress<H: Half, const W: usize>(
         chain[2 * l + 1] = odd[l];
     }
 }
+
+/// The multi-lane kernel (seam in `crate::lanes`), written once over `W` row
+/// vectors of type `$v` with `$lanes` 64-bit lanes: the Threefish rounds,
+/// schedules, tweak carry and feed-forward. Each instruction set instantiates
+/// it with its `add`, `xor`, `and`, `rol` (rotate left by a constant), `splat`,
+/// `advance` (tweak position plus bytes, with the carry into word 1),
+/// `load_row`/`store_row` (one row of the state) and `load_rows` (the message
+/// rows of one block of every lane). Every helper carries the instruction
+/// set's `target_feature`, so it inlines into the kernel and all row indices,
+/// rotation counts and subkey indices become constants.
+macro_rules! lane_kernel {
+    ($feature:literal, $v:ty, $lanes:literal) => {
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn round<const W: usize, const D: usize>(x: &mut [$v; W]) {
+            let slot = const { $crate::spec::slots::<W>()[D % 4] };
+            for j in 0..W / 2 {
+                let (a, b) = (slot[2 * j], slot[2 * j + 1]);
+                x[a] = add(x[a], x[b]);
+                x[b] = xor(rol(x[b], $crate::spec::rot::<W>(D, j)), x[a]);
+            }
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn inject<const W: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3], s: usize) {
+            for j in 0..W {
+                x[j] = add(x[j], ks[(s + j) % (W + 1)]);
+            }
+            x[W - 3] = add(x[W - 3], ts[s % 3]);
+            x[W - 2] = add(x[W - 2], ts[(s + 1) % 3]);
+            x[W - 1] = add(x[W - 1], splat(s as u64));
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn eight_rounds<const W: usize, const S: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3]) {
+            round::<W, 0>(x);
+            round::<W, 1>(x);
+            round::<W, 2>(x);
+            round::<W, 3>(x);
+            inject(x, ks, ts, S + 1);
+            round::<W, 4>(x);
+            round::<W, 5>(x);
+            round::<W, 6>(x);
+            round::<W, 7>(x);
+            inject(x, ks, ts, S + 2);
+        }
+
+        /// Threefish on every lane: `ks[0..=W]` key schedule rows, `ts` tweak
+        /// schedule rows.
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn encrypt<const W: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3]) {
+            inject(x, ks, ts, 0);
+            eight_rounds::<W, 0>(x, ks, ts);
+            eight_rounds::<W, 2>(x, ks, ts);
+            eight_rounds::<W, 4>(x, ks, ts);
+            eight_rounds::<W, 6>(x, ks, ts);
+            eight_rounds::<W, 8>(x, ks, ts);
+            eight_rounds::<W, 10>(x, ks, ts);
+            eight_rounds::<W, 12>(x, ks, ts);
+            eight_rounds::<W, 14>(x, ks, ts);
+            eight_rounds::<W, 16>(x, ks, ts);
+            if $crate::spec::rounds(W) == 80 {
+                eight_rounds::<W, 18>(x, ks, ts);
+            }
+        }
+
+        /// Key schedule rows (chain rows plus the parity row) and tweak
+        /// schedule rows of one block.
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn schedules<const W: usize>(chain: &[$v; W], t0: $v, t1: $v) -> ([$v; 17], [$v; 3]) {
+            let mut ks = [splat(0); 17];
+            let mut parity = splat($crate::spec::C240);
+            for j in 0..W {
+                ks[j] = chain[j];
+                parity = xor(parity, chain[j]);
+            }
+            ks[W] = parity;
+            (ks, [t0, t1, xor(t0, t1)])
+        }
+
+        /// # Safety
+        /// Every `blocks[i]` must hold `n * 8 * W` bytes.
+        #[target_feature(enable = $feature)]
+        unsafe fn lane_blocks<const W: usize>(
+            state: &mut $crate::lanes::LaneState<W, $lanes>,
+            blocks: &[&[u8]; $lanes],
+            bytes_per_block: &[u64; $lanes],
+            n: usize,
+        ) {
+            let mut chain = [splat(0); W];
+            for j in 0..W {
+                chain[j] = load_row(&state.chain[j]);
+            }
+            let mut t0 = load_row(&state.tweak[0]);
+            let mut t1 = load_row(&state.tweak[1]);
+            let step = load_row(bytes_per_block);
+            let not_first = splat(!$crate::spec::T1_FIRST);
+            for k in 0..n {
+                // SAFETY: block k ends at (k + 1) * 8 * W <= n * 8 * W bytes.
+                let m = unsafe { load_rows::<W>(blocks, k * 8 * W) };
+                (t0, t1) = advance(t0, t1, step);
+                let (ks, ts) = schedules::<W>(&chain, t0, t1);
+                let mut x = m;
+                encrypt::<W>(&mut x, &ks, &ts);
+                for j in 0..W {
+                    chain[j] = xor(x[j], m[j]);
+                }
+                t1 = and(t1, not_first);
+            }
+            for j in 0..W {
+                store_row(&mut state.chain[j], chain[j]);
+            }
+            store_row(&mut state.tweak[0], t0);
+            store_row(&mut state.tweak[1], t1);
+        }
+
+        /// Computations per multi-lane call.
+        pub(crate) const LANES: usize = $lanes;
+
+        /// The multi-lane block function (seam in `crate::lanes`).
+        ///
+        /// # Panics
+        /// If the `blocks` are not all the same whole number of blocks long.
+        pub(crate) fn compress_lanes<const W: usize>(
+            _: Token,
+            state: &mut $crate::lanes::LaneState<W, $lanes>,
+            blocks: [&[u8]; $lanes],
+            bytes_per_block: [u64; $lanes],
+        ) {
+            let total = blocks[0].len();
+            assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+            // SAFETY: the token proves the target feature; every lane holds
+            // `total` bytes, which is `n` whole blocks.
+            unsafe { lane_blocks::<W>(state, &blocks, &bytes_per_block, total / (8 * W)) }
+        }
+    };
+}
+pub(crate) use lane_kernel;

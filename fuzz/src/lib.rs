@@ -1,0 +1,165 @@
+//! A deliberately plain Skein (spec 3.4-3.5) for the fuzz targets to compare
+//! with: whole buffers, one Threefish block at a time on the public
+//! `Threefish` cipher, trees built level by level. It shares no code with the
+//! library's UBI, argument chain, tree or output stage, and is checked against
+//! the official golden file by `tests/golden_kat.rs`.
+
+use skein_simd::Threefish;
+
+const T1_FIRST: u64 = 1 << 62;
+const T1_FINAL: u64 = 1 << 63;
+const T1_BIT_PAD: u64 = 1 << 55;
+
+const TYPE_KEY: u64 = 0;
+const TYPE_CFG: u64 = 4;
+const TYPE_PRS: u64 = 8;
+const TYPE_PK: u64 = 12;
+const TYPE_KDF: u64 = 16;
+const TYPE_NON: u64 = 20;
+const TYPE_MSG: u64 = 48;
+const TYPE_OUT: u64 = 63;
+
+/// Every argument of a Skein computation except the message.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Args<'a> {
+    pub output_bits: u64,
+    pub key: &'a [u8],
+    pub personalization: &'a [u8],
+    pub public_key: &'a [u8],
+    pub key_id: &'a [u8],
+    pub nonce: &'a [u8],
+    /// (Yl, Yf, Ym), already valid.
+    pub tree: Option<(u8, u8, u8)>,
+}
+
+/// UBI(G, M, Ts) with Ts = position + level·2^112 + type·2^120: the message
+/// in blocks of 8·W bytes (the last one zero-padded, at least one block), the
+/// tweak counting the bytes so far, first/final flags, and the bit-pad flag
+/// on the final block when `bit_pad`.
+pub fn ubi<const W: usize>(g: &[u8], msg: &[u8], ubi_type: u64, level: u64, position: u64, bit_pad: bool) -> Vec<u8> {
+    let nb = 8 * W;
+    let count = msg.len().div_ceil(nb).max(1);
+    let mut chain = g.to_vec();
+    for i in 0..count {
+        let part = &msg[(i * nb).min(msg.len())..((i + 1) * nb).min(msg.len())];
+        let mut plain = vec![0u8; nb];
+        plain[..part.len()].copy_from_slice(part);
+        let bytes = u128::from(position) + (i * nb + part.len()) as u128;
+        let mut t1 = (bytes >> 64) as u64 | level << 48 | ubi_type << 56;
+        if i == 0 {
+            t1 |= T1_FIRST;
+        }
+        if i == count - 1 {
+            t1 |= T1_FINAL | if bit_pad { T1_BIT_PAD } else { 0 };
+        }
+        let mut tweak = [0u8; 16];
+        tweak[..8].copy_from_slice(&(bytes as u64).to_le_bytes());
+        tweak[8..].copy_from_slice(&t1.to_le_bytes());
+        let mut block = plain.clone();
+        Threefish::<W>::new(&chain, &tweak).encrypt_block(&mut block);
+        chain = block.iter().zip(&plain).map(|(c, p)| c ^ p).collect();
+    }
+    chain
+}
+
+/// `nb · 2^log2`, or "larger than any message" (usize::MAX).
+fn size(nb: usize, log2: u8) -> usize {
+    if log2 >= 48 {
+        usize::MAX
+    } else {
+        nb << log2
+    }
+}
+
+/// Spec 3.5.6: level 1 hashes leaves of Nb·2^Yl bytes (the one with the
+/// message's last byte bit-padded when `bit_pad`), each level above hashes
+/// nodes of 2^Yf child outputs, until one output is left, or level Ym, which
+/// hashes all of the level below as one node.
+fn tree_message<const W: usize>(g: &[u8], msg: &[u8], bit_pad: bool, (yl, yf, ym): (u8, u8, u8)) -> Vec<u8> {
+    let nb = 8 * W;
+    let leaf = size(nb, yl);
+    let leaves = msg.len().div_ceil(leaf).max(1);
+    let mut below = Vec::new();
+    for i in 0..leaves {
+        let start = i * leaf;
+        let part = &msg[start.min(msg.len())..start.saturating_add(leaf).min(msg.len())];
+        below.extend(ubi::<W>(g, part, TYPE_MSG, 1, start as u64, bit_pad && i == leaves - 1));
+    }
+    let node = size(nb, yf);
+    let mut level = 1u64;
+    while below.len() > nb {
+        level += 1;
+        if level == u64::from(ym) {
+            return ubi::<W>(g, &below, TYPE_MSG, level, 0, false);
+        }
+        below = below
+            .chunks(node)
+            .enumerate()
+            .flat_map(|(i, part)| ubi::<W>(g, part, TYPE_MSG, level, (i * node) as u64, false))
+            .collect();
+    }
+    below
+}
+
+/// The message with its last byte bit-padded (spec 3.5.2) when `bits` is not
+/// a multiple of 8; `data` holds `ceil(bits / 8)` bytes.
+pub fn pad_bits(data: &[u8], bits: u64) -> Vec<u8> {
+    assert_eq!(data.len() as u64, bits.div_ceil(8));
+    let mut m = data.to_vec();
+    let used = (bits % 8) as u32;
+    if used != 0 {
+        let last = m.last_mut().unwrap();
+        let one = 0x80u8 >> used;
+        *last = (*last & !(one - 1) & !one) | one;
+    }
+    m
+}
+
+/// Skein with a state of `W` words of the first `bits` bits of `data`.
+pub fn skein<const W: usize>(args: &Args<'_>, data: &[u8], bits: u64) -> Vec<u8> {
+    let nb = 8 * W;
+    let msg = pad_bits(data, bits);
+    let bit_pad = bits % 8 != 0;
+    let mut g = vec![0u8; nb];
+    if !args.key.is_empty() {
+        g = ubi::<W>(&g, args.key, TYPE_KEY, 0, 0, false);
+    }
+    let (yl, yf, ym) = args.tree.unwrap_or((0, 0, 0));
+    let mut config = [0u8; 32];
+    config[..4].copy_from_slice(b"SHA3");
+    config[4..6].copy_from_slice(&1u16.to_le_bytes());
+    config[8..16].copy_from_slice(&args.output_bits.to_le_bytes());
+    config[16..19].copy_from_slice(&[yl, yf, ym]);
+    g = ubi::<W>(&g, &config, TYPE_CFG, 0, 0, false);
+    for (ubi_type, arg) in [
+        (TYPE_PRS, args.personalization),
+        (TYPE_PK, args.public_key),
+        (TYPE_KDF, args.key_id),
+        (TYPE_NON, args.nonce),
+    ] {
+        if !arg.is_empty() {
+            g = ubi::<W>(&g, arg, ubi_type, 0, 0, false);
+        }
+    }
+    g = match args.tree {
+        Some(shape) => tree_message::<W>(&g, &msg, bit_pad, shape),
+        None => ubi::<W>(&g, &msg, TYPE_MSG, 0, 0, bit_pad),
+    };
+    let out_len = args.output_bits.div_ceil(8) as usize;
+    let mut out = Vec::with_capacity(out_len.next_multiple_of(nb));
+    for counter in 0..out_len.div_ceil(nb) as u64 {
+        out.extend(ubi::<W>(&g, &counter.to_le_bytes(), TYPE_OUT, 0, 0, false));
+    }
+    out.truncate(out_len);
+    out
+}
+
+/// [`skein`] for a state of `state_bits` (256, 512 or 1024) bits.
+pub fn skein_dyn(state_bits: u64, args: &Args<'_>, data: &[u8], bits: u64) -> Vec<u8> {
+    match state_bits {
+        256 => skein::<4>(args, data, bits),
+        512 => skein::<8>(args, data, bits),
+        1024 => skein::<16>(args, data, bits),
+        _ => panic!("no Skein-{state_bits}"),
+    }
+}

@@ -1,0 +1,146 @@
+"""Skein-256/512/1024 and Threefish: a faster, maintained drop-in for pyskein 1.0.
+
+``import skein_simd as skein`` in place of ``import skein``.
+"""
+
+import os
+import sys
+from collections.abc import Iterable
+from typing import Optional, Sequence, SupportsIndex, Union, final
+
+if sys.version_info >= (3, 12):
+    from collections.abc import Buffer
+else:
+    from typing_extensions import Buffer
+
+__version__: str
+
+_Tree = Sequence[SupportsIndex]
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+@final
+class skein:
+    """A Skein hash object (returned by skein256, skein512, skein1024)."""
+
+    @property
+    def name(self) -> str:
+        """'Skein-256', 'Skein-512' or 'Skein-1024'."""
+    @property
+    def digest_size(self) -> int:
+        """Digest length in bytes (rounded up)."""
+    @property
+    def digest_bits(self) -> int:
+        """Digest length in bits."""
+    @property
+    def block_size(self) -> int:
+        """State size in bytes: 32, 64 or 128."""
+    @property
+    def block_bits(self) -> int:
+        """State size in bits: 256, 512 or 1024."""
+    @property
+    def hashed_bits(self) -> int:
+        """Number of message bits hashed so far."""
+    def update(self, message: Buffer, bits: Optional[int] = None) -> None:
+        """Hash `message`; with `bits`, only its first `bits` bits (most significant first).
+
+        After a partial byte, further calls must give at most the bits that
+        complete it (ValueError otherwise).
+        """
+    def digest(self, start: int = ..., stop: int = ..., /) -> bytes:
+        """The digest so far (digest_size bytes), or digest()[start:stop]; give both or neither."""
+    def hexdigest(self) -> str:
+        """The digest as lower-case hexadecimal digits."""
+    def copy(self) -> "skein":
+        """A copy of the hash object."""
+
+def skein256(
+    init: Buffer = b"",
+    digest_bits: int = 256,
+    *,
+    key: Buffer = b"",
+    pers: Buffer = b"",
+    public_key: Buffer = b"",
+    key_id: Buffer = b"",
+    nonce: Buffer = b"",
+    tree: Optional[_Tree] = None,
+) -> skein:
+    """A new Skein-256 hash object."""
+
+def skein512(
+    init: Buffer = b"",
+    digest_bits: int = 512,
+    *,
+    key: Buffer = b"",
+    pers: Buffer = b"",
+    public_key: Buffer = b"",
+    key_id: Buffer = b"",
+    nonce: Buffer = b"",
+    tree: Optional[_Tree] = None,
+) -> skein:
+    """A new Skein-512 hash object.
+
+    tree=(leaf, fan_out, max_height): tree hashing with leaves of 2**leaf
+    blocks and nodes of 2**fan_out children (1..56, 1..56, 2..255), on all cores.
+    """
+
+def skein1024(
+    init: Buffer = b"",
+    digest_bits: int = 1024,
+    *,
+    key: Buffer = b"",
+    pers: Buffer = b"",
+    public_key: Buffer = b"",
+    key_id: Buffer = b"",
+    nonce: Buffer = b"",
+    tree: Optional[_Tree] = None,
+) -> skein:
+    """A new Skein-1024 hash object."""
+
+@final
+class threefish:
+    """Threefish-256/512/1024 (by key length: 32, 64 or 128 bytes) with a 16-byte tweak."""
+
+    def __init__(self, key: Buffer, tweak: Buffer, /) -> None: ...
+    tweak: bytes
+    """The 16-byte tweak; settable (bytes or bytearray)."""
+    @property
+    def block_size(self) -> int:
+        """Block and key size in bytes."""
+    @property
+    def block_bits(self) -> int:
+        """Block and key size in bits."""
+    def encrypt_block(self, block: Buffer, /) -> bytes:
+        """Encrypt one block (as long as the key)."""
+    def decrypt_block(self, block: Buffer, /) -> bytes:
+        """Decrypt one block (as long as the key)."""
+
+def hash_many(
+    messages: Iterable[Buffer],
+    digest_bits: Optional[int] = None,
+    *,
+    state_bits: int = 512,
+    key: Buffer = b"",
+    pers: Buffer = b"",
+    public_key: Buffer = b"",
+    key_id: Buffer = b"",
+    nonce: Buffer = b"",
+    tree: Optional[_Tree] = None,
+) -> list[bytes]:
+    """[skein<state_bits>(m, digest_bits, key=key, ...).digest() for m in messages], on SIMD lanes and all cores."""
+
+def hash_file(
+    path: _Path,
+    digest_bits: Optional[int] = None,
+    *,
+    state_bits: int = 512,
+    key: Buffer = b"",
+    pers: Buffer = b"",
+    public_key: Buffer = b"",
+    key_id: Buffer = b"",
+    nonce: Buffer = b"",
+    tree: Optional[_Tree] = None,
+) -> bytes:
+    """The digest of a file's contents, read through a memory map with the GIL released."""
+
+def platform() -> dict[str, object]:
+    """The backends in use: 'skein256', 'skein512', 'skein1024', 'lanes', 'lane_count', 'available'."""

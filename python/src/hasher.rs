@@ -1,0 +1,371 @@
+//! The `skein` hash object of pyskein 1.0 and its factories `skein256`,
+//! `skein512`, `skein1024`.
+//!
+//! Bits: pyskein lets a message end in a partial byte and lets later
+//! `update(..., bits=n)` calls fill that byte up, bit by bit, until it is
+//! whole again. The library's `update_bits` ends a message at a partial byte,
+//! so the partial byte waits here (`Pending`) and reaches the library either
+//! whole (as a plain byte) or, at `digest()`, through `update_bits` on a copy.
+//!
+//! Output: pyskein clears the unused low bits of the last byte of a digest
+//! whose length is not a multiple of 8; the specification and its reference
+//! code (and so the library) leave them as they come. This module follows
+//! pyskein ([`mask_unused_bits`]).
+
+use crate::args::{self, HashArgs};
+use crate::buffer::Bytes;
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyTuple};
+use skein_simd::{DynSkein, StateSize};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+/// Inputs at least this long are hashed with the GIL released (`hashlib`'s
+/// threshold): below it, releasing and taking the GIL costs more than it lets
+/// other threads do.
+pub const GIL_RELEASE_BYTES: usize = 2048;
+
+/// Clear the low `8 * len - digest_bits` bits of the last byte, as pyskein does.
+pub fn mask_unused_bits(out: &mut [u8], digest_bits: u64) {
+    let unused = (8 * out.len() as u64).wrapping_sub(digest_bits);
+    if let (Some(last), 1..=7) = (out.last_mut(), unused) {
+        *last &= 0xFFu8 << unused;
+    }
+}
+
+/// The first `n` (0..=8) bits of a byte, most significant first.
+fn top_bits(byte: u8, n: u8) -> u8 {
+    byte & (0xFF00u16 >> n) as u8
+}
+
+/// A Vec of `len` zero bytes, or `MemoryError` instead of an abort.
+pub fn alloc_output(len: u64) -> PyResult<Vec<u8>> {
+    let too_big = || PyMemoryError::new_err(format!("cannot allocate a digest of {len} bytes"));
+    let len = usize::try_from(len).map_err(|_| too_big())?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| too_big())?;
+    out.resize(len, 0);
+    Ok(out)
+}
+
+/// Why `update` refused its arguments (pyskein's `ValueError`s).
+enum BitsError {
+    Negative,
+    TooMany,
+    Unaligned(u8),
+}
+
+impl From<BitsError> for PyErr {
+    fn from(e: BitsError) -> PyErr {
+        PyValueError::new_err(match e {
+            BitsError::Negative => "'bits' may not be negative".to_string(),
+            BitsError::TooMany => "'bits' larger than 8*len(message)".to_string(),
+            BitsError::Unaligned(missing) => format!("<={missing} bits required for byte alignment"),
+        })
+    }
+}
+
+/// The message state: the library's hasher plus the bits of a partial last
+/// byte that it has not seen yet.
+#[derive(Clone)]
+struct State {
+    hasher: DynSkein,
+    /// Whole message bytes given to `hasher`.
+    bytes: u64,
+    /// A partial byte: its bits (top first, the rest zero) and how many (1..=7).
+    pending: Option<(u8, u8)>,
+}
+
+impl State {
+    /// `update(message, bits)` (pyskein semantics, see the module comment).
+    fn update(&mut self, msg: &[u8], bits: Option<isize>) -> Result<(), BitsError> {
+        if msg.is_empty() {
+            return Ok(()); // pyskein ignores `bits` then
+        }
+        let (whole, partial) = match bits {
+            // pyskein's C code stands for "no bits" with -1, so -1 is "all".
+            None | Some(-1) => (msg.len(), 0),
+            Some(b) if b < 0 => return Err(BitsError::Negative),
+            Some(b) => {
+                let b = b as usize;
+                if b.div_ceil(8) > msg.len() {
+                    return Err(BitsError::TooMany);
+                }
+                (b / 8, (b % 8) as u8)
+            }
+        };
+        match self.pending {
+            None => {
+                self.hasher.update(&msg[..whole]);
+                self.bytes += whole as u64;
+                if partial > 0 {
+                    self.pending = Some((top_bits(msg[whole], partial), partial));
+                }
+            }
+            Some((value, have)) => {
+                let missing = 8 - have;
+                if whole > 0 || partial > missing {
+                    return Err(BitsError::Unaligned(missing));
+                }
+                let value = value | (top_bits(msg[0], partial) >> have);
+                if have + partial == 8 {
+                    self.hasher.update(&[value]);
+                    self.bytes += 1;
+                    self.pending = None;
+                } else {
+                    self.pending = Some((value, have + partial));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn hashed_bits(&self) -> u128 {
+        8 * self.bytes as u128 + self.pending.map_or(0, |(_, n)| n as u128)
+    }
+
+    /// The whole digest (unused bits masked), leaving `self` as it is.
+    fn digest(&self, digest_bits: u64) -> PyResult<Vec<u8>> {
+        let mut h = self.hasher.clone();
+        if let Some((value, n)) = self.pending {
+            h.update_bits(&[value], n as u64);
+        }
+        let mut out = alloc_output(digest_bits.div_ceil(8))?;
+        h.finalize_into(&mut out);
+        mask_unused_bits(&mut out, digest_bits);
+        Ok(out)
+    }
+}
+
+/// A Skein hash object, as returned by `skein256()`, `skein512()` and
+/// `skein1024()`.
+///
+/// Methods: `update(message, bits=None)`, `digest()` / `digest(start, stop)`,
+/// `hexdigest()`, `copy()`. Attributes: `name`, `digest_size`,
+/// `digest_bits`, `block_size`, `block_bits`, `hashed_bits`.
+///
+/// One object may be used from several threads; calls on it take turns.
+#[pyclass(frozen, module = "skein_simd", name = "skein")]
+pub struct Skein {
+    state_bits: u64,
+    digest_bits: u64,
+    /// Tree hashing: finishing may hash a batch of buffered leaves.
+    tree: bool,
+    state: Mutex<State>,
+}
+
+impl Skein {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave `State` half-updated in
+        // a way that matters more than the panic itself; keep going.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Run `f` on the state; with the GIL released for long work, or when
+    /// another thread holds the object (it may be hashing without the GIL).
+    fn with_state<R: Send>(&self, py: Python<'_>, long: bool, f: impl FnOnce(&mut State) -> R + Send) -> R {
+        if !long {
+            match self.state.try_lock() {
+                Ok(mut s) => return f(&mut s),
+                Err(TryLockError::Poisoned(e)) => return f(&mut e.into_inner()),
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        py.detach(|| f(&mut self.lock()))
+    }
+
+    /// The whole digest, the object left as it is; without the GIL when
+    /// finishing is long (tree hashing, long outputs).
+    fn finish(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        let long = self.tree || self.digest_bits / 8 >= GIL_RELEASE_BYTES as u64;
+        let digest_bits = self.digest_bits;
+        let snapshot = self.with_state(py, false, |s| s.clone());
+        if long {
+            py.detach(|| snapshot.digest(digest_bits))
+        } else {
+            snapshot.digest(digest_bits)
+        }
+    }
+
+    /// A hasher from pyskein's constructor arguments.
+    fn from_args(
+        py: Python<'_>,
+        function: &str,
+        state_bits: u64,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Skein> {
+        let named = args::by_name(
+            function,
+            args,
+            kwargs,
+            &["init", "digest_bits"],
+            &["key", "pers", "public_key", "key_id", "nonce", "tree"],
+        )?;
+        // Byte arguments first (init, then the others), as pyskein checks them.
+        let init = args::get(&named, "init").map(Bytes::get).transpose()?;
+        let hash_args = HashArgs::parse(&named, state_bits)?;
+        let size = StateSize::from_bits(state_bits).expect("256, 512 or 1024");
+        let params = hash_args.params();
+        let init = init.as_ref().map_or(&[][..], Bytes::as_slice);
+        // A long key or init is hashed without the GIL too.
+        let long = init.len() >= GIL_RELEASE_BYTES || hash_args.bytes_len() >= GIL_RELEASE_BYTES;
+        let build = || {
+            let hasher = DynSkein::new(size, &params).map_err(|e| e.to_string())?;
+            let mut state = State { hasher, bytes: 0, pending: None };
+            let _ = state.update(init, None); // cannot fail without `bits`
+            Ok::<State, String>(state)
+        };
+        let state = if long { py.detach(build) } else { build() }.map_err(PyValueError::new_err)?;
+        Ok(Skein {
+            state_bits,
+            digest_bits: hash_args.digest_bits,
+            tree: hash_args.tree.is_some(),
+            state: Mutex::new(state),
+        })
+    }
+}
+
+/// `digest(start, stop)` bounds: integers (a float is a `TypeError`);
+/// anything outside 0..=2**64-1 fails the range check like pyskein's.
+fn digest_bound(v: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    if v.is_instance_of::<PyFloat>() {
+        return Err(PyTypeError::new_err(format!(
+            "digest() argument must be int, not {}",
+            v.get_type().name()?
+        )));
+    }
+    match v.extract::<i128>() {
+        Ok(x) => Ok(u64::try_from(x).ok()),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+#[pymethods]
+impl Skein {
+    /// Hash `message` (any bytes-like object). With `bits`, hash only its
+    /// first `bits` bits: `bits // 8` whole bytes, then the `bits % 8` most
+    /// significant bits of the next byte. After a partial byte, further calls
+    /// must give at most the bits that complete it (`ValueError` otherwise),
+    /// as in pyskein. Long messages are hashed with the GIL released.
+    #[pyo3(signature = (message, bits=None))]
+    fn update(&self, py: Python<'_>, message: &Bound<'_, PyAny>, bits: Option<isize>) -> PyResult<()> {
+        let buf = Bytes::get(message)?;
+        let msg = buf.as_slice();
+        self.with_state(py, msg.len() >= GIL_RELEASE_BYTES, |s| s.update(msg, bits))?;
+        Ok(())
+    }
+
+    /// The digest of everything hashed so far, `digest_size` bytes (the
+    /// object stays usable). `digest(start, stop)` is `digest()[start:stop]`.
+    ///
+    /// When `digest_bits` is not a multiple of 8, the unused low bits of the
+    /// last byte are zero (as in pyskein).
+    #[pyo3(signature = (*args))]
+    fn digest<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyBytes>> {
+        let len = self.digest_bits.div_ceil(8);
+        let (start, stop) = match args.len() {
+            0 => (0, len),
+            2 => {
+                let start = digest_bound(&args.get_item(0)?)?;
+                let stop = digest_bound(&args.get_item(1)?)?;
+                match (start, stop) {
+                    (Some(a), Some(b)) if a <= b && b <= len => (a, b),
+                    _ => {
+                        return Err(PyValueError::new_err(
+                            "digest(start, stop) has to fulfill 0<=start<=stop<=digest_size",
+                        ))
+                    }
+                }
+            }
+            _ => return Err(PyTypeError::new_err("digest() takes either 0 or 2 parameters")),
+        };
+        if start == stop {
+            return Ok(PyBytes::new(py, b""));
+        }
+        let out = self.finish(py)?;
+        Ok(PyBytes::new(py, &out[start as usize..stop as usize]))
+    }
+
+    /// The digest as a string of lower-case hexadecimal digits.
+    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(hex::encode(self.finish(py)?))
+    }
+
+    /// A copy of the hash object, to hash several messages that share a prefix.
+    fn copy(&self, py: Python<'_>) -> Skein {
+        let state = self.with_state(py, false, |s| s.clone());
+        Skein { state: Mutex::new(state), ..*self }
+    }
+
+    /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.
+    #[getter]
+    fn name(&self) -> String {
+        format!("Skein-{}", self.state_bits)
+    }
+
+    /// Internal state size in bytes: 32, 64 or 128.
+    #[getter]
+    fn block_size(&self) -> u64 {
+        self.state_bits / 8
+    }
+
+    /// Internal state size in bits: 256, 512 or 1024.
+    #[getter]
+    fn block_bits(&self) -> u64 {
+        self.state_bits
+    }
+
+    /// Digest length in bytes (rounded up).
+    #[getter]
+    fn digest_size(&self) -> u64 {
+        self.digest_bits.div_ceil(8)
+    }
+
+    /// Digest length in bits.
+    #[getter]
+    fn digest_bits(&self) -> u64 {
+        self.digest_bits
+    }
+
+    /// Number of message bits hashed so far.
+    #[getter]
+    fn hashed_bits(&self, py: Python<'_>) -> u128 {
+        self.with_state(py, false, |s| s.hashed_bits())
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> String {
+        format!("<Skein-{} hash object at {:p}>", slf.get().state_bits, slf.as_ptr())
+    }
+}
+
+macro_rules! factory {
+    ($name:ident, $bits:literal, $signature:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[pyfunction]
+        #[pyo3(signature = (*args, **kwargs), text_signature = $signature)]
+        pub fn $name(py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Skein> {
+            Skein::from_args(py, stringify!($name), $bits, args, kwargs)
+        }
+    };
+}
+
+factory!(
+    skein256,
+    256,
+    "(init=b'', digest_bits=256, *, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)",
+    "A new Skein-256 hash object (see `skein512`)."
+);
+factory!(
+    skein512,
+    512,
+    "(init=b'', digest_bits=512, *, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)",
+    "A new Skein-512 hash object.\n\n`init`: first message bytes; `digest_bits`: output length in bits\n(1..2**64-1, default: the state size). Keyword-only: `key` (MAC or KDF\nkey), `pers` (personalization), `public_key`, `key_id` (KDF key\nidentifier), `nonce`, `tree=(leaf, fan_out, max_height)` (tree hashing\nwith leaves of 2**leaf blocks and nodes of 2**fan_out children, on all\ncores). Byte arguments take any bytes-like object."
+);
+factory!(
+    skein1024,
+    1024,
+    "(init=b'', digest_bits=1024, *, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)",
+    "A new Skein-1024 hash object (see `skein512`)."
+);

@@ -1,0 +1,257 @@
+"""Bad arguments raise the same exception types as in pyskein 1.0."""
+
+import array
+import mmap
+
+import pytest
+import skein as pyskein
+
+import skein_simd
+
+
+class Index:
+    def __index__(self):
+        return 8
+
+
+def call_both(make_call):
+    """The exception types (or None) of one call on each module."""
+    out = []
+    for mod in (skein_simd, pyskein):
+        try:
+            make_call(mod)
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            out.append(type(e))
+        else:
+            out.append(None)
+    return out
+
+
+CONSTRUCTOR_CASES = {
+    "three positional": lambda m: m.skein512(b"", 8, b""),
+    "str init": lambda m: m.skein512("abc"),
+    "None init": lambda m: m.skein512(None),
+    "int init": lambda m: m.skein512(5),
+    "digest_bits 0": lambda m: m.skein512(digest_bits=0),
+    "digest_bits -1": lambda m: m.skein512(digest_bits=-1),
+    "digest_bits 2**64": lambda m: m.skein512(digest_bits=2**64),
+    "digest_bits float": lambda m: m.skein512(digest_bits=8.0),
+    "digest_bits None": lambda m: m.skein512(digest_bits=None),
+    "digest_bits str": lambda m: m.skein512(digest_bits="8"),
+    "digest_bits __index__": lambda m: m.skein512(digest_bits=Index()),
+    "digest_bits bool": lambda m: m.skein512(digest_bits=True).digest(),
+    "str key": lambda m: m.skein256(key="k"),
+    "None key": lambda m: m.skein256(key=None),
+    "int pers": lambda m: m.skein256(pers=3),
+    "str public_key": lambda m: m.skein1024(public_key="x"),
+    "list key_id": lambda m: m.skein1024(key_id=[1, 2]),
+    "str nonce": lambda m: m.skein512(nonce="n"),
+    "unknown keyword": lambda m: m.skein512(foo=1),
+    "init twice": lambda m: m.skein512(b"x", init=b"y"),
+    "digest_bits twice": lambda m: m.skein512(b"x", 8, digest_bits=8),
+    "key positional order": lambda m: m.skein512(b"x", b"key"),
+    "tree int": lambda m: m.skein512(tree=5),
+    "tree pair": lambda m: m.skein512(tree=(1, 1)),
+    "tree quadruple": lambda m: m.skein512(tree=(1, 1, 2, 3)),
+    "tree str": lambda m: m.skein512(tree="abc"),
+    "tree float item": lambda m: m.skein512(tree=(1.0, 1, 2)),
+    "tree str item": lambda m: m.skein512(tree=(1, "1", 2)),
+    "tree None item": lambda m: m.skein512(tree=(1, 1, None)),
+    "tree leaf 0": lambda m: m.skein512(tree=(0, 1, 2)),
+    "tree leaf 57": lambda m: m.skein512(tree=(57, 1, 2)),
+    "tree fan 0": lambda m: m.skein512(tree=(1, 0, 2)),
+    "tree fan 57": lambda m: m.skein512(tree=(1, 57, 2)),
+    "tree height 1": lambda m: m.skein512(tree=(1, 1, 1)),
+    "tree height 256": lambda m: m.skein512(tree=(1, 1, 256)),
+    "tree huge": lambda m: m.skein512(tree=(1, 1, 2**70)),
+    "tree negative": lambda m: m.skein512(tree=(-1, 1, 2)),
+    "tree range before type": lambda m: m.skein512(tree=(0, "a", 2)),
+    "tree type before range": lambda m: m.skein512(tree=(1, "a", 0)),
+    "bytes error before digest_bits": lambda m: m.skein512("s", digest_bits=0),
+    "digest_bits before tree": lambda m: m.skein512(digest_bits=0, tree=5),
+    "key before tree": lambda m: m.skein512(key="k", tree=(0, 1, 2)),
+    # accepted by both
+    "tree list": lambda m: m.skein512(tree=[1, 1, 2]).digest(),
+    "tree bytes": lambda m: m.skein512(tree=b"\x01\x01\x02").digest(),
+    "tree bools": lambda m: m.skein512(tree=(True, True, 2)).digest(),
+    "tree __index__": lambda m: m.skein512(tree=(Index(), 1, 2)).digest(),
+    "tree generator": lambda m: m.skein512(tree=(x for x in (1, 2, 3))).digest(),
+}
+
+
+def update_after(prefix_bits):
+    def make(m):
+        h = m.skein512()
+        if prefix_bits:
+            h.update(b"\xff", prefix_bits)
+        return h
+
+    return make
+
+
+UPDATE_CASES = {
+    "str message": lambda m: m.skein512().update("abc"),
+    "None message": lambda m: m.skein512().update(None),
+    "int message": lambda m: m.skein512().update(3),
+    "no message": lambda m: m.skein512().update(),
+    "float bits": lambda m: m.skein512().update(b"abc", 1.0),
+    "str bits": lambda m: m.skein512().update(b"abc", "1"),
+    "bits -1 (pyskein: all)": lambda m: m.skein512().update(b"abc", -1),
+    "negative bits": lambda m: m.skein512().update(b"abc", -2),
+    "too many bits": lambda m: m.skein512().update(b"abc", 25),
+    "huge bits": lambda m: m.skein512().update(b"abc", 2**70),
+    "keyword bits": lambda m: m.skein512().update(message=b"abc", bits=24),
+    "unknown keyword": lambda m: m.skein512().update(b"abc", foo=1),
+    "three arguments": lambda m: m.skein512().update(b"abc", 1, 2),
+    "bytes after a partial byte": lambda m: update_after(3)(m).update(b"abc"),
+    "too many bits after a partial byte": lambda m: update_after(3)(m).update(b"abc", 6),
+    "whole byte after a partial byte": lambda m: update_after(3)(m).update(b"abc", 8),
+    "exact fill after a partial byte": lambda m: update_after(3)(m).update(b"abc", 5),
+    "zero bits after a partial byte": lambda m: update_after(3)(m).update(b"abc", 0),
+    "empty after a partial byte": lambda m: update_after(3)(m).update(b""),
+    "empty with bits": lambda m: m.skein512().update(b"", 9),
+    "bits 0": lambda m: m.skein512().update(b"abc", 0),
+    "__index__ bits": lambda m: m.skein512().update(b"abc", Index()),
+    "negative bits on empty": lambda m: m.skein512().update(b"", -5),
+}
+
+
+DIGEST_CASES = {
+    "one argument": lambda m: m.skein512().digest(1),
+    "three arguments": lambda m: m.skein512().digest(1, 2, 3),
+    "keywords": lambda m: m.skein512().digest(start=1, stop=2),
+    "stop past the end": lambda m: m.skein512().digest(1, 65),
+    "start after stop": lambda m: m.skein512().digest(3, 2),
+    "negative start": lambda m: m.skein512().digest(-1, 2),
+    "float start": lambda m: m.skein512().digest(1.0, 2),
+    "str stop": lambda m: m.skein512().digest(1, "2"),
+    "empty slice": lambda m: m.skein512().digest(5, 5),
+    "whole": lambda m: m.skein512().digest(0, 64),
+    "hexdigest argument": lambda m: m.skein512().hexdigest(1),
+}
+
+
+THREEFISH_CASES = {
+    "one argument": lambda m: m.threefish(b"a" * 32),
+    "three arguments": lambda m: m.threefish(b"a" * 32, b"t" * 16, b""),
+    "keywords": lambda m: m.threefish(key=b"a" * 32, tweak=b"t" * 16),
+    "key 33 bytes": lambda m: m.threefish(b"a" * 33, b"t" * 16),
+    "key 0 bytes": lambda m: m.threefish(b"", b"t" * 16),
+    "key 256 bytes": lambda m: m.threefish(b"a" * 256, b"t" * 16),
+    "tweak 15 bytes": lambda m: m.threefish(b"a" * 32, b"t" * 15),
+    "tweak 17 bytes": lambda m: m.threefish(b"a" * 64, b"t" * 17),
+    "str key": lambda m: m.threefish("a" * 32, b"t" * 16),
+    "str tweak": lambda m: m.threefish(b"a" * 32, "t" * 16),
+    "bad key before bad tweak": lambda m: m.threefish(b"a", b"t"),
+    "block 31 bytes": lambda m: m.threefish(b"a" * 32, b"t" * 16).encrypt_block(b"x" * 31),
+    "block 65 bytes": lambda m: m.threefish(b"a" * 64, b"t" * 16).decrypt_block(b"x" * 65),
+    "str block": lambda m: m.threefish(b"a" * 32, b"t" * 16).encrypt_block("x" * 32),
+    "no block": lambda m: m.threefish(b"a" * 32, b"t" * 16).encrypt_block(),
+    "two blocks": lambda m: m.threefish(b"a" * 32, b"t" * 16).decrypt_block(b"x" * 32, b"x" * 32),
+    "tweak 15 bytes set": lambda m: setattr(m.threefish(b"a" * 32, b"t" * 16), "tweak", b"1" * 15),
+    "tweak str set": lambda m: setattr(m.threefish(b"a" * 32, b"t" * 16), "tweak", "1" * 16),
+    "tweak None set": lambda m: setattr(m.threefish(b"a" * 32, b"t" * 16), "tweak", None),
+    "tweak memoryview set": lambda m: setattr(m.threefish(b"a" * 32, b"t" * 16), "tweak", memoryview(b"1" * 16)),
+    "tweak bytearray set": lambda m: setattr(m.threefish(b"a" * 32, b"t" * 16), "tweak", bytearray(16)),
+    "block_size set": lambda m: setattr(m.threefish(b"a" * 32, b"t" * 16), "block_size", 3),
+}
+
+
+ATTRIBUTE_CASES = {
+    "name set": lambda m: setattr(m.skein512(), "name", "x"),
+    "digest_size set": lambda m: setattr(m.skein512(), "digest_size", 3),
+    "hashed_bits set": lambda m: setattr(m.skein512(), "hashed_bits", 3),
+    "new attribute": lambda m: setattr(m.skein512(), "foo", 3),
+}
+
+
+BUFFER_CASES = {
+    "non-contiguous memoryview": lambda m: m.skein512(memoryview(b"abcdef")[::2]),
+    "non-contiguous update": lambda m: m.skein512().update(memoryview(b"abcdef")[::2]),
+    "array init": lambda m: m.skein512(array.array("I", [1, 2, 3])).digest(),
+    "mmap update": lambda m: m.skein512().update(mmap.mmap(-1, 100)),
+    "2-d memoryview": lambda m: m.skein512(memoryview(bytes(12)).cast("B", (3, 4))).digest(),
+    "str key buffer": lambda m: m.skein512(key=memoryview(b"abc")[::2]),
+}
+
+
+def run_table(table, name):
+    ours, theirs = call_both(table[name])
+    assert ours == theirs, f"{name}: skein_simd raised {ours}, pyskein {theirs}"
+
+
+@pytest.mark.parametrize("name", list(CONSTRUCTOR_CASES))
+def test_constructor_errors(name):
+    run_table(CONSTRUCTOR_CASES, name)
+
+
+@pytest.mark.parametrize("name", list(UPDATE_CASES))
+def test_update_errors(name):
+    run_table(UPDATE_CASES, name)
+
+
+@pytest.mark.parametrize("name", list(DIGEST_CASES))
+def test_digest_errors(name):
+    run_table(DIGEST_CASES, name)
+
+
+@pytest.mark.parametrize("name", list(THREEFISH_CASES))
+def test_threefish_errors(name):
+    run_table(THREEFISH_CASES, name)
+
+
+@pytest.mark.parametrize("name", list(ATTRIBUTE_CASES))
+def test_attribute_errors(name):
+    run_table(ATTRIBUTE_CASES, name)
+
+
+@pytest.mark.parametrize("name", list(BUFFER_CASES))
+def test_buffer_inputs(name):
+    run_table(BUFFER_CASES, name)
+
+
+def test_error_tables_raise_where_expected():
+    # The tables are not all "both accept": spot-check the expected types.
+    assert call_both(CONSTRUCTOR_CASES["digest_bits 0"]) == [ValueError, ValueError]
+    assert call_both(CONSTRUCTOR_CASES["tree pair"]) == [TypeError, TypeError]
+    assert call_both(UPDATE_CASES["too many bits after a partial byte"]) == [ValueError, ValueError]
+    assert call_both(THREEFISH_CASES["key 33 bytes"]) == [ValueError, ValueError]
+    assert call_both(BUFFER_CASES["non-contiguous memoryview"]) == [BufferError, BufferError]
+
+
+def test_messages_match_pyskein():
+    # Same texts where pyskein's are informative.
+    for call in [
+        lambda m: m.skein512(digest_bits=0),
+        lambda m: m.skein512(tree=(0, 1, 2)),
+        lambda m: m.skein512(tree=(1.5, 1, 2)),
+        lambda m: m.skein512(tree=5),
+        lambda m: m.skein512(b"", 8, b""),
+        lambda m: m.skein512().update(b"a", 9),
+        lambda m: update_after(3)(m).update(b"a"),
+        lambda m: m.skein512().digest(1, 100),
+        lambda m: m.threefish(b"a", b"t" * 16),
+        lambda m: m.threefish(b"a" * 32, b"t"),
+        lambda m: m.threefish(b"a" * 32, b"t" * 16).encrypt_block(b"x"),
+    ]:
+        texts = []
+        for mod in (skein_simd, pyskein):
+            with pytest.raises(Exception) as info:
+                call(mod)
+            texts.append(str(info.value))
+        assert texts[0] == texts[1]
+
+
+def test_accepted_deviations():
+    # Where skein_simd accepts what pyskein 1.0 rejects (documented in the README).
+    # bits=None is pyskein's documented default, but its C parser rejects it.
+    h = skein_simd.skein512()
+    h.update(b"abc", None)
+    assert h.digest() == pyskein.skein512(b"abc").digest()
+    with pytest.raises(TypeError):
+        pyskein.skein512().update(b"abc", None)
+    # copy() of an odd-length hasher: pyskein's state round-trip refuses it.
+    h = skein_simd.skein512(b"abc", digest_bits=7)
+    assert h.copy().digest() == pyskein.skein512(b"abc", digest_bits=7).digest()
+    with pytest.raises(RuntimeError):
+        pyskein.skein512(b"abc", digest_bits=7).copy()

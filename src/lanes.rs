@@ -1,0 +1,334 @@
+//! Many UBI computations side by side: the struct-of-arrays state that the
+//! multi-lane kernels advance, the kernel and job traits, and the scheduler
+//! that keeps the lanes busy. `hash_many` (`many.rs`), tree hashing
+//! (`tree.rs`) and the long output stage (`ubi.rs`) all run on it.
+//!
+//! The seam of every multi-lane kernel, in its instruction set's module of
+//! `backend/` (the x86 ones are all made by `x86::engine::lane_kernel!`):
+//!
+//! * `pub(crate) const LANES: usize` — how many computations one call advances
+//!   (`portable_lanes` is generic over the lane count instead);
+//! * the module's `Token` (the same one as for its single-stream block function);
+//! * `pub(crate) fn compress_lanes<const W: usize>(token, state: &mut LaneState<W, LANES>,
+//!   blocks: [&[u8]; LANES], bytes_per_block: [u64; LANES])`.
+//!
+//! The state is struct-of-arrays, the layout of the vector registers: lane `i`
+//! of row `j` is word `j` of computation `i` (`state.chain[j][i]`), and likewise
+//! `state.tweak[k][i]`. A Threefish round is then the same add / rotate / xor on
+//! whole rows, with one rotation count for all lanes, and the word permutation is
+//! only a renaming of rows. Every `blocks[i]` has the same length, `n` whole
+//! blocks of `8 * W` bytes (unaligned is fine); lane `i` does exactly what
+//! `backend::portable::compress` does with its own chain, tweak and `bytes_per_block[i]`
+//! for its `n` blocks. Lanes are independent: they may be at different
+//! positions, carry different flags (first, final, bit pad, type, level), and
+//! an unused lane may be given any readable bytes of the right length.
+//!
+//! The scheduler ([`run_ubis`]) keeps `L` lanes busy: each lane runs one UBI
+//! (its message blocks, then its final block with the final flag), and a lane
+//! whose UBI is done is refilled with the next one. Each call advances every
+//! lane by the smallest number of blocks any lane has left before its final
+//! block, so equal-length UBIs go through in a single call per batch of `L`.
+
+use crate::spec::{MAX_BLOCK_BYTES, T1_BIT_PAD, T1_FINAL};
+use zeroize::Zeroize;
+
+/// Below this many message bytes in total, threads cost more than they bring
+/// (`hash_many` and tree hashing).
+pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
+
+/// `L` UBI computations side by side, struct-of-arrays (see the seam above).
+#[derive(Clone, Debug)]
+pub(crate) struct LaneState<const W: usize, const L: usize> {
+    /// `chain[j][i]`: chaining word `j` of lane `i`.
+    pub(crate) chain: [[u64; L]; W],
+    /// `tweak[k][i]`: tweak word `k` of lane `i`.
+    pub(crate) tweak: [[u64; L]; 2],
+}
+
+impl<const W: usize, const L: usize> LaneState<W, L> {
+    pub(crate) fn new() -> Self {
+        LaneState { chain: [[0; L]; W], tweak: [[0; L]; 2] }
+    }
+
+    /// Start lane `lane` on a computation with this chain and tweak.
+    #[inline]
+    pub(crate) fn load(&mut self, lane: usize, chain: &[u64; W], tweak: [u64; 2]) {
+        for (row, &word) in self.chain.iter_mut().zip(chain) {
+            row[lane] = word;
+        }
+        self.tweak[0][lane] = tweak[0];
+        self.tweak[1][lane] = tweak[1];
+    }
+
+    /// The chaining value of lane `lane`.
+    #[inline]
+    pub(crate) fn chain_of(&self, lane: usize) -> [u64; W] {
+        core::array::from_fn(|j| self.chain[j][lane])
+    }
+}
+
+impl<const W: usize, const L: usize> Drop for LaneState<W, L> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.chain.zeroize();
+    }
+}
+
+/// One multi-lane kernel, callable safely (it holds its detection token).
+pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync {
+    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]);
+}
+
+/// Work that runs on whichever kernel was chosen; generic over the lane count
+/// so that each kernel gets its own monomorphized driver.
+pub(crate) trait LaneJob<const W: usize> {
+    type Output;
+    fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
+}
+
+/// One UBI computation for the lanes: starting chain and tweak (as made by
+/// [`start_tweak`]), the whole input, and whether its last byte is bit-padded.
+#[derive(Clone, Copy)]
+pub(crate) struct UbiJob<'a, const W: usize> {
+    pub(crate) chain: &'a [u64; W],
+    pub(crate) tweak: [u64; 2],
+    pub(crate) data: &'a [u8],
+    pub(crate) bit_pad: bool,
+}
+
+/// A lane's UBI in progress: the whole blocks before the last one, then the
+/// last block (copied, zero-padded, into the lane's buffer) with its true
+/// length.
+struct Lane<'a> {
+    job: usize,
+    body: &'a [u8],
+    last_len: usize,
+    at_last: bool,
+    /// Flags of the last block's tweak: final, and maybe bit pad.
+    last_flags: u64,
+}
+
+/// Run UBIs `0..count` on `kernel`, `L` at a time; `done(i, chain)` gets the
+/// result of UBI `i` (in completion order).
+pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
+    kernel: K,
+    count: usize,
+    job: impl Fn(usize) -> UbiJob<'a, W>,
+    mut done: impl FnMut(usize, &[u64; W]),
+) {
+    let block = 8 * W;
+    let mut state = LaneState::<W, L>::new();
+    let mut lanes: [Option<Lane<'a>>; L] = core::array::from_fn(|_| None);
+    // Last blocks, one buffer per lane, reused from job to job and wiped once.
+    let mut lasts = [[0u8; MAX_BLOCK_BYTES]; L];
+    let mut next = 0;
+    loop {
+        for (l, slot) in lanes.iter_mut().enumerate() {
+            if slot.is_some() || next == count {
+                continue;
+            }
+            let j = job(next);
+            let body_len = j.data.len().saturating_sub(1) / block * block;
+            let tail = &j.data[body_len..];
+            lasts[l][..tail.len()].copy_from_slice(tail);
+            lasts[l][tail.len()..block].fill(0);
+            let last_flags = if j.bit_pad { T1_FINAL | T1_BIT_PAD } else { T1_FINAL };
+            state.load(l, j.chain, j.tweak);
+            *slot = Some(Lane { job: next, body: &j.data[..body_len], last_len: tail.len(), at_last: body_len == 0, last_flags });
+            next += 1;
+        }
+        let Some(n) = lanes.iter().flatten().map(|lane| if lane.at_last { 1 } else { lane.body.len() / block }).min()
+        else {
+            break;
+        };
+        // Idle lanes compute on any readable bytes of the right length.
+        let filler: &[u8] = match lanes.iter().enumerate().find_map(|(l, lane)| lane.as_ref().map(|lane| (l, lane))) {
+            Some((l, lane)) if lane.at_last => &lasts[l][..block],
+            Some((_, lane)) => &lane.body[..n * block],
+            None => unreachable!(),
+        };
+        let mut blocks = [filler; L];
+        let mut bytes_per_block = [block as u64; L];
+        for (l, lane) in lanes.iter().enumerate() {
+            match lane {
+                Some(lane) if lane.at_last => {
+                    blocks[l] = &lasts[l][..block];
+                    bytes_per_block[l] = lane.last_len as u64;
+                    state.tweak[1][l] |= lane.last_flags;
+                }
+                Some(lane) => blocks[l] = &lane.body[..n * block],
+                None => {}
+            }
+        }
+        kernel.compress(&mut state, blocks, bytes_per_block);
+        for (l, slot) in lanes.iter_mut().enumerate() {
+            let Some(lane) = slot else { continue };
+            if lane.at_last {
+                let mut chain = state.chain_of(l);
+                done(lane.job, &chain);
+                chain.zeroize();
+                *slot = None;
+            } else {
+                lane.body = &lane.body[n * block..];
+                lane.at_last = lane.body.is_empty();
+            }
+        }
+    }
+    lasts.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{portable, portable_lanes, LaneChoice};
+    use crate::spec::{types, T1_FIRST};
+    use crate::ubi::{output_on_lanes, output_sequential, start_tweak};
+    use crate::{Backend, Platform};
+    use alloc::vec::Vec;
+    use rand::{Rng, SeedableRng};
+
+    /// The portable kernel at any lane count.
+    #[derive(Clone, Copy)]
+    struct AnyLanes;
+    impl<const W: usize, const L: usize> LaneKernel<W, L> for AnyLanes {
+        fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+            portable_lanes::compress::<W, L>(state, blocks, bytes_per_block)
+        }
+    }
+
+    /// (chain, level, position, data, bit pad)
+    type Job<const W: usize> = ([u64; W], u8, u64, Vec<u8>, bool);
+
+    fn random_jobs<const W: usize>(rng: &mut impl Rng, count: usize) -> Vec<Job<W>> {
+        (0..count)
+            .map(|_| {
+                let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                // Positions near 2^64 make the tweak add carry into word 1.
+                let position = if rng.gen() { u64::MAX - rng.gen_range(0..2000) } else { rng.gen_range(0..1 << 40) };
+                let level = rng.gen_range(0..4);
+                let len = if rng.gen_range(0..4) == 0 { rng.gen_range(0..3000) } else { rng.gen_range(0..300) };
+                let data = (0..len).map(|_| rng.gen()).collect();
+                (chain, level, position, data, rng.gen_range(0..4) == 0)
+            })
+            .collect()
+    }
+
+    /// One UBI at a time with the single-stream code.
+    fn sequential<const W: usize>((chain, level, position, data, bit_pad): &Job<W>) -> [u64; W] {
+        let platform = Platform::force(Backend::Portable).unwrap();
+        let mut u = crate::ubi::Ubi::<W>::new(*chain, types::MSG, *level, *position);
+        u.update(&platform, data);
+        u.finish(&platform, *bit_pad)
+    }
+
+    fn scheduler_matches<const W: usize, const L: usize>(seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for count in [0, 1, L - 1, L, L + 1, 3 * L + 2, 40] {
+            let jobs = random_jobs::<W>(&mut rng, count);
+            let mut got = alloc::vec![None; count];
+            run_ubis::<W, L, _>(
+                AnyLanes,
+                count,
+                |i| UbiJob {
+                    chain: &jobs[i].0,
+                    tweak: start_tweak(types::MSG, jobs[i].1, jobs[i].2),
+                    data: &jobs[i].3,
+                    bit_pad: jobs[i].4,
+                },
+                |i, chain| {
+                    assert!(got[i].is_none(), "job {i} finished twice");
+                    got[i] = Some(*chain);
+                },
+            );
+            for (i, job) in jobs.iter().enumerate() {
+                assert_eq!(got[i], Some(sequential::<W>(job)), "W={W} L={L} job {i} of {count}");
+            }
+        }
+    }
+
+    #[test]
+    fn scheduler_every_lane_count() {
+        scheduler_matches::<4, 1>(1);
+        scheduler_matches::<4, 3>(2);
+        scheduler_matches::<8, 2>(3);
+        scheduler_matches::<8, 4>(4);
+        scheduler_matches::<8, 8>(5);
+        scheduler_matches::<16, 5>(6);
+        scheduler_matches::<16, 8>(7);
+    }
+
+    /// Every kernel this CPU runs, straight against `portable::compress`
+    /// lane by lane: random chains, tweaks near the carry, per-lane lengths.
+    struct KernelCheck<const W: usize>(u64);
+    impl<const W: usize> LaneJob<W> for KernelCheck<W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
+            for n in [1usize, 2, 5] {
+                let mut state = LaneState::<W, L>::new();
+                let mut want = Vec::new();
+                let data: Vec<Vec<u8>> = (0..L).map(|_| (0..n * 8 * W + 7).map(|_| rng.gen()).collect()).collect();
+                let mut bytes_per_block = [0u64; L];
+                for i in 0..L {
+                    let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                    let tweak = [u64::MAX - rng.gen_range(0..3 * 8 * W as u64), rng.gen::<u64>() | T1_FIRST];
+                    bytes_per_block[i] = [8 * W as u64, rng.gen_range(1..=8 * W as u64), rng.gen()][i % 3];
+                    state.load(i, &chain, tweak);
+                    let (mut c, mut t) = (chain, tweak);
+                    let offset = i % 8; // unaligned
+                    portable::compress::<W>(&mut c, &mut t, &data[i][offset..offset + n * 8 * W], bytes_per_block[i]);
+                    want.push((c, t));
+                }
+                let blocks: [&[u8]; L] = core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
+                kernel.compress(&mut state, blocks, bytes_per_block);
+                for (i, (c, t)) in want.iter().enumerate() {
+                    assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
+                    assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} L={L} n={n} lane {i} tweak");
+                }
+            }
+        }
+    }
+
+    /// `output_on_lanes` on every kernel against the single-stream output
+    /// stage, for one and for several final chains.
+    struct OutputCheck<const W: usize>(u64);
+    impl<const W: usize> LaneJob<W> for OutputCheck<W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
+            let platform = Platform::force(Backend::Portable).unwrap();
+            for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097, 64 * 128 + 5] {
+                for count in [1usize, 3] {
+                    let finals: Vec<[u64; W]> = (0..count).map(|_| core::array::from_fn(|_| rng.gen())).collect();
+                    let mut want = alloc::vec![0u8; count * len];
+                    for (g, digest) in finals.iter().zip(want.chunks_exact_mut(len)) {
+                        output_sequential::<W>(&platform, g, digest);
+                    }
+                    let mut got = alloc::vec![0u8; count * len];
+                    output_on_lanes::<W, L, K>(kernel, &finals, &mut got, len);
+                    assert_eq!(got, want, "W={W} L={L} len={len} count={count}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn output_stage_on_lanes_matches_sequential() {
+        for backend in Backend::ALL {
+            let Some(choice) = LaneChoice::of(backend) else { continue };
+            choice.run::<4, _>(OutputCheck::<4>(11));
+            choice.run::<8, _>(OutputCheck::<8>(12));
+            choice.run::<16, _>(OutputCheck::<16>(13));
+        }
+    }
+
+    #[test]
+    fn every_kernel_matches_portable_per_lane() {
+        for backend in Backend::ALL {
+            let Some(choice) = LaneChoice::of(backend) else { continue };
+            choice.run::<4, _>(KernelCheck::<4>(1));
+            choice.run::<8, _>(KernelCheck::<8>(2));
+            choice.run::<16, _>(KernelCheck::<16>(3));
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The official Skein 1.3 golden known-answer file (`skein_golden_kat.txt`,
+//! 491 entries): the one loader of every test suite (library tests,
+//! `tests/tree.rs`, skeinsum's CLI tests, which include this file by path).
+//!
+//! Lookup order: `$SKEIN_GOLDEN_KAT`; else `../shared/kat/skein_golden_kat.txt`
+//! beside the repository; else `<repo>/.cache/kat/skein_golden_kat.txt`,
+//! which `tools/fetch-golden-kat.sh` fills from PyPI. A missing file is a
+//! test failure, never a skip. Uses `std` only.
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// Entries in the official file.
+pub const GOLDEN_ENTRIES: usize = 491;
+
+const FILE: &str = "skein_golden_kat.txt";
+
+/// One entry of `skein_golden_kat.txt`.
+#[derive(Debug, Clone)]
+pub struct KatEntry {
+    pub header: String,
+    pub state_bits: u64,
+    pub output_bits: u64,
+    pub msg_bits: u64,
+    pub msg: Vec<u8>,
+    pub key: Option<Vec<u8>>,
+    pub tree: Option<(u8, u8, u8)>,
+    pub result: Vec<u8>,
+}
+
+/// The repository root: the nearest ancestor of `start` that holds
+/// `tools/fetch-golden-kat.sh`.
+pub fn repo_root(start: &Path) -> PathBuf {
+    start
+        .ancestors()
+        .find(|d| d.join("tools/fetch-golden-kat.sh").is_file())
+        .unwrap_or_else(|| panic!("no tools/fetch-golden-kat.sh above {}", start.display()))
+        .to_path_buf()
+}
+
+/// Where the golden file is, given the value of `SKEIN_GOLDEN_KAT` and the
+/// repository root; otherwise a message that says where it looked and how
+/// to get the file. A set `SKEIN_GOLDEN_KAT` is the only place looked at.
+pub fn find(env: Option<OsString>, root: &Path) -> Result<PathBuf, String> {
+    let candidates = match env {
+        Some(p) => vec![PathBuf::from(p)],
+        None => vec![root.join("../shared/kat").join(FILE), root.join(".cache/kat").join(FILE)],
+    };
+    if let Some(found) = candidates.iter().find(|p| p.is_file()) {
+        return Ok(found.clone());
+    }
+    let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+    Err(format!(
+        "the official golden KAT file is missing (looked at {}): run `bash tools/fetch-golden-kat.sh` \
+         from the repository root, or set SKEIN_GOLDEN_KAT to the file",
+        looked.join(", ")
+    ))
+}
+
+/// Every entry of the golden file; panics (a test failure) when the file is
+/// missing or does not hold all [`GOLDEN_ENTRIES`] entries.
+pub fn load() -> Vec<KatEntry> {
+    let root = repo_root(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let path = find(std::env::var_os("SKEIN_GOLDEN_KAT"), &root).unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let entries = parse(&text);
+    assert_eq!(entries.len(), GOLDEN_ENTRIES, "{}: expected {GOLDEN_ENTRIES} entries", path.display());
+    entries
+}
+
+fn hex_bytes(line: &str) -> impl Iterator<Item = u8> + '_ {
+    line.split_whitespace().map(move |h| {
+        u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad hex {h:?} in KAT line {line:?}"))
+    })
+}
+
+fn field_after<'a>(header: &'a str, name: &str) -> &'a str {
+    let at = header.find(name).unwrap_or_else(|| panic!("no `{name}` in {header}")) + name.len();
+    header[at..].trim_start()
+}
+
+fn leading_number(s: &str) -> u64 {
+    s.chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+}
+
+/// The entries of a golden file's text (CRLF or LF line ends).
+pub fn parse(text: &str) -> Vec<KatEntry> {
+    let mut entries = Vec::new();
+    let mut lines = text.lines().map(|l| l.trim_end_matches('\r')).peekable();
+    while let Some(line) = lines.next() {
+        if !line.starts_with(":Skein-") {
+            continue;
+        }
+        let header = line.to_string();
+        let state_bits = leading_number(&header[":Skein-".len()..]);
+        let output_bits = leading_number(header.split(':').nth(2).unwrap().trim_start());
+        let msg_bits = leading_number(field_after(&header, "msgLen ="));
+        let tree = header.find("Tree:").map(|_| {
+            let hex = |name: &str| u8::from_str_radix(&field_after(&header, name)[..2], 16).unwrap();
+            (hex("leaf="), hex("node="), hex("maxLevels="))
+        });
+        let (mut msg, mut key, mut result) = (Vec::new(), None::<Vec<u8>>, Vec::new());
+        let mut section = "";
+        for line in lines.by_ref() {
+            let t = line.trim();
+            if t.starts_with("----") {
+                break;
+            } else if t.starts_with("Message data:") {
+                section = "msg";
+            } else if t.starts_with("MAC key") {
+                section = "key";
+                key = Some(Vec::new());
+            } else if t.starts_with("Result:") {
+                section = "result";
+            } else if t.is_empty() || t.starts_with("(none)") {
+            } else {
+                let dst = match section {
+                    "msg" => &mut msg,
+                    "key" => key.as_mut().unwrap(),
+                    "result" => &mut result,
+                    _ => panic!("unexpected KAT line {t:?} in {header}"),
+                };
+                dst.extend(hex_bytes(t));
+            }
+        }
+        assert_eq!(msg.len() as u64, msg_bits.div_ceil(8), "{header}");
+        assert_eq!(result.len() as u64, output_bits.div_ceil(8), "{header}");
+        entries.push(KatEntry { header, state_bits, output_bits, msg_bits, msg, key, tree, result });
+    }
+    entries
+}

@@ -1,0 +1,51 @@
+//! Regression tests for the bugs found in the review of issue 9 (each failed
+//! on the code before the fix).
+mod common;
+
+use skein_simd::{Backend, Params};
+
+#[test]
+fn params_debug_never_shows_the_key() {
+    let key = b"very secret key bytes";
+    let shown = format!("{:?}", Params::new().key(key).personalization(b"app"));
+    assert!(!shown.contains(&format!("{:?}", &key[..])), "{shown}");
+    assert!(!shown.contains("very secret"), "{shown}");
+    assert!(shown.contains("21 bytes redacted"), "{shown}");
+    // The other arguments are not secrets and stay visible.
+    assert!(shown.contains(&format!("{:?}", &b"app"[..])), "{shown}");
+}
+
+#[test]
+fn no_stub_backend_is_listed() {
+    assert_eq!(Backend::from_name("neon"), None);
+    // Every listed backend is a real implementation of its instruction set:
+    // the names are exactly the modules of src/backend.
+    let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+    assert_eq!(names, ["portable", "sse2", "avx2", "avx512", "asm", "altivec", "vsx"]);
+}
+
+#[test]
+fn supports_honours_the_state_size() {
+    for b in Backend::ALL {
+        for bits in [256, 512, 1024] {
+            assert_eq!(b.supports(bits), b.is_available(), "{b} {bits}");
+        }
+        for bits in [0, 128, 384, 2048] {
+            assert!(!b.supports(bits), "{b} {bits}");
+        }
+    }
+}
+
+#[test]
+fn a_missing_golden_file_is_an_error_naming_the_fetch_script() {
+    let empty = std::env::temp_dir().join(format!("skein-no-kat-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    for env in [None, Some("/nonexistent/skein_golden_kat.txt".into())] {
+        let err = common::find_golden_kat(env, &empty).unwrap_err();
+        assert!(err.contains("tools/fetch-golden-kat.sh"), "{err}");
+    }
+    std::fs::remove_dir_all(&empty).unwrap();
+    // And the file of this checkout is found (else this test fails too).
+    let root = common::repo_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+    common::find_golden_kat(std::env::var_os("SKEIN_GOLDEN_KAT"), &root).unwrap();
+}
