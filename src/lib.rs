@@ -36,7 +36,7 @@
 extern crate alloc;
 
 mod backend;
-#[cfg(feature = "digest")]
+#[cfg(any(feature = "digest", feature = "digest010"))]
 mod digest_impl;
 mod dyn_hasher;
 mod hasher;
@@ -44,6 +44,7 @@ mod lanes;
 #[cfg(feature = "alloc")]
 mod many;
 mod params;
+pub mod raw;
 mod spec;
 mod threefish;
 #[cfg(feature = "alloc")]
@@ -57,10 +58,12 @@ pub mod consts {
     pub use crate::spec::*;
 }
 
-#[cfg(feature = "digest")]
+#[cfg(any(feature = "digest", feature = "digest010"))]
 pub use digest_impl::*;
 #[cfg(feature = "digest")]
 pub use digest;
+#[cfg(feature = "digest010")]
+pub use digest010;
 pub use dyn_hasher::{DynSkein, StateSize};
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]

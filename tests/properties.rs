@@ -104,7 +104,7 @@ proptest! {
 
 #[test]
 fn digest_trait_types_agree_with_native_api() {
-    use digest::{Digest, FixedOutputReset, Mac, Update, VariableOutput};
+    use digest::{Digest, FixedOutputReset, KeyInit, Mac};
     let data = b"digest traits";
     assert_eq!(
         skein_simd::Skein512_256::digest(data).to_vec(),

@@ -66,7 +66,10 @@ for t in "${targets[@]}"; do
     summary+=("$(printf '%-12s %12s executions %8s exec/s   %s' "$t" "${runs:-?}" "${rate:-?}" "$([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")")")
     if [ "$rc" != 0 ]; then
         failed+=("$t")
-        tail -n 60 "$scratch/$t/log"
+        # The panic message (assertions print whole digests: cut long lines),
+        # then the end of libFuzzer's report.
+        grep -a -m 1 -A 6 "panicked at" "$scratch/$t/log" | cut -c 1-400 || true
+        tail -n 25 "$scratch/$t/log" | cut -c 1-400
         for a in "$scratch/$t/artifacts"/*; do
             [ -f "$a" ] || continue
             echo "fuzz-ci: $t failing input $(basename "$a") ($(wc -c < "$a") bytes), base64:"
@@ -80,7 +83,9 @@ for t in "${targets[@]}"; do
 done
 
 echo
-echo "fuzz-ci: results (${SECONDS_PER_TARGET}s per target; CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'))"
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+features="$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w 'sse2\|avx2\|avx512f\|avx512vl' | tr '\n' ' ')"
+echo "fuzz-ci: results (${SECONDS_PER_TARGET}s per target; CPU: $cpu; features: ${features:-none of sse2/avx2/avx512})"
 printf '  %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz-ci: error: failing targets: ${failed[*]}" >&2

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Run the skein-simd test suite and the skeinsum self-test under QEMU
-# user-mode emulation on PowerPC.
+# user-mode emulation on PowerPC and AArch64.
 #
 # usage: tools/ppc-test.sh [RUN...]
 #
-# Runs (default: all four PowerPC runs, in this order):
+# Runs (default: all of them, in this order):
 #   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec)
 #   ppc32-750     powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 750    (no AltiVec:
 #                 the portable fallback must be chosen at run time)
 #   ppc64-power7  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power7 (VSX, no POWER8 vector)
+#   ppc64-power8  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power8 (VSX lanes, big-endian)
 #   ppc64le-power9 powerpc64le-unknown-linux-gnu, qemu-ppc64le -cpu power9
-#   aarch64       aarch64-unknown-linux-gnu,     qemu-aarch64 (not in the default set)
+#   aarch64-max   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu max  (NEON with SHA3: XAR)
+#   aarch64-a53   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu cortex-a53 (NEON without SHA3)
+# (`aarch64` is another name of aarch64-max.) The AArch64 runs set
+# SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test fails if detection does
+# not find (or wrongly finds) SHA3 on that CPU. aarch64-a53 runs the unit and
+# integration tests but not the doctests (`--lib --tests`): they take about
+# 4 minutes under QEMU and exercise nothing aarch64-max has not run.
 #
 # For each run:
 #   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --release --target T
@@ -18,7 +25,7 @@
 #   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --release --target T -- --list-backends
 #                                               (must also print something)
 # with CARGO_TARGET_<T>_RUNNER set to that run's qemu command, so the tests
-# and the CLI run under the same emulated CPU. The two ppc32 runs share one
+# and the CLI run under the same emulated CPU. Runs of one target share one
 # build (the runner is not part of cargo's fingerprint).
 #
 # Environment:
@@ -41,17 +48,22 @@ read -r -a extra_test_args <<< "${PPC_TEST_CARGO_ARGS:-}"
 if [ $# -gt 0 ]; then
     runs=("$@")
 else
-    read -r -a runs <<< "${PPC_TEST_RUNS:-ppc32-7450 ppc32-750 ppc64-power7 ppc64le-power9}"
+    read -r -a runs <<< "${PPC_TEST_RUNS:-ppc32-7450 ppc32-750 ppc64-power7 ppc64-power8 ppc64le-power9 aarch64-max aarch64-a53}"
 fi
 
-# run name -> "target qemu cpu sysroot linker"
+# run name -> "target qemu cpu sysroot linker environment [scope]"
+# (environment: one VAR=value for the tests, or -; scope: comma-separated
+# cargo test target selection, default all targets with doctests)
 run_spec() {
     case "$1" in
-        ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc" ;;
-        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc" ;;
-        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc" ;;
-        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc" ;;
-        aarch64)        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc" ;;
+        ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc -" ;;
+        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc -" ;;
+        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc -" ;;
+        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc -" ;;
+        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc -" ;;
+        aarch64-max|aarch64)
+                        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1" ;;
+        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --lib,--tests" ;;
         *) return 1 ;;
     esac
 }
@@ -83,7 +95,7 @@ missing=()
 installed_targets="$(rustup target list --installed 2>/dev/null || true)"
 for r in "${runs[@]}"; do
     spec="$(run_spec "$r")" || { echo "ppc-test.sh: unknown run '$r'" >&2; exit 2; }
-    read -r target qemu cpu sysroot linker <<< "$spec"
+    read -r target qemu cpu sysroot linker _ <<< "$spec"
     command -v "$qemu" >/dev/null || missing+=("$qemu (apt-get install qemu-user)")
     command -v "$linker" >/dev/null || missing+=("$linker (apt-get install gcc-${linker%-gcc})")
     [ -d "$sysroot/lib" ] || missing+=("$sysroot/lib (apt-get install libc6-dev-*-cross)")
@@ -103,16 +115,19 @@ failed_runs=()
 t_all=$SECONDS
 
 for r in "${runs[@]}"; do
-    read -r target qemu cpu sysroot linker <<< "$(run_spec "$r")"
+    read -r target qemu cpu sysroot linker run_env scope <<< "$(run_spec "$r")"
+    IFS=, read -r -a scope_args <<< "${scope:-}"
     runner="$qemu -cpu $cpu -L $sysroot"
+    [ "$run_env" = - ] && run_env=""
     runner_var="CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUNNER"
     header "$r: $target under '$runner'"
     t_run=$SECONDS
     ok=1
     (
         export "$runner_var=$runner"
-        step "[$r] cargo test -p skein-simd --release --target $target" \
-            cargo test -p skein-simd --release --target "$target" "${extra_test_args[@]}"
+        [ -n "$run_env" ] && export "${run_env?}"
+        step "[$r] ${run_env:+$run_env }cargo test -p skein-simd --release --target $target ${scope_args[*]}" \
+            cargo test -p skein-simd --release --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
     ) || ok=0
     if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then
         (

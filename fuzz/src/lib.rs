@@ -71,11 +71,18 @@ fn size(nb: usize, log2: u8) -> usize {
     }
 }
 
-/// Spec 3.5.6: level 1 hashes leaves of Nb·2^Yl bytes (the one with the
-/// message's last byte bit-padded when `bit_pad`), each level above hashes
-/// nodes of 2^Yf child outputs, until one output is left, or level Ym, which
-/// hashes all of the level below as one node.
-fn tree_message<const W: usize>(g: &[u8], msg: &[u8], bit_pad: bool, (yl, yf, ym): (u8, u8, u8)) -> Vec<u8> {
+/// Spec 3.5.6 over a whole (already bit-padded) message: level 1 hashes
+/// leaves of Nb·2^Yl bytes (the one with the message's last byte flagged
+/// `bit_pad`), each level above hashes nodes of 2^Yf child outputs, until one
+/// output is left, or level Ym, which hashes all of the level below as one
+/// node. `node(bytes, level, position, bit_pad)` is the UBI of one node: here
+/// [`ubi`], in the C API target the reference's calling convention.
+pub fn tree_walk<const W: usize>(
+    msg: &[u8],
+    bit_pad: bool,
+    (yl, yf, ym): (u8, u8, u8),
+    mut node: impl FnMut(&[u8], u64, u64, bool) -> Vec<u8>,
+) -> Vec<u8> {
     let nb = 8 * W;
     let leaf = size(nb, yl);
     let leaves = msg.len().div_ceil(leaf).max(1);
@@ -83,20 +90,16 @@ fn tree_message<const W: usize>(g: &[u8], msg: &[u8], bit_pad: bool, (yl, yf, ym
     for i in 0..leaves {
         let start = i * leaf;
         let part = &msg[start.min(msg.len())..start.saturating_add(leaf).min(msg.len())];
-        below.extend(ubi::<W>(g, part, TYPE_MSG, 1, start as u64, bit_pad && i == leaves - 1));
+        below.extend(node(part, 1, start as u64, bit_pad && i == leaves - 1));
     }
-    let node = size(nb, yf);
+    let fan_out = size(nb, yf);
     let mut level = 1u64;
     while below.len() > nb {
         level += 1;
         if level == u64::from(ym) {
-            return ubi::<W>(g, &below, TYPE_MSG, level, 0, false);
+            return node(&below, level, 0, false);
         }
-        below = below
-            .chunks(node)
-            .enumerate()
-            .flat_map(|(i, part)| ubi::<W>(g, part, TYPE_MSG, level, (i * node) as u64, false))
-            .collect();
+        below = below.chunks(fan_out).enumerate().flat_map(|(i, part)| node(part, level, (i * fan_out) as u64, false)).collect();
     }
     below
 }
@@ -115,12 +118,11 @@ pub fn pad_bits(data: &[u8], bits: u64) -> Vec<u8> {
     m
 }
 
-/// Skein with a state of `W` words of the first `bits` bits of `data`.
-pub fn skein<const W: usize>(args: &Args<'_>, data: &[u8], bits: u64) -> Vec<u8> {
-    let nb = 8 * W;
-    let msg = pad_bits(data, bits);
-    let bit_pad = bits % 8 != 0;
-    let mut g = vec![0u8; nb];
+/// The chaining value once every argument before the message is hashed:
+/// key, configuration (with the tree word), personalization, public key,
+/// key identifier, nonce; empty arguments are absent ones.
+pub fn argument_chain<const W: usize>(args: &Args<'_>) -> Vec<u8> {
+    let mut g = vec![0u8; 8 * W];
     if !args.key.is_empty() {
         g = ubi::<W>(&g, args.key, TYPE_KEY, 0, 0, false);
     }
@@ -141,17 +143,37 @@ pub fn skein<const W: usize>(args: &Args<'_>, data: &[u8], bits: u64) -> Vec<u8>
             g = ubi::<W>(&g, arg, ubi_type, 0, 0, false);
         }
     }
-    g = match args.tree {
-        Some(shape) => tree_message::<W>(&g, &msg, bit_pad, shape),
-        None => ubi::<W>(&g, &msg, TYPE_MSG, 0, 0, bit_pad),
-    };
-    let out_len = args.output_bits.div_ceil(8) as usize;
+    g
+}
+
+/// The output stage (spec 3.5.3): block `i` is UBI(G, i as 8 bytes, OUT).
+pub fn output<const W: usize>(g: &[u8], output_bits: u64) -> Vec<u8> {
+    let nb = 8 * W;
+    let out_len = output_bits.div_ceil(8) as usize;
     let mut out = Vec::with_capacity(out_len.next_multiple_of(nb));
     for counter in 0..out_len.div_ceil(nb) as u64 {
-        out.extend(ubi::<W>(&g, &counter.to_le_bytes(), TYPE_OUT, 0, 0, false));
+        out.extend(ubi::<W>(g, &counter.to_le_bytes(), TYPE_OUT, 0, 0, false));
     }
     out.truncate(out_len);
     out
+}
+
+/// The message UBI of a message already bit-padded: sequential, or the tree
+/// of `tree`.
+pub fn message_chain<const W: usize>(g: &[u8], msg: &[u8], bit_pad: bool, tree: Option<(u8, u8, u8)>) -> Vec<u8> {
+    match tree {
+        Some(shape) => tree_walk::<W>(msg, bit_pad, shape, |part, level, position, pad| {
+            ubi::<W>(g, part, TYPE_MSG, level, position, pad)
+        }),
+        None => ubi::<W>(g, msg, TYPE_MSG, 0, 0, bit_pad),
+    }
+}
+
+/// Skein with a state of `W` words of the first `bits` bits of `data`.
+pub fn skein<const W: usize>(args: &Args<'_>, data: &[u8], bits: u64) -> Vec<u8> {
+    let g = argument_chain::<W>(args);
+    let g = message_chain::<W>(&g, &pad_bits(data, bits), bits % 8 != 0, args.tree);
+    output::<W>(&g, args.output_bits)
 }
 
 /// [`skein`] for a state of `state_bits` (256, 512 or 1024) bits.

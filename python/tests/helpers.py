@@ -44,8 +44,9 @@ def rand_digest_bits(rng, state_bits):
 
 
 def rand_tree(rng):
-    """Tree parameters. pyskein 1.0 computes `1 << leaf` in a C int, so leaf or
-    fan-out >= 32 crashes it; the comparisons stay below that."""
+    """Tree parameters. pyskein 1.0 computes `1 << leaf` in a C int, so a leaf or
+    fan-out of 32 crashes it and larger ones act as n % 32; the comparisons
+    stay below 32."""
     if rng.random() < 0.7:
         return (rng.randrange(1, 4), rng.randrange(1, 4), rng.randrange(2, 7))
     return (rng.randrange(1, 32), rng.randrange(1, 32), rng.randrange(2, 256))

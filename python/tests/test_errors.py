@@ -162,6 +162,7 @@ ATTRIBUTE_CASES = {
     "digest_size set": lambda m: setattr(m.skein512(), "digest_size", 3),
     "hashed_bits set": lambda m: setattr(m.skein512(), "hashed_bits", 3),
     "new attribute": lambda m: setattr(m.skein512(), "foo", 3),
+    "hash type called": lambda m: type(m.skein512())(),
 }
 
 
@@ -255,3 +256,13 @@ def test_accepted_deviations():
     assert h.copy().digest() == pyskein.skein512(b"abc", digest_bits=7).digest()
     with pytest.raises(RuntimeError):
         pyskein.skein512(b"abc", digest_bits=7).copy()
+
+
+def test_missing_features_fail_loudly():
+    # Not provided (see the README): pickling needs a state export in the
+    # Rust API; pyskein pickles.
+    import pickle
+
+    with pytest.raises(TypeError):
+        pickle.dumps(skein_simd.skein512(b"abc"))
+    assert pickle.loads(pickle.dumps(pyskein.skein512(b"abc"))).digest() == pyskein.skein512(b"abc").digest()

@@ -1,14 +1,16 @@
 //! `--check`: verify the files listed in checksum files, reporting like GNU
 //! coreutils.
 
-use std::io::Read;
+use std::io::{self, BufRead};
 
 use skein_simd::{DynSkein, StateSize};
 
+use crate::cli::MAX_OUTPUT_BITS;
 use crate::config::{os_bytes, HashConfig};
 use crate::format::{parse_check_line, status_line, CheckLine};
-use crate::input::Reader;
-use crate::report::{display_name, io_reason, warn, Output};
+use crate::input::{self, Reader};
+use crate::quote::quote_name;
+use crate::report::{io_reason, warn, Output, OutputClosed};
 
 /// The `--check` options.
 pub struct CheckOptions {
@@ -28,12 +30,12 @@ pub fn run(
     options: &CheckOptions,
     reader: &mut Reader,
     out: &mut Output,
-) -> bool {
+) -> Result<bool, OutputClosed> {
     let mut all_ok = true;
     for list in lists {
-        all_ok &= check_list(config, &os_bytes(list), options, reader, out);
+        all_ok &= check_list(config, &os_bytes(list), options, reader, out)?;
     }
-    all_ok
+    Ok(all_ok)
 }
 
 /// Counts for one checksum list, reported as GNU does at its end.
@@ -46,66 +48,125 @@ struct Tally {
     verified: u64,
 }
 
+/// The longest checksum line kept: the hex of the longest digest `-l`
+/// allows, plus room for a long escaped name and the tag. A longer line
+/// cannot be well formed; it is skipped (counted as malformed) without being
+/// stored, so a list of any size is read in bounded memory.
+const MAX_LINE: usize = 2 * (MAX_OUTPUT_BITS / 8) as usize + (64 << 10);
+
+/// The next line of `input` without its terminator, into `line`; `Ok(None)`
+/// at the end, `Ok(Some(false))` for a line longer than [`MAX_LINE`] (then
+/// `line` is empty).
+fn next_line(
+    input: &mut impl BufRead,
+    terminator: u8,
+    line: &mut Vec<u8>,
+) -> io::Result<Option<bool>> {
+    line.clear();
+    let (mut seen, mut fits) = (false, true);
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(seen.then_some(fits));
+        }
+        seen = true;
+        let end = chunk.iter().position(|&c| c == terminator);
+        let piece = &chunk[..end.unwrap_or(chunk.len())];
+        if fits && line.len() + piece.len() <= MAX_LINE {
+            line.extend_from_slice(piece);
+        } else if fits {
+            fits = false;
+            line.clear();
+        }
+        let used = piece.len() + usize::from(end.is_some());
+        input.consume(used);
+        if end.is_some() {
+            return Ok(Some(fits));
+        }
+    }
+}
+
 fn check_list(
     config: &HashConfig,
     list: &[u8],
     options: &CheckOptions,
     reader: &mut Reader,
     out: &mut Output,
-) -> bool {
-    let (label, text) = if list == b"-" {
-        let mut text = Vec::new();
-        let read = std::io::stdin().lock().read_to_end(&mut text);
-        ("standard input".to_string(), read.map(|_| text))
+) -> Result<bool, OutputClosed> {
+    let opened = if list == b"-" {
+        input::stdin().map(|s| Box::new(s) as Box<dyn BufRead>)
     } else {
-        (
-            display_name(list),
-            std::fs::read(crate::config::bytes_os(list)),
-        )
+        std::fs::File::open(crate::config::bytes_os(list))
+            .map(|f| Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>)
     };
-    let text = match text {
+    let label = if list == b"-" {
+        quote_name(b"standard input")
+    } else {
+        quote_name(list)
+    };
+    let mut text = match opened {
         Ok(text) => text,
         Err(e) => {
             warn(format_args!("{label}: {}", io_reason(&e)));
-            return false;
+            return Ok(false);
         }
     };
 
     let mut tally = Tally::default();
     let mut hashers = Prototypes::default();
     let terminator = if options.zero { 0 } else { b'\n' };
-    for (index, raw) in text.split(|&c| c == terminator).enumerate() {
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line.is_empty() || line.starts_with(b"#") {
+    let mut raw = Vec::new();
+    let mut number = 0u64;
+    loop {
+        let fits = match next_line(&mut text, terminator, &mut raw) {
+            Ok(Some(fits)) => fits,
+            Ok(None) => break,
+            Err(e) => {
+                warn(format_args!("{label}: {}", io_reason(&e)));
+                return Ok(false);
+            }
+        };
+        number += 1;
+        let line = raw.strip_suffix(b"\r").unwrap_or(&raw);
+        if fits && (line.is_empty() || line.starts_with(b"#")) {
             continue;
         }
-        let Some(entry) = parse_check_line(line) else {
+        let entry = fits
+            .then(|| parse_check_line(line))
+            .flatten()
+            .and_then(|entry| algorithm_of(&entry, config).map(|algorithm| (entry, algorithm)));
+        let Some((entry, (state, output_bits))) = entry else {
             tally.malformed += 1;
             if options.warn {
                 warn(format_args!(
-                    "{label}: {}: improperly formatted Skein checksum line",
-                    index + 1
+                    "{label}: {number}: improperly formatted Skein checksum line"
                 ));
             }
             continue;
         };
         tally.well_formed += 1;
-        check_entry(
-            config,
-            &entry,
-            options,
-            reader,
-            out,
-            &mut tally,
-            &mut hashers,
-        );
+        let hasher = match hashers.get(config, state, output_bits) {
+            Ok(h) => h,
+            Err(e) => {
+                // Cannot happen for well-formed lines (lengths are in range),
+                // but a line we cannot hash is unreadable, not a crash.
+                warn(format_args!("{}: {e}", quote_name(&entry.name)));
+                tally.unreadable += 1;
+                continue;
+            }
+        };
+        check_entry(&entry, hasher, options, reader, out, &mut tally)?;
     }
 
     if tally.well_formed == 0 {
         warn(format_args!(
             "{label}: no properly formatted Skein checksum lines found"
         ));
-        return false;
+        return Ok(false);
     }
     if !options.status {
         if tally.malformed > 0 {
@@ -144,9 +205,21 @@ fn check_list(
     }
     if options.ignore_missing && tally.verified == 0 {
         warn(format_args!("{label}: no file was verified"));
-        return false;
+        return Ok(false);
     }
-    tally.mismatched == 0 && tally.unreadable == 0 && !(options.strict && tally.malformed > 0)
+    Ok(tally.mismatched == 0 && tally.unreadable == 0 && !(options.strict && tally.malformed > 0))
+}
+
+/// The state size and output length a line is checked with: a tag line's
+/// own; for a plain line `-a` and `-l`, and only if its digest has exactly
+/// that length (anything else is some other algorithm's line, so malformed,
+/// as in GNU; otherwise a two-digit line would pass one time in 256).
+fn algorithm_of(entry: &CheckLine, config: &HashConfig) -> Option<(StateSize, u64)> {
+    match entry.algorithm {
+        Some(algorithm) => Some(algorithm),
+        None => (entry.hex_digits as u64 == 2 * config.output_bits.div_ceil(8))
+            .then_some((config.state, config.output_bits)),
+    }
 }
 
 /// "1 line is X" / "3 lines are X".
@@ -176,60 +249,39 @@ impl Prototypes {
 }
 
 fn check_entry(
-    config: &HashConfig,
     entry: &CheckLine,
+    mut hasher: DynSkein,
     options: &CheckOptions,
     reader: &mut Reader,
     out: &mut Output,
     tally: &mut Tally,
-    hashers: &mut Prototypes,
-) {
-    // Tag lines name their algorithm; plain lines use -a, and -l unless the
-    // digest written is of another length (then its length is the output).
-    let (state, output_bits) = entry.algorithm.unwrap_or_else(|| {
-        let default_digits = 2 * config.output_bits.div_ceil(8) as usize;
-        let bits = if entry.hex_digits == default_digits {
-            config.output_bits
-        } else {
-            4 * entry.hex_digits as u64
-        };
-        (config.state, bits)
-    });
-    let mut hasher = match hashers.get(config, state, output_bits) {
-        Ok(h) => h,
-        Err(e) => {
-            // Cannot happen for well-formed lines (lengths are >= 1), but a
-            // line we cannot hash is unreadable, not a crash.
-            warn(format_args!("{}: {e}", display_name(&entry.name)));
-            tally.unreadable += 1;
-            return;
-        }
-    };
+) -> Result<(), OutputClosed> {
     match reader.hash(&entry.name, &mut hasher) {
         Err(e) if options.ignore_missing && e.is_not_found() => {}
         Err(e) => {
             tally.unreadable += 1;
             warn(format_args!(
                 "{}: {}",
-                display_name(&entry.name),
+                quote_name(&entry.name),
                 e.reason()
             ));
             if !options.status {
-                out.line(&status_line(&entry.name, "FAILED open or read"));
+                out.line(&status_line(&entry.name, "FAILED open or read"))?;
             }
         }
         Ok(()) => {
             tally.verified += 1;
             if hasher.verify(&entry.expected) {
                 if !options.status && !options.quiet {
-                    out.line(&status_line(&entry.name, "OK"));
+                    out.line(&status_line(&entry.name, "OK"))?;
                 }
             } else {
                 tally.mismatched += 1;
                 if !options.status {
-                    out.line(&status_line(&entry.name, "FAILED"));
+                    out.line(&status_line(&entry.name, "FAILED"))?;
                 }
             }
         }
     }
+    Ok(())
 }

@@ -6,6 +6,23 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Parser;
 use skein_simd::{Backend, TreeParams};
+use zeroize::Zeroizing;
+
+/// The longest output `-l` accepts, in bits: 2^27 bits = 16 MiB of digest.
+/// The library's output stage writes the whole digest into one buffer, so the
+/// digest, and its hex line, are held in memory; this bound keeps that under
+/// 50 MiB on every target (32-bit ones included) and the output stage under a
+/// second, while being far longer than any checksum needs.
+pub const MAX_OUTPUT_BITS: u64 = 1 << 27;
+/// The longest MAC key, in bytes (1 MiB), from `--key-file` or `--key-hex`.
+/// Skein compresses a key of any length into one chain value, so longer keys
+/// add nothing; the bound stops `--key-file /dev/zero` from reading forever.
+pub const MAX_KEY_BYTES: usize = 1 << 20;
+/// The most threads `-j` accepts. The thread pool's start-up and wake-up cost
+/// grows faster than linearly with its size (measured: 1024 threads take
+/// seconds on a six-byte file), and tree hashing gains nothing from more
+/// threads than cores; without `-j`, the number of cores is clamped to this.
+pub const MAX_THREADS: u64 = 256;
 
 /// Print or check Skein checksums.
 ///
@@ -14,6 +31,9 @@ use skein_simd::{Backend, TreeParams};
 /// --check reads both, and FreeBSD's `Skein512 (FILE) = HEX` lines too.
 #[derive(Parser, Debug)]
 #[command(name = "skeinsum", version, about, long_about, max_term_width = 100)]
+// As GNU getopt: a repeated option is no error (the last value counts), and
+// an unambiguous prefix of a long option is that option.
+#[command(args_override_self = true, infer_long_args = true)]
 #[command(
     after_help = "Exit status: 0 if all went well, 1 if a file could not be read or a check failed, 2 on a usage error."
 )]
@@ -27,12 +47,12 @@ pub struct Args {
           value_parser = PossibleValuesParser::new(["256", "512", "1024"]).map(|s: String| s.parse::<u64>().unwrap()))]
     pub algorithm: u64,
 
-    /// Output length in bits, any value >= 1 [default: the state size]
-    #[arg(short, long, value_name = "BITS", value_parser = parse_positive)]
+    /// Output length in bits, from 1 to 134217728 (2^27) [default: the state size]
+    #[arg(short, long, value_name = "BITS", value_parser = parse_length)]
     pub length: Option<u64>,
 
     /// MAC key given in hex (Skein-MAC)
-    #[arg(long, value_name = "HEX", value_parser = parse_hex, group = "key")]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, group = "key")]
     pub key_hex: Option<HexBytes>,
 
     /// MAC key read from the bytes of a file (Skein-MAC)
@@ -44,27 +64,27 @@ pub struct Args {
     pub personalization: Option<OsString>,
 
     /// Personalization string given in hex
-    #[arg(long, value_name = "HEX", value_parser = parse_hex, group = "personal")]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, group = "personal")]
     pub personalization_hex: Option<HexBytes>,
 
     /// Public key given in hex (hashing for signatures)
-    #[arg(long, value_name = "HEX", value_parser = parse_hex)]
+    #[arg(long, value_name = "HEX", value_parser = HexParser)]
     pub public_key_hex: Option<HexBytes>,
 
     /// Key identifier given in hex (key derivation, used with a key)
-    #[arg(long, value_name = "HEX", value_parser = parse_hex)]
+    #[arg(long, value_name = "HEX", value_parser = HexParser)]
     pub key_id_hex: Option<HexBytes>,
 
     /// Nonce given in hex
-    #[arg(long, value_name = "HEX", value_parser = parse_hex)]
+    #[arg(long, value_name = "HEX", value_parser = HexParser)]
     pub nonce_hex: Option<HexBytes>,
 
     /// Tree hashing with leaf 2^Yl blocks, fan-out 2^Yf, at most Ym levels (e.g. 10,1,255)
     #[arg(long, value_name = "LEAF,FAN,HEIGHT", value_parser = parse_tree)]
     pub tree: Option<TreeParams>,
 
-    /// Threads for tree hashing [default: all cores]
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_positive)]
+    /// Threads for tree hashing, at most 256 [default: all cores, at most 256]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
 
     /// Force a block-function backend (exit 2 if this CPU or build lacks it)
@@ -121,20 +141,53 @@ pub struct Args {
     pub ignore_missing: bool,
 }
 
-/// Bytes given in hex on the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HexBytes(pub Vec<u8>);
+/// Bytes given in hex on the command line (a MAC key among them): wiped when
+/// dropped, and never shown by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HexBytes(pub Zeroizing<Vec<u8>>);
 
-/// Parse hex (either case) into bytes; the error names the problem, clap
-/// names the option.
-pub fn parse_hex(text: &str) -> Result<HexBytes, String> {
-    decode_hex(text.as_bytes()).map(HexBytes).ok_or_else(|| {
-        if text.len() % 2 == 1 {
-            format!("odd number of hex digits ({})", text.len())
-        } else {
-            "not hexadecimal (expected digits 0-9 and a-f)".to_string()
+impl std::fmt::Debug for HexBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HexBytes({} bytes)", self.0.len())
+    }
+}
+
+/// Parses hex (either case) into [`HexBytes`]. Its errors name the option and
+/// the problem but never repeat the value: it may be a key.
+#[derive(Clone, Copy)]
+struct HexParser;
+
+impl TypedValueParser for HexParser {
+    type Value = HexBytes;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<HexBytes, clap::Error> {
+        let option = arg
+            .and_then(|a| a.get_long())
+            .map_or_else(|| "hex value".to_string(), |l| format!("--{l}"));
+        let problem = |what: String| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("{option}: {what}\n"),
+            )
+        };
+        let text = value.as_encoded_bytes();
+        if let Some(at) = text.iter().position(|c| !c.is_ascii_hexdigit()) {
+            return Err(problem(format!("invalid hex digit at position {}", at + 1)));
         }
-    })
+        if text.len() % 2 == 1 {
+            return Err(problem(format!(
+                "odd number of hex digits ({})",
+                text.len()
+            )));
+        }
+        let bytes = decode_hex(text).expect("checked: even count of hex digits");
+        Ok(HexBytes(Zeroizing::new(bytes)))
+    }
 }
 
 /// Bytes of an even-length hex string, or `None`.
@@ -148,13 +201,27 @@ pub fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// A whole number >= 1.
-fn parse_positive(text: &str) -> Result<u64, String> {
+/// A whole number from 1 to `max`.
+fn parse_bounded(text: &str, max: u64, unit: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) if n > max => Err(format!("at most {max}{unit}")),
         Ok(n) => Ok(n),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("at most {max}{unit}"))
+        }
         Err(_) => Err("not a whole number".to_string()),
     }
+}
+
+/// `-l`: 1 ..= [`MAX_OUTPUT_BITS`].
+pub fn parse_length(text: &str) -> Result<u64, String> {
+    parse_bounded(text, MAX_OUTPUT_BITS, " bits")
+}
+
+/// `-j`: 1 ..= [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<u64, String> {
+    parse_bounded(text, MAX_THREADS, " threads")
 }
 
 fn parse_tree(text: &str) -> Result<TreeParams, String> {
@@ -185,11 +252,13 @@ impl Args {
         }
     }
 
-    /// `-j`, or every core.
+    /// `-j`, or every core (at most [`MAX_THREADS`]).
     pub fn thread_count(&self) -> usize {
         match self.threads {
             Some(n) => n as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            None => std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(MAX_THREADS as usize),
         }
     }
 }
@@ -209,5 +278,59 @@ pub fn line_end(zero: bool) -> u8 {
         0
     } else {
         b'\n'
+    }
+}
+
+// The longest output, in bytes, fits a 32-bit `usize` (and its hex too).
+const _: () = assert!(2 * (MAX_OUTPUT_BITS / 8) <= u32::MAX as u64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lengths around where a 32-bit `usize` of bytes ends (2^35 bits) and
+    /// where `u64` ends: all refused, with the bound in the message.
+    #[test]
+    fn output_lengths_are_bounded() {
+        let usize32_end_bits = (u64::from(u32::MAX) + 1) * 8;
+        for bits in [
+            u64::MAX,
+            u64::MAX - 7,
+            usize32_end_bits + 8,
+            usize32_end_bits,
+            usize32_end_bits - 8,
+            (usize::MAX as u64).saturating_mul(8),
+            MAX_OUTPUT_BITS + 1,
+        ] {
+            assert_eq!(
+                parse_length(&bits.to_string()),
+                Err("at most 134217728 bits".to_string()),
+                "{bits}"
+            );
+        }
+        assert_eq!(
+            parse_length("18446744073709551616"),
+            Err("at most 134217728 bits".to_string())
+        );
+        assert_eq!(parse_length("134217728"), Ok(MAX_OUTPUT_BITS));
+        assert_eq!(parse_length("1"), Ok(1));
+        assert!(parse_length("0").is_err());
+        assert!(parse_length("-1").is_err());
+    }
+
+    #[test]
+    fn thread_counts_are_bounded() {
+        assert_eq!(parse_threads("256"), Ok(256));
+        assert_eq!(parse_threads("257"), Err("at most 256 threads".to_string()));
+        assert!(parse_threads("0").is_err());
+    }
+
+    /// Debug output of the parsed arguments never shows a key.
+    #[test]
+    fn hex_values_are_not_shown_by_debug() {
+        let args = Args::try_parse_from(["skeinsum", "--key-hex", "c0ffee42", "f"]).unwrap();
+        let shown = format!("{args:?}");
+        assert!(!shown.to_lowercase().contains("c0ffee"), "{shown}");
+        assert!(shown.contains("HexBytes(4 bytes)"), "{shown}");
     }
 }

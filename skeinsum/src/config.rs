@@ -3,7 +3,8 @@
 use skein_simd::{Backend, DynSkein, Params, StateSize, TreeParams};
 use zeroize::Zeroizing;
 
-use crate::cli::Args;
+use crate::cli::{Args, HexBytes, MAX_KEY_BYTES};
+use crate::quote::quote_name;
 use crate::report::io_reason;
 
 /// Everything but the message that decides a digest, as given on the command
@@ -23,15 +24,20 @@ pub struct HashConfig {
 }
 
 impl HashConfig {
-    /// Gather the arguments; reading the key file or finding the backend can
-    /// fail, and both are usage errors (exit 2) naming the option.
-    pub fn from_args(args: &Args) -> Result<HashConfig, String> {
+    /// Gather the arguments, moving the key (and the other hex values) out of
+    /// `args` so that exactly one copy of it exists. Reading the key file or
+    /// finding the backend can fail, and both are usage errors (exit 2)
+    /// naming the option.
+    pub fn from_args(args: &mut Args) -> Result<HashConfig, String> {
         let state = StateSize::from_bits(args.algorithm).expect("clap allows only 256, 512, 1024");
-        let key = match (&args.key_hex, &args.key_file) {
-            (Some(hex), _) => hex.0.clone(),
-            (None, Some(path)) => std::fs::read(path)
-                .map_err(|e| format!("--key-file {}: {}", path.display(), io_reason(&e)))?,
-            (None, None) => Vec::new(),
+        let key = match (args.key_hex.take(), &args.key_file) {
+            (Some(hex), _) => checked_key("--key-hex", hex.0)?,
+            (None, Some(path)) => {
+                let option = format!("--key-file {}", quote_name(&os_bytes(path.as_os_str())));
+                let key = read_key(path).map_err(|e| format!("{option}: {}", io_reason(&e)))?;
+                checked_key(&option, key)?
+            }
+            (None, None) => Zeroizing::new(Vec::new()),
         };
         if let Some(backend) = args.backend {
             if !backend.is_available() {
@@ -45,22 +51,23 @@ impl HashConfig {
                 ));
             }
         }
-        let personalization = match (&args.personalization, &args.personalization_hex) {
+        let personalization = match (&args.personalization, args.personalization_hex.take()) {
             (Some(text), _) => os_bytes(text),
-            (None, Some(hex)) => hex.0.clone(),
+            (None, Some(mut hex)) => std::mem::take(&mut *hex.0),
             (None, None) => Vec::new(),
         };
-        let bytes = |hex: &Option<crate::cli::HexBytes>| {
-            hex.as_ref().map(|h| h.0.clone()).unwrap_or_default()
+        let bytes = |hex: Option<HexBytes>| {
+            hex.map(|mut h| std::mem::take(&mut *h.0))
+                .unwrap_or_default()
         };
         Ok(HashConfig {
             state,
             output_bits: args.length.unwrap_or(state.bits()),
-            key: Zeroizing::new(key),
+            key,
             personalization,
-            public_key: bytes(&args.public_key_hex),
-            key_id: bytes(&args.key_id_hex),
-            nonce: bytes(&args.nonce_hex),
+            public_key: bytes(args.public_key_hex.take()),
+            key_id: bytes(args.key_id_hex.take()),
+            nonce: bytes(args.nonce_hex.take()),
             tree: args.tree,
             backend: args.backend,
         })
@@ -89,6 +96,39 @@ impl HashConfig {
         }
         DynSkein::new(state, &params).map_err(|e| e.to_string())
     }
+}
+
+/// The bytes of a key file, at most [`MAX_KEY_BYTES`] + 1 of them (one more
+/// tells that the file is too long), read into one buffer that never grows,
+/// so that no unwiped copy is left behind by a reallocation.
+fn read_key(path: &std::path::Path) -> std::io::Result<Zeroizing<Vec<u8>>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "Is a directory",
+        ));
+    }
+    let mut key = Zeroizing::new(Vec::with_capacity(MAX_KEY_BYTES + 1));
+    file.take(MAX_KEY_BYTES as u64 + 1).read_to_end(&mut key)?;
+    Ok(key)
+}
+
+/// A MAC key must have 1 ..= [`MAX_KEY_BYTES`] bytes: an empty one would
+/// silently give an unkeyed hash.
+fn checked_key(option: &str, key: Zeroizing<Vec<u8>>) -> Result<Zeroizing<Vec<u8>>, String> {
+    if key.is_empty() {
+        return Err(format!(
+            "{option}: the key is empty (a MAC needs at least one byte)"
+        ));
+    }
+    if key.len() > MAX_KEY_BYTES {
+        return Err(format!(
+            "{option}: the key is longer than the limit of {MAX_KEY_BYTES} bytes (1 MiB)"
+        ));
+    }
+    Ok(key)
 }
 
 /// `Skein-512-256`: the name in `--tag` lines.

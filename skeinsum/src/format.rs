@@ -1,24 +1,41 @@
 //! Checksum lines: writing them (GNU or BSD tag style) and reading them back
 //! (GNU, tag, and FreeBSD `Skein512 (FILE) = HEX`).
+//!
+//! Names in these lines are escaped as GNU coreutils escapes them: a name
+//! with a backslash, newline or carriage return is written with `\\`, `\n`
+//! and `\r` and the line starts with a backslash ([`escape_name`],
+//! [`unescape_name`]).
 
 use skein_simd::StateSize;
 
-use crate::cli::decode_hex;
+use crate::cli::{decode_hex, MAX_OUTPUT_BITS};
 
 /// Lowercase hex.
 pub fn hex(bytes: &[u8]) -> String {
+    let mut s = Vec::with_capacity(2 * bytes.len());
+    push_hex(&mut s, bytes);
+    String::from_utf8(s).expect("hex digits are ASCII")
+}
+
+fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(2 * bytes.len());
     for &b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
     }
-    s
 }
 
 /// Whether a name must be escaped to fit on one line (as GNU coreutils does).
-fn needs_escape(name: &[u8]) -> bool {
+pub fn needs_escape(name: &[u8]) -> bool {
     name.iter().any(|&c| matches!(c, b'\\' | b'\n' | b'\r'))
+}
+
+/// `name` with backslash, newline and carriage return written as `\\`, `\n`
+/// and `\r` (GNU's escaping; the line then starts with a backslash).
+pub fn escape_name(name: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len() + 8);
+    escape_into(&mut out, name);
+    out
 }
 
 fn escape_into(out: &mut Vec<u8>, name: &[u8]) {
@@ -32,8 +49,8 @@ fn escape_into(out: &mut Vec<u8>, name: &[u8]) {
     }
 }
 
-/// Undo [`escape_into`]; `None` for an unknown escape or a lone backslash.
-fn unescape(name: &[u8]) -> Option<Vec<u8>> {
+/// Undo [`escape_name`]; `None` for an unknown escape or a lone backslash.
+pub fn unescape_name(name: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(name.len());
     let mut bytes = name.iter();
     while let Some(&c) = bytes.next() {
@@ -51,13 +68,14 @@ fn unescape(name: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// One output line, terminator included:
-/// `HEX  NAME`, or with `tag` = `Skein-512-256`: `Skein-512-256 (NAME) = HEX`.
-/// A name with a backslash or line break is escaped and the line starts with
-/// `\`, unless lines end with NUL (`-z`), which needs no escaping.
-pub fn result_line(digest_hex: &str, name: &[u8], tag: Option<&str>, end: u8) -> Vec<u8> {
+/// One output line for `digest` (printed in lowercase hex), terminator
+/// included: `HEX  NAME`, or with `tag` = `Skein-512-256`:
+/// `Skein-512-256 (NAME) = HEX`. A name with a backslash or line break is
+/// escaped and the line starts with `\`, unless lines end with NUL (`-z`),
+/// which needs no escaping.
+pub fn result_line(digest: &[u8], name: &[u8], tag: Option<&str>, end: u8) -> Vec<u8> {
     let escape = end != 0 && needs_escape(name);
-    let mut line = Vec::with_capacity(name.len() + digest_hex.len() + 24);
+    let mut line = Vec::with_capacity(name.len() + 2 * digest.len() + 24);
     if escape {
         line.push(b'\\');
     }
@@ -74,10 +92,10 @@ pub fn result_line(digest_hex: &str, name: &[u8], tag: Option<&str>, end: u8) ->
             line.extend_from_slice(b" (");
             push_name(&mut line);
             line.extend_from_slice(b") = ");
-            line.extend_from_slice(digest_hex.as_bytes());
+            push_hex(&mut line, digest);
         }
         None => {
-            line.extend_from_slice(digest_hex.as_bytes());
+            push_hex(&mut line, digest);
             line.extend_from_slice(b"  ");
             push_name(&mut line);
         }
@@ -113,7 +131,15 @@ pub struct CheckLine {
 }
 
 /// Parse one line (without its terminator); `None` if it is malformed.
+/// Leading spaces and tabs are skipped, as GNU does. Which digest lengths
+/// are acceptable is for the caller to decide: a plain line's length must be
+/// the selected one, a tag line's the one it names (already checked here).
 pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
+    let start = line
+        .iter()
+        .position(|&c| !is_blank(c))
+        .unwrap_or(line.len());
+    let line = &line[start..];
     let (escaped, body) = match line.strip_prefix(b"\\") {
         Some(rest) => (true, rest),
         None => (false, line),
@@ -124,7 +150,7 @@ pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
         parse_gnu(body)?
     };
     let name = if escaped {
-        unescape(&parsed.name)?
+        unescape_name(&parsed.name)?
     } else {
         parsed.name
     };
@@ -152,7 +178,7 @@ fn parse_tagged(body: &[u8]) -> Option<CheckLine> {
     let rest = &body[open + 1..];
     let close = rest.windows(4).rposition(|w| w == b") = ")?;
     let (name, digits) = (&rest[..close], &rest[close + 4..]);
-    if bits == 0 || digits.len() as u64 != 2 * bits.div_ceil(8) {
+    if bits == 0 || bits > MAX_OUTPUT_BITS || digits.len() as u64 != 2 * bits.div_ceil(8) {
         return None;
     }
     Some(CheckLine {
@@ -163,12 +189,21 @@ fn parse_tagged(body: &[u8]) -> Option<CheckLine> {
     })
 }
 
+/// Space or tab (GNU's `ISWHITE`).
+fn is_blank(c: u8) -> bool {
+    matches!(c, b' ' | b'\t')
+}
+
 /// `HEX  NAME` or `HEX *NAME` (binary mark, ignored), or `HEX NAME` (one
-/// space, as `md5 -r` writes).
+/// space, as `md5 -r` writes); the first separator may be a tab, as in GNU.
 fn parse_gnu(body: &[u8]) -> Option<CheckLine> {
     let digits_end = body.iter().position(|c| !c.is_ascii_hexdigit())?;
     let digits = &body[..digits_end];
-    let rest = body[digits_end..].strip_prefix(b" ")?;
+    let rest = &body[digits_end..];
+    if !is_blank(*rest.first()?) {
+        return None;
+    }
+    let rest = &rest[1..];
     let name = match rest.first() {
         Some(b' ' | b'*') => &rest[1..],
         _ => rest,
@@ -203,12 +238,12 @@ mod tests {
     #[test]
     fn escaping_round_trips() {
         let name = b"a\\b\nc\rd";
-        let line = result_line("00", name, None, b'\n');
+        let line = result_line(&[0], name, None, b'\n');
         assert_eq!(line, b"\\00  a\\\\b\\nc\\rd\n");
         let parsed = parse_check_line(&line[..line.len() - 1]).unwrap();
         assert_eq!(parsed.name, name);
         // No escaping with NUL-terminated lines.
-        assert_eq!(result_line("00", name, None, 0), b"00  a\\b\nc\rd\0");
+        assert_eq!(result_line(&[0], name, None, 0), b"00  a\\b\nc\rd\0");
     }
 
     #[test]
@@ -247,5 +282,27 @@ mod tests {
         assert!(parse_check_line(b"abcd  ").is_none());
         assert!(parse_check_line(b"xyz  f").is_none());
         assert!(parse_check_line(b"\\abcd  bad\\escape").is_none());
+        // Leading blanks are skipped and a tab may separate (as in GNU).
+        assert_eq!(parse_check_line(b"  \tabcd  f").unwrap().name, b"f");
+        assert_eq!(parse_check_line(b" \\abcd  a\\nb").unwrap().name, b"a\nb");
+        assert_eq!(parse_check_line(b"abcd\tf").unwrap().name, b"f");
+        assert_eq!(
+            parse_check_line(b"\t Skein-256-16 (f) = abcd")
+                .unwrap()
+                .algorithm,
+            Some((StateSize::S256, 16))
+        );
+        assert!(parse_check_line(b"   ").is_none());
+    }
+
+    #[test]
+    fn escaping_functions_round_trip() {
+        let name = b"\\\n\r plain \\n";
+        assert!(needs_escape(name));
+        assert_eq!(escape_name(name), b"\\\\\\n\\r plain \\\\n");
+        assert_eq!(unescape_name(&escape_name(name)).unwrap(), name);
+        assert!(unescape_name(b"a\\").is_none());
+        assert!(unescape_name(b"a\\t").is_none());
+        assert!(!needs_escape(b"a\tb"));
     }
 }

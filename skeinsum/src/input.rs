@@ -1,15 +1,19 @@
 //! Feeding a file or standard input to a hasher: large regular files are
-//! memory-mapped, everything else is read in large blocks.
+//! memory-mapped (in bounded windows), everything else is read in large
+//! blocks, and a regular file must not change while it is hashed.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
+use std::time::SystemTime;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use skein_simd::DynSkein;
 
 use crate::config::bytes_os;
-use crate::mapped::{self, Snapshot};
-use crate::report::{display_name, io_reason};
+use crate::mapped::{self, Mapped};
+use crate::quote::quote_name;
+use crate::report::{closed_at_start, io_reason};
+use crate::testing;
 
 /// Regular files at least this large are mapped; smaller ones are cheaper to
 /// read than to map.
@@ -48,6 +52,70 @@ impl InputError {
     }
 }
 
+/// What must not change while a regular file is hashed: its size, its
+/// modification time and its status-change time (which no one can set back,
+/// so rewriting a file and restoring its mtime is caught too). A change
+/// within one tick of the file system's clock that keeps the size is the one
+/// thing this cannot see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Snapshot {
+    len: u64,
+    modified: Option<SystemTime>,
+    changed: Option<(i64, i64)>,
+}
+
+impl Snapshot {
+    /// `Some` for regular files only: other inputs have no size to keep.
+    fn of(meta: &std::fs::Metadata) -> Option<Snapshot> {
+        #[cfg(unix)]
+        let changed = {
+            use std::os::unix::fs::MetadataExt;
+            Some((meta.ctime(), meta.ctime_nsec()))
+        };
+        #[cfg(not(unix))]
+        let changed = None;
+        meta.is_file().then(|| Snapshot {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            changed,
+        })
+    }
+}
+
+/// Standard input, or `Bad file descriptor` if it was closed at start-up.
+pub fn stdin() -> io::Result<io::StdinLock<'static>> {
+    closed_at_start(0)?;
+    Ok(io::stdin().lock())
+}
+
+/// The snapshot of standard input when it is a regular file (`< file`).
+fn stdin_snapshot() -> Option<Snapshot> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+        Snapshot::of(&File::from(fd).metadata().ok()?)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// The digest of a finished hasher. Its buffer is reserved fallibly, so an
+/// output too large for this machine is an error for this file, not an
+/// abort of the run.
+pub fn finish(hasher: DynSkein) -> Result<Vec<u8>, InputError> {
+    let mut digest = Vec::new();
+    digest.try_reserve_exact(hasher.output_len()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "not enough memory for the digest",
+        )
+    })?;
+    digest.resize(hasher.output_len(), 0);
+    hasher.finalize_into(&mut digest);
+    Ok(digest)
+}
+
 /// Reads inputs one after another, reusing one buffer.
 pub struct Reader {
     buffer: Vec<u8>,
@@ -66,39 +134,57 @@ impl Reader {
         }
     }
 
-    /// Feed the input named `name` (`-` = standard input) to `hasher`.
+    /// Feed the input named `name` (`-` = standard input) to `hasher`. A
+    /// regular file (standard input too, when it is one) that changes size,
+    /// mtime or ctime meanwhile, or shrinks under its mapping, is an error.
     pub fn hash(&mut self, name: &[u8], hasher: &mut DynSkein) -> Result<(), InputError> {
         if name == b"-" {
-            return self.hash_stream(io::stdin().lock(), None, name, hasher);
+            let input = stdin()?;
+            let before = stdin_snapshot();
+            self.hash_stream(input, before.map(|s| s.len), name, hasher)?;
+            return unchanged(before, stdin_snapshot());
         }
-        let file = File::open(bytes_os(name))?;
+        let mut file = File::open(bytes_os(name))?;
         let meta = file.metadata()?;
         if meta.is_dir() {
             return Err(io::Error::new(io::ErrorKind::IsADirectory, "Is a directory").into());
         }
-        if self.use_mmap && meta.is_file() && meta.len() >= MMAP_MIN {
-            let before = Snapshot::of(&meta);
-            let bar = self.bar(Some(before.len()), name);
-            let unchanged = mapped::with_mapped(&file, before, |bytes| match &bar {
-                None => hasher.update(bytes),
-                Some(bar) => {
-                    for piece in bytes.chunks(PROGRESS_STEP) {
-                        hasher.update(piece);
-                        bar.inc(piece.len() as u64);
+        let before = Snapshot::of(&meta);
+        let size = before.map(|s| s.len);
+        let mut faulted = false;
+        match size {
+            Some(len) if self.use_mmap && len >= MMAP_MIN => {
+                testing::pause("map");
+                let bar = self.bar(Some(len), name);
+                let outcome = mapped::hash_mapped(&file, len, &mut |bytes| match &bar {
+                    None => hasher.update(bytes),
+                    Some(bar) => {
+                        for piece in bytes.chunks(PROGRESS_STEP) {
+                            hasher.update(piece);
+                            bar.inc(piece.len() as u64);
+                        }
+                    }
+                });
+                if let Some(bar) = bar {
+                    bar.finish_and_clear();
+                }
+                match outcome {
+                    Mapped::Whole { faulted: f } => faulted = f,
+                    // Mapping was refused (a file system without mmap, a
+                    // full address space): read the rest instead.
+                    Mapped::Refused { at, faulted: f } => {
+                        faulted = f;
+                        file.seek(io::SeekFrom::Start(at))?;
+                        self.hash_stream(&file, Some(len - at), name, hasher)?;
                     }
                 }
-            })?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
             }
-            return if unchanged {
-                Ok(())
-            } else {
-                Err(InputError::Changed)
-            };
+            _ => self.hash_stream(&file, size, name, hasher)?,
         }
-        let size = meta.is_file().then_some(meta.len());
-        self.hash_stream(file, size, name, hasher)
+        if faulted {
+            return Err(InputError::Changed);
+        }
+        unchanged(before, Snapshot::of(&file.metadata()?))
     }
 
     fn hash_stream(
@@ -122,6 +208,9 @@ impl Reader {
                 Err(e) => return Err(e.into()),
             };
             hasher.update(&self.buffer[..n]);
+            if total == 0 {
+                testing::pause("read");
+            }
             total += n as u64;
             // Streams of unknown size get a spinner once they prove large.
             if bar.is_none() && size.is_none() && total >= PROGRESS_MIN {
@@ -158,7 +247,16 @@ impl Reader {
                     .expect("valid template"),
             ),
         };
-        bar.set_prefix(display_name(name));
+        bar.set_prefix(quote_name(name));
         Some(bar)
+    }
+}
+
+/// `Err(Changed)` unless the two snapshots (both taken, or both absent) agree.
+fn unchanged(before: Option<Snapshot>, after: Option<Snapshot>) -> Result<(), InputError> {
+    if before == after {
+        Ok(())
+    } else {
+        Err(InputError::Changed)
     }
 }

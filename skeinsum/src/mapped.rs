@@ -1,72 +1,79 @@
-//! Memory-mapped reading of large regular files: the only `unsafe` of the tool.
+//! Memory-mapped reading of large regular files: the only `unsafe` of the
+//! tool besides one `fcntl` in `main.rs`.
+//!
+//! A file is mapped in windows of at most [`MAP_WINDOW`] bytes, one after
+//! another, so that any file size works within a small address space (a
+//! 32-bit process, or a `ulimit -v`), and a window the system refuses to map
+//! hands the rest of the file to plain reading.
 //!
 //! A mapped file can change under us. The policy, in three parts:
-//! 1. We map exactly the length that `fstat` gave before mapping, and compare
-//!    length and modification time after hashing with those before; any change
-//!    makes the file an error ("file changed while being read") instead of a
-//!    digest of a mix of old and new contents.
-//! 2. If the file shrinks (between `fstat` and `mmap`, or during hashing),
-//!    touching a page past its new end raises SIGBUS, which would kill the
-//!    process. On Unix a SIGBUS handler, armed only around the hashing of one
-//!    mapping, maps zero pages over the rest of that mapping and records the
-//!    fault; hashing then finishes on zeros, and the fault turns into the same
-//!    error as in 1. A SIGBUS elsewhere goes to the handler that was there
-//!    before (the default one kills, as it should).
+//! 1. The caller compares size, mtime and ctime after hashing with those
+//!    before (on every path, mapped or read); any change makes the file an
+//!    error ("file changed while being read") instead of a digest of a mix of
+//!    old and new contents.
+//! 2. If the file shrinks (before or during hashing), touching a page past
+//!    its new end raises SIGBUS, which would kill the process. On Unix a
+//!    SIGBUS handler, armed only around the hashing of one window, maps zero
+//!    pages over the rest of that window and records the fault; hashing then
+//!    finishes on zeros, and the fault turns into the same error as in 1. A
+//!    SIGBUS elsewhere goes to the handler that was there before (the default
+//!    one kills, as it should).
 //! 3. Small files (under `MMAP_MIN`), pipes and devices are read, never mapped.
 
 use std::fs::File;
-use std::io;
-use std::time::SystemTime;
 
 use memmap2::{Advice, MmapOptions};
 
-/// What must not change while a file is hashed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Snapshot {
-    len: u64,
-    modified: Option<SystemTime>,
+use crate::testing;
+
+/// The largest piece of a file mapped at once (64 MiB): large enough that
+/// mapping costs nothing next to hashing, small enough for any address space.
+pub const MAP_WINDOW: u64 = 64 << 20;
+
+/// How hashing a mapped file went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mapped {
+    /// Every byte up to the length went to `consume`.
+    Whole { faulted: bool },
+    /// The system refused to map the window at offset `at`; bytes before it
+    /// went to `consume`, the rest must be read.
+    Refused { at: u64, faulted: bool },
 }
 
-impl Snapshot {
-    pub fn of(meta: &std::fs::Metadata) -> Snapshot {
-        Snapshot {
-            len: meta.len(),
-            modified: meta.modified().ok(),
+/// Map the first `len` bytes of `file` window by window and hand each to
+/// `consume`. `faulted` tells that the file shrank under a mapping (its
+/// missing pages were read as zeros): the digest must not be given then.
+pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Mapped {
+    let window = testing::map_window(MAP_WINDOW);
+    let mut faulted = false;
+    let mut at = 0;
+    while at < len {
+        // Fits in usize: at most MAP_WINDOW.
+        let size = (len - at).min(window) as usize;
+        if testing::refuse_map(at) {
+            return Mapped::Refused { at, faulted };
         }
+        // SAFETY: memmap2 requires that nobody changes the file while the map
+        // lives, which no program can promise for files of other processes.
+        // What we guarantee instead: the bytes are only read as plain data
+        // (no invariant of ours depends on them); a shrink cannot kill us
+        // (the SIGBUS guard below); and any change at all is detected
+        // afterwards and reported as an error, so a digest of inconsistent
+        // contents is never printed.
+        let map = match unsafe { MmapOptions::new().offset(at).len(size).map(file) } {
+            Ok(map) => map,
+            Err(_) => return Mapped::Refused { at, faulted },
+        };
+        // Only a hint; reading works the same without it.
+        let _ = map.advise(Advice::Sequential);
+        let guard = sigbus::Guard::arm(map.as_ptr(), map.len());
+        testing::pause("hash");
+        consume(&map);
+        faulted |= guard.disarm();
+        drop(map);
+        at += size as u64;
     }
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-}
-
-/// Map the first `snapshot.len()` bytes of `file`, hand them to `consume`,
-/// and tell whether the file stayed as it was: `Ok(true)` when the bytes seen
-/// are the file's, `Ok(false)` when it changed size or time or shrank under
-/// the mapping.
-pub fn with_mapped(file: &File, before: Snapshot, consume: impl FnOnce(&[u8])) -> io::Result<bool> {
-    let len = usize::try_from(before.len).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            "file too large to map on this platform",
-        )
-    })?;
-    crate::testing::pause("map");
-    // SAFETY: memmap2 requires that nobody changes the file while the map
-    // lives, which no program can promise for files of other processes. What
-    // we guarantee instead: the bytes are only read as plain data (no
-    // invariant of ours depends on them); a shrink cannot kill us (the SIGBUS
-    // guard below); and any change at all is detected afterwards and reported
-    // as an error, so a digest of inconsistent contents is never printed.
-    let map = unsafe { MmapOptions::new().len(len).map(file)? };
-    // Only a hint; reading works the same without it.
-    let _ = map.advise(Advice::Sequential);
-    let guard = sigbus::Guard::arm(map.as_ptr(), map.len());
-    crate::testing::pause("hash");
-    consume(&map);
-    let faulted = guard.disarm();
-    drop(map);
-    let after = Snapshot::of(&file.metadata()?);
-    Ok(!faulted && after == before)
+    Mapped::Whole { faulted }
 }
 
 #[cfg(unix)]

@@ -11,6 +11,7 @@ use skein_simd::{Backend, DynSkein, Params, Platform, StateSize, TreeParams};
 
 use crate::cli::decode_hex;
 use crate::format::hex;
+use crate::report::{Output, OutputClosed};
 
 pub struct Vector {
     pub header: &'static str,
@@ -48,7 +49,7 @@ impl Vector {
 
 /// Run every vector on every usable backend; print one summary line per
 /// backend (and one line per mismatch); true if all matched.
-pub fn run(out: &mut crate::report::Output) -> bool {
+pub fn run(out: &mut Output) -> Result<bool, OutputClosed> {
     let mut all_ok = true;
     for backend in Backend::available() {
         let mut ok = 0;
@@ -61,20 +62,21 @@ pub fn run(out: &mut crate::report::Output) -> bool {
                         vector.header, vector.result
                     )
                     .as_bytes(),
-                ),
-                Err(e) => out
-                    .line(format!("backend {backend}: ERROR {}: {e}\n", vector.header).as_bytes()),
+                )?,
+                Err(e) => out.line(
+                    format!("backend {backend}: ERROR {}: {e}\n", vector.header).as_bytes(),
+                )?,
             }
         }
         all_ok &= ok == VECTORS.len();
-        out.line(format!("backend {backend}: {ok}/{} vectors ok\n", VECTORS.len()).as_bytes());
+        out.line(format!("backend {backend}: {ok}/{} vectors ok\n", VECTORS.len()).as_bytes())?;
     }
-    all_ok
+    Ok(all_ok)
 }
 
 /// One line per usable backend, the automatic choice first:
 /// `NAME<TAB>what it is chosen for`.
-pub fn list_backends(out: &mut crate::report::Output) {
+pub fn list_backends(out: &mut Output) -> Result<(), OutputClosed> {
     let auto = Platform::detect();
     for backend in Backend::available() {
         let chosen: Vec<String> = [256, 512, 1024]
@@ -87,8 +89,9 @@ pub fn list_backends(out: &mut crate::report::Output) {
         } else {
             format!("automatic for {}", chosen.join(", "))
         };
-        out.line(format!("{backend}\t{note}\n").as_bytes());
+        out.line(format!("{backend}\t{note}\n").as_bytes())?;
     }
+    Ok(())
 }
 
 pub const VECTORS: &[Vector] = &[

@@ -586,4 +586,111 @@ mod imp {
         // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
         unsafe { blocks::<16>(words, tweak, b, n, bytes_per_block) }
     }
+
+    // =======================================================================
+    // Multi-lane kernel (seam in `crate::lanes`): two computations at once,
+    // one per 64-bit lane of a register. Row `j` (one register) holds word
+    // `j` of both states, so a round is `W/2` `vaddudm`, `W/2` `vrld` (one
+    // count for both lanes) and `W/2` `xxlxor`, and the word permutation is
+    // only a renaming of registers: none of the `xxpermdi` moves the single
+    // stream needs between rounds. Message blocks are transposed into rows
+    // as they are loaded (`xxpermdi`).
+    // =======================================================================
+
+    #[cfg(skein_simd_vsx_lanes)]
+    pub(crate) use lanes::{compress_lanes, LANES};
+
+    #[cfg(skein_simd_vsx_lanes)]
+    mod lanes {
+        use super::{load_words, Token, D};
+        use crate::backend::lane_kernel::lane_kernel;
+        use core::intrinsics::simd::{simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor};
+        use core::mem::transmute;
+        use core::simd::Simd;
+
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn splat(v: u64) -> D {
+            // SAFETY: two u64 are the 16 bytes of the vector.
+            unsafe { transmute([v, v]) }
+        }
+
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn add(a: D, b: D) -> D {
+            // SAFETY: a lane-wise add; POWER8 vectors are enabled (`vaddudm`).
+            unsafe { simd_add(a, b) }
+        }
+
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn xor(a: D, b: D) -> D {
+            // SAFETY: a lane-wise xor.
+            unsafe { simd_xor(a, b) }
+        }
+
+        /// Rotate both lanes left by `r`: one `vrld` (a funnel shift of a word with
+        /// itself is a rotation).
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn rol(a: D, r: u32) -> D {
+            // SAFETY: a lane-wise funnel shift by counts below 64.
+            unsafe { simd_funnel_shl(a, a, splat(r as u64)) }
+        }
+
+        /// Message rows of the block at byte `offset` of both lanes: each pair of
+        /// words of lane 0 and lane 1 transposed with two `xxpermdi`.
+        ///
+        /// # Safety
+        /// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [D; W] {
+            let mut m = [splat(0); W];
+            for pair in 0..W / 2 {
+                // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane, since
+                // 16 * (pair + 1) <= 8 * W.
+                unsafe {
+                    let a = load_words(blocks[0].as_ptr().add(offset + 16 * pair));
+                    let b = load_words(blocks[1].as_ptr().add(offset + 16 * pair));
+                    m[2 * pair] = simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([0, 2]) });
+                    m[2 * pair + 1] = simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([1, 3]) });
+                }
+            }
+            m
+        }
+
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn load_row(row: &[u64; 2]) -> D {
+            // SAFETY: a row is 16 bytes of two native-endian words.
+            unsafe { transmute(*row) }
+        }
+
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn store_row(row: &mut [u64; 2], v: D) {
+            // SAFETY: as in `load_row`.
+            *row = unsafe { transmute::<D, [u64; 2]>(v) };
+        }
+
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn and(a: D, b: D) -> D {
+            // SAFETY: a lane-wise and.
+            unsafe { simd_and(a, b) }
+        }
+
+        /// Tweak words plus `step`: a carry out of word 0 (sum < step, an all-ones
+        /// lane) adds one to word 1.
+        #[target_feature(enable = "power8-vector")]
+        #[inline]
+        fn advance(t0: D, t1: D, step: D) -> (D, D) {
+            let sum = add(t0, step);
+            // SAFETY: lane-wise compare and subtract.
+            (sum, unsafe { simd_sub(t1, simd_lt::<D, D>(sum, step)) })
+        }
+
+        lane_kernel!("power8-vector", D, 2);
+    }
 }

@@ -1,0 +1,240 @@
+/*
+ * libskein_simd: the Skein 1.3 reference C API.
+ *
+ * The names, types, context layout, macros and return codes of the Skein
+ * team's reference skein.h (compiled with SKEIN_TREE_HASH), so that programs
+ * written to it build and link against libskein_simd unchanged. The hashing
+ * is done by the skein-simd Rust crate with SIMD backends chosen once per
+ * process at run time (skein_simd.h tells which).
+ *
+ * Contexts are plain data: every piece of state is in the struct below, so a
+ * context may be copied by assignment or memcpy and used afterwards (e.g. an
+ * InitExt done once, copied for each message), and its tweak words may be set
+ * with the macros below (tree hashing by the reference's convention).
+ *
+ * Behaviour differs from the reference's default build only where the
+ * reference's is undefined: a NULL context or buffer, an uninitialized
+ * context (bCnt out of range) give SKEIN_FAIL, and hashBitLen 0 gives
+ * SKEIN_BAD_HASHLEN (as the reference compiled with SKEIN_ERR_CHECK).
+ */
+#ifndef _SKEIN_H_
+#define _SKEIN_H_ 1
+
+#include <stddef.h>
+#include "skein_port.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    SKEIN_SUCCESS = 0, /* return codes of the Skein functions */
+    SKEIN_FAIL = 1,
+    SKEIN_BAD_HASHLEN = 2
+};
+
+#define SKEIN_MODIFIER_WORDS (2) /* tweak words */
+
+#define SKEIN_256_STATE_WORDS (4)
+#define SKEIN_512_STATE_WORDS (8)
+#define SKEIN1024_STATE_WORDS (16)
+#define SKEIN_MAX_STATE_WORDS (16)
+
+#define SKEIN_256_STATE_BYTES (8 * SKEIN_256_STATE_WORDS)
+#define SKEIN_512_STATE_BYTES (8 * SKEIN_512_STATE_WORDS)
+#define SKEIN1024_STATE_BYTES (8 * SKEIN1024_STATE_WORDS)
+
+#define SKEIN_256_STATE_BITS (64 * SKEIN_256_STATE_WORDS)
+#define SKEIN_512_STATE_BITS (64 * SKEIN_512_STATE_WORDS)
+#define SKEIN1024_STATE_BITS (64 * SKEIN1024_STATE_WORDS)
+
+#define SKEIN_256_BLOCK_BYTES (8 * SKEIN_256_STATE_WORDS)
+#define SKEIN_512_BLOCK_BYTES (8 * SKEIN_512_STATE_WORDS)
+#define SKEIN1024_BLOCK_BYTES (8 * SKEIN1024_STATE_WORDS)
+
+/* Shared by the three context types. */
+typedef struct {
+    size_t hashBitLen;              /* result length in bits */
+    size_t bCnt;                    /* bytes buffered in b[] */
+    u64b_t T[SKEIN_MODIFIER_WORDS]; /* tweak: T[0] position, T[1] flags */
+} Skein_Ctxt_Hdr_t;
+
+typedef struct {
+    Skein_Ctxt_Hdr_t h;
+    u64b_t X[SKEIN_256_STATE_WORDS]; /* chaining value */
+    u08b_t b[SKEIN_256_BLOCK_BYTES]; /* buffered input */
+} Skein_256_Ctxt_t;
+
+typedef struct {
+    Skein_Ctxt_Hdr_t h;
+    u64b_t X[SKEIN_512_STATE_WORDS];
+    u08b_t b[SKEIN_512_BLOCK_BYTES];
+} Skein_512_Ctxt_t;
+
+typedef struct {
+    Skein_Ctxt_Hdr_t h;
+    u64b_t X[SKEIN1024_STATE_WORDS];
+    u08b_t b[SKEIN1024_BLOCK_BYTES];
+} Skein1024_Ctxt_t;
+
+/* Plain hashing: Init, any number of Update calls, Final. */
+int Skein_256_Init(Skein_256_Ctxt_t *ctx, size_t hashBitLen);
+int Skein_512_Init(Skein_512_Ctxt_t *ctx, size_t hashBitLen);
+int Skein1024_Init(Skein1024_Ctxt_t *ctx, size_t hashBitLen);
+
+int Skein_256_Update(Skein_256_Ctxt_t *ctx, const u08b_t *msg, size_t msgByteCnt);
+int Skein_512_Update(Skein_512_Ctxt_t *ctx, const u08b_t *msg, size_t msgByteCnt);
+int Skein1024_Update(Skein1024_Ctxt_t *ctx, const u08b_t *msg, size_t msgByteCnt);
+
+/* Writes (hashBitLen + 7) / 8 bytes. */
+int Skein_256_Final(Skein_256_Ctxt_t *ctx, u08b_t *hashVal);
+int Skein_512_Final(Skein_512_Ctxt_t *ctx, u08b_t *hashVal);
+int Skein1024_Final(Skein1024_Ctxt_t *ctx, u08b_t *hashVal);
+
+/*
+ * Init with a MAC key (keyBytes == 0: none) and tree parameters
+ * (SKEIN_CFG_TREE_INFO(...), or SKEIN_CFG_TREE_INFO_SEQUENTIAL), then
+ * Update / Final as after Init. With neither, the same as Init. A context
+ * initialized once may be copied and reused for every message with the same
+ * key.
+ */
+int Skein_256_InitExt(Skein_256_Ctxt_t *ctx, size_t hashBitLen, u64b_t treeInfo, const u08b_t *key, size_t keyBytes);
+int Skein_512_InitExt(Skein_512_Ctxt_t *ctx, size_t hashBitLen, u64b_t treeInfo, const u08b_t *key, size_t keyBytes);
+int Skein1024_InitExt(Skein1024_Ctxt_t *ctx, size_t hashBitLen, u64b_t treeInfo, const u08b_t *key, size_t keyBytes);
+
+/*
+ * Final_Pad: finish the current UBI without the output stage and write the
+ * chaining value (the state size in bytes, whatever hashBitLen is): MACs and
+ * tree nodes. Output: only the output stage, from X ((hashBitLen + 7) / 8
+ * bytes).
+ */
+int Skein_256_Final_Pad(Skein_256_Ctxt_t *ctx, u08b_t *hashVal);
+int Skein_512_Final_Pad(Skein_512_Ctxt_t *ctx, u08b_t *hashVal);
+int Skein1024_Final_Pad(Skein1024_Ctxt_t *ctx, u08b_t *hashVal);
+
+#ifndef SKEIN_TREE_HASH
+#define SKEIN_TREE_HASH (1)
+#endif
+#if SKEIN_TREE_HASH
+int Skein_256_Output(Skein_256_Ctxt_t *ctx, u08b_t *hashVal);
+int Skein_512_Output(Skein_512_Ctxt_t *ctx, u08b_t *hashVal);
+int Skein1024_Output(Skein1024_Ctxt_t *ctx, u08b_t *hashVal);
+#endif
+
+/*
+ * Tweak word 1 (bits 64..127 of the tweak): tree level, bit-pad flag, block
+ * type, first and final flags.
+ */
+#define SKEIN_T1_BIT(BIT) ((BIT) - 64)
+
+#define SKEIN_T1_POS_TREE_LVL SKEIN_T1_BIT(112) /* bits 112..118 */
+#define SKEIN_T1_POS_BIT_PAD SKEIN_T1_BIT(119)  /* bit 119 */
+#define SKEIN_T1_POS_BLK_TYPE SKEIN_T1_BIT(120) /* bits 120..125 */
+#define SKEIN_T1_POS_FIRST SKEIN_T1_BIT(126)    /* bit 126 */
+#define SKEIN_T1_POS_FINAL SKEIN_T1_BIT(127)    /* bit 127 */
+
+#define SKEIN_T1_FLAG_FIRST (((u64b_t)1) << SKEIN_T1_POS_FIRST)
+#define SKEIN_T1_FLAG_FINAL (((u64b_t)1) << SKEIN_T1_POS_FINAL)
+#define SKEIN_T1_FLAG_BIT_PAD (((u64b_t)1) << SKEIN_T1_POS_BIT_PAD)
+
+#define SKEIN_T1_TREE_LVL_MASK (((u64b_t)0x7F) << SKEIN_T1_POS_TREE_LVL)
+#define SKEIN_T1_TREE_LEVEL(n) (((u64b_t)(n)) << SKEIN_T1_POS_TREE_LVL)
+
+#define SKEIN_BLK_TYPE_KEY (0)    /* MAC key */
+#define SKEIN_BLK_TYPE_CFG (4)    /* configuration */
+#define SKEIN_BLK_TYPE_PERS (8)   /* personalization */
+#define SKEIN_BLK_TYPE_PK (12)    /* public key */
+#define SKEIN_BLK_TYPE_KDF (16)   /* key identifier */
+#define SKEIN_BLK_TYPE_NONCE (20) /* nonce */
+#define SKEIN_BLK_TYPE_MSG (48)   /* message */
+#define SKEIN_BLK_TYPE_OUT (63)   /* output stage */
+#define SKEIN_BLK_TYPE_MASK (63)
+
+#define SKEIN_T1_BLK_TYPE(T) (((u64b_t)(SKEIN_BLK_TYPE_##T)) << SKEIN_T1_POS_BLK_TYPE)
+#define SKEIN_T1_BLK_TYPE_KEY SKEIN_T1_BLK_TYPE(KEY)
+#define SKEIN_T1_BLK_TYPE_CFG SKEIN_T1_BLK_TYPE(CFG)
+#define SKEIN_T1_BLK_TYPE_PERS SKEIN_T1_BLK_TYPE(PERS)
+#define SKEIN_T1_BLK_TYPE_PK SKEIN_T1_BLK_TYPE(PK)
+#define SKEIN_T1_BLK_TYPE_KDF SKEIN_T1_BLK_TYPE(KDF)
+#define SKEIN_T1_BLK_TYPE_NONCE SKEIN_T1_BLK_TYPE(NONCE)
+#define SKEIN_T1_BLK_TYPE_MSG SKEIN_T1_BLK_TYPE(MSG)
+#define SKEIN_T1_BLK_TYPE_OUT SKEIN_T1_BLK_TYPE(OUT)
+#define SKEIN_T1_BLK_TYPE_MASK SKEIN_T1_BLK_TYPE(MASK)
+
+#define SKEIN_T1_BLK_TYPE_CFG_FINAL (SKEIN_T1_BLK_TYPE_CFG | SKEIN_T1_FLAG_FINAL)
+#define SKEIN_T1_BLK_TYPE_OUT_FINAL (SKEIN_T1_BLK_TYPE_OUT | SKEIN_T1_FLAG_FINAL)
+
+/* The configuration string (spec 3.5.2). */
+#define SKEIN_VERSION (1)
+#ifndef SKEIN_ID_STRING_LE
+#define SKEIN_ID_STRING_LE (0x33414853) /* "SHA3", little-endian */
+#endif
+#define SKEIN_MK_64(hi32, lo32) ((lo32) + (((u64b_t)(hi32)) << 32))
+#define SKEIN_SCHEMA_VER SKEIN_MK_64(SKEIN_VERSION, SKEIN_ID_STRING_LE)
+#define SKEIN_KS_PARITY SKEIN_MK_64(0x1BD11BDA, 0xA9FC1A22)
+
+#define SKEIN_CFG_STR_LEN (4 * 8)
+
+/* The tree word of the configuration: leaf size, fan-out, maximum height. */
+#define SKEIN_CFG_TREE_LEAF_SIZE_POS (0)
+#define SKEIN_CFG_TREE_NODE_SIZE_POS (8)
+#define SKEIN_CFG_TREE_MAX_LEVEL_POS (16)
+
+#define SKEIN_CFG_TREE_LEAF_SIZE_MSK (((u64b_t)0xFF) << SKEIN_CFG_TREE_LEAF_SIZE_POS)
+#define SKEIN_CFG_TREE_NODE_SIZE_MSK (((u64b_t)0xFF) << SKEIN_CFG_TREE_NODE_SIZE_POS)
+#define SKEIN_CFG_TREE_MAX_LEVEL_MSK (((u64b_t)0xFF) << SKEIN_CFG_TREE_MAX_LEVEL_POS)
+
+#define SKEIN_CFG_TREE_INFO(leaf, node, maxLvl)              \
+    ((((u64b_t)(leaf)) << SKEIN_CFG_TREE_LEAF_SIZE_POS) |    \
+     (((u64b_t)(node)) << SKEIN_CFG_TREE_NODE_SIZE_POS) |    \
+     (((u64b_t)(maxLvl)) << SKEIN_CFG_TREE_MAX_LEVEL_POS))
+
+/* treeInfo for InitExt without tree hashing */
+#define SKEIN_CFG_TREE_INFO_SEQUENTIAL SKEIN_CFG_TREE_INFO(0, 0, 0)
+
+/*
+ * Tweak access, for partial bytes and tree hashing: set the position of a
+ * node with Skein_Set_T0 and its level with Skein_Set_Tree_Level on a copy of
+ * the InitExt context, then Update and Final_Pad it.
+ */
+#define Skein_Get_Tweak(ctxPtr, TWK_NUM) ((ctxPtr)->h.T[TWK_NUM])
+#define Skein_Set_Tweak(ctxPtr, TWK_NUM, tVal) \
+    { (ctxPtr)->h.T[TWK_NUM] = (tVal); }
+
+#define Skein_Get_T0(ctxPtr) Skein_Get_Tweak(ctxPtr, 0)
+#define Skein_Get_T1(ctxPtr) Skein_Get_Tweak(ctxPtr, 1)
+#define Skein_Set_T0(ctxPtr, T0) Skein_Set_Tweak(ctxPtr, 0, T0)
+#define Skein_Set_T1(ctxPtr, T1) Skein_Set_Tweak(ctxPtr, 1, T1)
+
+#define Skein_Set_T0_T1(ctxPtr, T0, T1) \
+    {                                   \
+        Skein_Set_T0(ctxPtr, (T0));     \
+        Skein_Set_T1(ctxPtr, (T1));     \
+    }
+
+#define Skein_Set_Type(ctxPtr, BLK_TYPE) Skein_Set_T1(ctxPtr, SKEIN_T1_BLK_TYPE_##BLK_TYPE)
+
+/* Start a new UBI of type BLK_TYPE: position 0, first-block flag, empty buffer. */
+#define Skein_Start_New_Type(ctxPtr, BLK_TYPE)                                        \
+    {                                                                                 \
+        Skein_Set_T0_T1(ctxPtr, 0, SKEIN_T1_FLAG_FIRST | SKEIN_T1_BLK_TYPE_##BLK_TYPE); \
+        (ctxPtr)->h.bCnt = 0;                                                         \
+    }
+
+#define Skein_Clear_First_Flag(hdr) \
+    { (hdr).T[1] &= ~SKEIN_T1_FLAG_FIRST; }
+#define Skein_Set_Bit_Pad_Flag(hdr) \
+    { (hdr).T[1] |= SKEIN_T1_FLAG_BIT_PAD; }
+#define Skein_Set_Tree_Level(hdr, height) \
+    { (hdr).T[1] |= SKEIN_T1_TREE_LEVEL(height); }
+
+/* Threefish rounds per block (the reference's SKEIN_ROUNDS is not supported). */
+#define SKEIN_256_ROUNDS_TOTAL (72)
+#define SKEIN_512_ROUNDS_TOTAL (72)
+#define SKEIN1024_ROUNDS_TOTAL (80)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _SKEIN_H_ */

@@ -1,0 +1,82 @@
+/*
+ * libskein_simd: what the Skein reference API lacks.
+ *
+ *  - skein_simd_*_init_params: a context initialized with every argument of
+ *    the Skein specification (3.5): key, tree word, personalization, public
+ *    key, key identifier, nonce; then Update / Final of skein.h as usual.
+ *  - skein_simd_*_hash_many: many messages with the same arguments in one
+ *    call (e.g. ZFS block checksums with one salt), hashed side by side on
+ *    the CPU's SIMD lanes and, for large batches, on several threads.
+ *  - skein_simd_backend & co.: which implementation this process uses.
+ *
+ * The environment variable SKEIN_SIMD_BACKEND (portable, sse2, avx2, avx512, asm,
+ * altivec, vsx, neon), read once at the first call, forces a backend when
+ * this CPU has it; otherwise the fastest one is detected.
+ */
+#ifndef SKEIN_SIMD_H
+#define SKEIN_SIMD_H 1
+
+#include "skein.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Arguments: pointer and length each, NULL and 0 when absent. */
+typedef struct {
+    size_t hashBitLen; /* result length in bits, >= 1 */
+    u64b_t treeInfo;   /* SKEIN_CFG_TREE_INFO(...) or SKEIN_CFG_TREE_INFO_SEQUENTIAL */
+    const u08b_t *key;
+    size_t keyBytes;
+    const u08b_t *pers;
+    size_t persBytes;
+    const u08b_t *publicKey;
+    size_t publicKeyBytes;
+    const u08b_t *keyId;
+    size_t keyIdBytes;
+    const u08b_t *nonce;
+    size_t nonceBytes;
+} skein_simd_params_t;
+
+/*
+ * Init with every argument, hashed in the specification's order (key,
+ * configuration, personalization, public key, key identifier, nonce). With
+ * only key and treeInfo set, the same as InitExt; like InitExt, a non-zero
+ * treeInfo only goes into the configuration: the tree itself is walked by
+ * the caller (copy the context per node, Skein_Set_T0, Skein_Set_Tree_Level,
+ * Update, Final_Pad; Output at the root).
+ */
+int skein_simd_256_init_params(Skein_256_Ctxt_t *ctx, const skein_simd_params_t *params);
+int skein_simd_512_init_params(Skein_512_Ctxt_t *ctx, const skein_simd_params_t *params);
+int skein_simd_1024_init_params(Skein1024_Ctxt_t *ctx, const skein_simd_params_t *params);
+
+/*
+ * Hash msgs[i] (msgByteCnts[i] bytes) for i < count with the same
+ * arguments; result i, (hashBitLen + 7) / 8 bytes, goes to
+ * hashVals + i * ((hashBitLen + 7) / 8). Each result equals
+ * init_params + Update + Final, except that a non-zero treeInfo hashes each
+ * message as a whole tree (spec 3.5.6, the library's tree hashing), which
+ * SKEIN_FAIL refuses unless leaf >= 1, node >= 1, 2 <= maxLevel <= 255.
+ */
+int skein_simd_256_hash_many(const skein_simd_params_t *params, const u08b_t *const *msgs,
+                             const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
+int skein_simd_512_hash_many(const skein_simd_params_t *params, const u08b_t *const *msgs,
+                             const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
+int skein_simd_1024_hash_many(const skein_simd_params_t *params, const u08b_t *const *msgs,
+                              const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
+
+/* Backend of the block function for stateBits 256, 512 or 1024 ("portable",
+ * "avx2", ...); NULL for another size. Static strings. */
+const char *skein_simd_backend(size_t stateBits);
+/* Backend of the multi-lane kernel of the hash_many functions. */
+const char *skein_simd_many_backend(size_t stateBits);
+/* Messages that kernel hashes side by side (1 for portable; 0 for a bad size). */
+size_t skein_simd_many_lanes(size_t stateBits);
+/* The library's version, e.g. "0.1.0". */
+const char *skein_simd_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKEIN_SIMD_H */

@@ -1,0 +1,221 @@
+//! The reference's hash contexts as plain data, and what the reference's
+//! functions do to them, in safe Rust over the library's block function.
+//!
+//! Every field lives in the C struct: the chaining value `X`, the tweak `T`,
+//! the buffered block `b` and its fill `bCnt`. Nothing is kept elsewhere and
+//! nothing points anywhere, so a C program may copy a context by assignment
+//! (the ZFS template) or set its tweak words (tree hashing) between calls,
+//! exactly as with the reference code. The backend is the process-wide one of
+//! [`crate::platform`]; contexts never store it.
+
+use core::ffi::c_int;
+use skein_simd::{raw, Platform};
+
+pub(crate) const SKEIN_SUCCESS: c_int = 0;
+pub(crate) const SKEIN_FAIL: c_int = 1;
+pub(crate) const SKEIN_BAD_HASHLEN: c_int = 2;
+
+// Tweak word 1 fields, as skein.h's SKEIN_T1_* macros.
+pub(crate) const T1_FLAG_FIRST: u64 = 1 << 62;
+pub(crate) const T1_FLAG_FINAL: u64 = 1 << 63;
+pub(crate) const T1_FLAG_BIT_PAD: u64 = 1 << 55;
+const T1_POS_BLK_TYPE: u32 = 56;
+
+/// UBI types, as skein.h's SKEIN_BLK_TYPE_* values.
+pub(crate) mod blk_type {
+    pub(crate) const KEY: u64 = 0;
+    pub(crate) const PERS: u64 = 8;
+    pub(crate) const PK: u64 = 12;
+    pub(crate) const KDF: u64 = 16;
+    pub(crate) const NONCE: u64 = 20;
+    pub(crate) const MSG: u64 = 48;
+    pub(crate) const OUT: u64 = 63;
+}
+
+/// `Skein_Ctxt_Hdr_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CtxHdr {
+    /// Output length in bits (`hashBitLen`).
+    pub hash_bit_len: usize,
+    /// Bytes buffered in `b` (`bCnt`).
+    pub b_cnt: usize,
+    /// Tweak: position, then flags, type and tree level (`T`).
+    pub t: [u64; 2],
+}
+
+/// `Skein_256_Ctxt_t`, `Skein_512_Ctxt_t` and `Skein1024_Ctxt_t`: header,
+/// chaining value, block buffer (`u08b_t b[8 * W]`, as `[[u8; 8]; W]` for a
+/// length stable Rust can spell; same size and alignment).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<const W: usize> {
+    /// `h`.
+    pub h: CtxHdr,
+    /// `X`.
+    pub x: [u64; W],
+    /// `b`.
+    pub b: [[u8; 8]; W],
+}
+
+impl<const W: usize> Ctx<W> {
+    const BLOCK: usize = 8 * W;
+
+    /// `Skein_Start_New_Type`: position 0, first-block flag, `ty`, empty buffer.
+    fn start_new_type(&mut self, ty: u64, extra_flags: u64) {
+        self.h.t = [0, T1_FLAG_FIRST | extra_flags | (ty << T1_POS_BLK_TYPE)];
+        self.h.b_cnt = 0;
+    }
+
+    /// `InitExt`, plus the arguments of spec 3.5 that the reference's API
+    /// lacks (personalization, public key, key identifier, nonce), each as a
+    /// UBI after the configuration, in the specification's order. An empty
+    /// argument is an absent one, as for the key in the reference.
+    pub(crate) fn init(&mut self, p: &Platform, hash_bit_len: usize, tree_info: u64, key: &[u8], rest: [(u64, &[u8]); 4]) -> c_int {
+        if hash_bit_len == 0 {
+            return SKEIN_BAD_HASHLEN;
+        }
+        self.b = [[0; 8]; W];
+        self.x = [0; W];
+        if !key.is_empty() {
+            self.x = self.ubi(p, blk_type::KEY, key);
+        }
+        self.h.hash_bit_len = hash_bit_len;
+        self.x = raw::config_chain::<W>(p, &self.x, hash_bit_len as u64, tree_info);
+        for (ty, arg) in rest {
+            if !arg.is_empty() {
+                self.x = self.ubi(p, ty, arg);
+            }
+        }
+        self.b = [[0; 8]; W];
+        self.start_new_type(blk_type::MSG, 0);
+        SKEIN_SUCCESS
+    }
+
+    /// A whole UBI of type `ty` over `data`, from the current chain, as
+    /// `InitExt` does for the key (Update then Final_Pad).
+    fn ubi(&mut self, p: &Platform, ty: u64, data: &[u8]) -> [u64; W] {
+        self.start_new_type(ty, 0);
+        self.update(p, data);
+        self.process_final(p);
+        self.x
+    }
+
+    /// `Update`: buffer the input, compress every block except the last one
+    /// (only `Final` knows which is final). `SKEIN_FAIL` for a context whose
+    /// `bCnt` is out of range (uninitialized), where the reference's only
+    /// check is a disabled assertion.
+    pub(crate) fn update(&mut self, p: &Platform, mut msg: &[u8]) -> c_int {
+        let block = Self::BLOCK;
+        let mut fill = self.h.b_cnt;
+        if fill > block {
+            return SKEIN_FAIL;
+        }
+        if msg.len() + fill > block {
+            if fill > 0 {
+                let (head, tail) = msg.split_at(block - fill);
+                self.b.as_flattened_mut()[fill..].copy_from_slice(head);
+                msg = tail;
+                raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), block as u64);
+                fill = 0;
+            }
+            if msg.len() > block {
+                let (whole, tail) = msg.split_at((msg.len() - 1) / block * block);
+                raw::compress::<W>(p, &mut self.x, &mut self.h.t, whole, block as u64);
+                msg = tail;
+            }
+        }
+        self.b.as_flattened_mut()[fill..fill + msg.len()].copy_from_slice(msg);
+        self.h.b_cnt = fill + msg.len();
+        SKEIN_SUCCESS
+    }
+
+    /// The final block of the message UBI: final flag, zero padding.
+    fn process_final(&mut self, p: &Platform) -> c_int {
+        let fill = self.h.b_cnt;
+        if fill > Self::BLOCK {
+            return SKEIN_FAIL;
+        }
+        self.h.t[1] |= T1_FLAG_FINAL;
+        self.b.as_flattened_mut()[fill..].fill(0);
+        raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), fill as u64);
+        SKEIN_SUCCESS
+    }
+
+    /// `Final_Pad`: finish the UBI and write the whole chaining value
+    /// (`8 * W` bytes, whatever `hashBitLen` says) to `out`.
+    pub(crate) fn final_pad(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
+        let rc = self.process_final(p);
+        if rc == SKEIN_SUCCESS {
+            words_to_le(&self.x, out);
+        }
+        rc
+    }
+
+    /// `Final`: finish the UBI, then the output stage.
+    pub(crate) fn finalize(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
+        let rc = self.process_final(p);
+        if rc == SKEIN_SUCCESS {
+            self.output(p, out);
+        }
+        rc
+    }
+
+    /// Output length in bytes, `ceil(hashBitLen / 8)`.
+    pub(crate) fn output_len(&self) -> usize {
+        self.h.hash_bit_len.div_ceil(8)
+    }
+
+    /// `Output`: the output stage (spec 3.5.3) from the chaining value `X`:
+    /// block `i` of the result is UBI(X, i as 8 bytes, OUT), `out.len()`
+    /// bytes in all. Leaves the context as the reference's does: `X`
+    /// restored, the last counter block in `b`, the output tweak in `T`.
+    pub(crate) fn output(&mut self, p: &Platform, out: &mut [u8]) {
+        let key = self.x;
+        self.b = [[0; 8]; W];
+        for (i, chunk) in out.chunks_mut(Self::BLOCK).enumerate() {
+            self.b[0] = (i as u64).to_le_bytes();
+            self.start_new_type(blk_type::OUT, T1_FLAG_FINAL);
+            raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), 8);
+            words_to_le(&self.x, chunk);
+            self.x = key;
+        }
+    }
+}
+
+/// The first `out.len()` bytes of `words`, little-endian.
+fn words_to_le<const W: usize>(words: &[u64; W], out: &mut [u8]) {
+    for (chunk, word) in out.chunks_mut(8).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::mem::{align_of, offset_of, size_of};
+
+    /// The reference's struct definitions, field by field: two `size_t`
+    /// then `u64b_t T[2]` in the header; then `u64b_t X[W]`; then
+    /// `u08b_t b[8 W]`. C puts `T` right after the two `size_t` when they
+    /// fill whole `u64` alignment units, which is every target with 4- or
+    /// 8-byte `size_t`.
+    #[test]
+    fn layout_is_the_reference_layout() {
+        let z = size_of::<usize>();
+        assert_eq!(offset_of!(CtxHdr, hash_bit_len), 0);
+        assert_eq!(offset_of!(CtxHdr, b_cnt), z);
+        assert_eq!(offset_of!(CtxHdr, t), 2 * z);
+        assert_eq!(size_of::<CtxHdr>(), 2 * z + 16);
+        for (w, size, x, b) in [
+            (4, size_of::<Ctx<4>>(), offset_of!(Ctx<4>, x), offset_of!(Ctx<4>, b)),
+            (8, size_of::<Ctx<8>>(), offset_of!(Ctx<8>, x), offset_of!(Ctx<8>, b)),
+            (16, size_of::<Ctx<16>>(), offset_of!(Ctx<16>, x), offset_of!(Ctx<16>, b)),
+        ] {
+            assert_eq!(x, 2 * z + 16, "X of W={w}");
+            assert_eq!(b, 2 * z + 16 + 8 * w, "b of W={w}");
+            assert_eq!(size, 2 * z + 16 + 16 * w, "sizeof of W={w}");
+        }
+        assert_eq!(align_of::<Ctx<8>>(), align_of::<u64>());
+    }
+}

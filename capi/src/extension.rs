@@ -1,0 +1,230 @@
+//! skein_simd.h: what the reference API lacks. Every argument of spec 3.5
+//! at init; many messages with the same arguments in one call, on the SIMD
+//! lanes (and threads, with the `rayon` feature) of `skein_simd::SkeinMany`;
+//! which backends this process uses.
+
+use crate::context::{blk_type, Ctx, SKEIN_BAD_HASHLEN, SKEIN_FAIL, SKEIN_SUCCESS};
+use crate::{backend_c_name, forced_backend, input, output, platform};
+use core::ffi::{c_char, c_int};
+use skein_simd::{Backend, Params, SkeinMany, TreeParams};
+
+/// `skein_simd_params_t`: output length, tree word and the optional
+/// arguments, each a pointer and a length (`NULL, 0` when absent).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct skein_simd_params_t {
+    /// Result length in bits (>= 1).
+    pub hashBitLen: usize,
+    /// `SKEIN_CFG_TREE_INFO(leaf, node, maxLevel)`, or 0 for sequential.
+    pub treeInfo: u64,
+    /// MAC key.
+    pub key: *const u8,
+    /// Its length.
+    pub keyBytes: usize,
+    /// Personalization string.
+    pub pers: *const u8,
+    /// Its length.
+    pub persBytes: usize,
+    /// Public key.
+    pub publicKey: *const u8,
+    /// Its length.
+    pub publicKeyBytes: usize,
+    /// Key identifier (KDF).
+    pub keyId: *const u8,
+    /// Its length.
+    pub keyIdBytes: usize,
+    /// Nonce.
+    pub nonce: *const u8,
+    /// Its length.
+    pub nonceBytes: usize,
+}
+
+/// The arguments as slices: key, then (type, bytes) in hashing order.
+type Args<'a> = (&'a [u8], [(u64, &'a [u8]); 4]);
+
+/// # Safety
+/// Every non-null pointer of `p` is valid for its length in reads.
+unsafe fn args(p: &skein_simd_params_t) -> Option<Args<'_>> {
+    // SAFETY: by the contract above.
+    unsafe {
+        Some((
+            input(p.key, p.keyBytes)?,
+            [
+                (blk_type::PERS, input(p.pers, p.persBytes)?),
+                (blk_type::PK, input(p.publicKey, p.publicKeyBytes)?),
+                (blk_type::KDF, input(p.keyId, p.keyIdBytes)?),
+                (blk_type::NONCE, input(p.nonce, p.nonceBytes)?),
+            ],
+        ))
+    }
+}
+
+/// The tree word as tree parameters: `None` when it has bits outside the
+/// three bytes or values the specification does not allow.
+fn tree_params(tree_info: u64) -> Option<Option<TreeParams>> {
+    if tree_info == 0 {
+        return Some(None);
+    }
+    if tree_info >> 24 != 0 {
+        return None;
+    }
+    let [leaf, node, height, ..] = tree_info.to_le_bytes();
+    TreeParams::new(leaf, node, height).ok().map(Some)
+}
+
+/// # Safety
+/// As for the exported `init_params` functions.
+unsafe fn init_params<const W: usize>(ctx: *mut Ctx<W>, params: *const skein_simd_params_t) -> c_int {
+    // SAFETY: the caller passes null or valid pointers.
+    let (Some(ctx), Some(params)) = (unsafe { ctx.as_mut() }, unsafe { params.as_ref() }) else {
+        return SKEIN_FAIL;
+    };
+    // SAFETY: the caller's contract for the argument pointers.
+    let Some((key, rest)) = (unsafe { args(params) }) else { return SKEIN_FAIL };
+    ctx.init(platform(), params.hashBitLen, params.treeInfo, key, rest)
+}
+
+/// # Safety
+/// As for the exported `hash_many` functions.
+unsafe fn hash_many<const W: usize>(
+    params: *const skein_simd_params_t,
+    msgs: *const *const u8,
+    msg_byte_cnts: *const usize,
+    count: usize,
+    hash_vals: *mut u8,
+) -> c_int {
+    // SAFETY: the caller passes null or a valid pointer.
+    let Some(p) = (unsafe { params.as_ref() }) else { return SKEIN_FAIL };
+    if p.hashBitLen == 0 {
+        return SKEIN_BAD_HASHLEN;
+    }
+    // SAFETY: the caller's contract for the argument pointers.
+    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p) }) else { return SKEIN_FAIL };
+    let Some(tree) = tree_params(p.treeInfo) else { return SKEIN_FAIL };
+    let mut params =
+        Params::new().output_bits(p.hashBitLen as u64).key(key).personalization(pers).public_key(pk).key_id(kid).nonce(nonce);
+    if let Some(t) = tree {
+        params = params.tree(t);
+    }
+    let many = forced_backend()
+        .and_then(|b| SkeinMany::<W>::new(&params.backend(b)).ok())
+        .or_else(|| SkeinMany::<W>::new(&params).ok());
+    let Some(many) = many else { return SKEIN_FAIL };
+    // SAFETY: the caller's contract: `count` pointers and lengths.
+    let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe { slice_of(msg_byte_cnts, count) }) else {
+        return SKEIN_FAIL;
+    };
+    let mut messages = Vec::with_capacity(count);
+    for (&ptr, &len) in ptrs.iter().zip(lens) {
+        // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
+        let Some(m) = (unsafe { input(ptr, len) }) else { return SKEIN_FAIL };
+        messages.push(m);
+    }
+    let Some(total) = count.checked_mul(many.output_len()) else { return SKEIN_FAIL };
+    // SAFETY: the caller's contract: `count` results of the output length.
+    let Some(out) = (unsafe { output(hash_vals, total) }) else { return SKEIN_FAIL };
+    many.hash_into(&messages, out);
+    SKEIN_SUCCESS
+}
+
+/// # Safety
+/// A non-null `ptr` is valid for `len` reads of `T`.
+unsafe fn slice_of<'a, T>(ptr: *const T, len: usize) -> Option<&'a [T]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    // SAFETY: by the contract above, when non-null.
+    (!ptr.is_null()).then(|| unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+macro_rules! extension_api {
+    ($w:literal, $init_params:ident, $hash_many:ident) => {
+        /// Init with every argument: key, configuration (output length, tree
+        /// word), personalization, public key, key identifier, nonce, in the
+        /// specification's order. With only a key and tree word it equals
+        /// `InitExt`.
+        ///
+        /// # Safety
+        /// `ctx` and `params` are null or valid; `params`' pointers are
+        /// valid for their lengths.
+        #[no_mangle]
+        pub unsafe extern "C" fn $init_params(ctx: *mut Ctx<$w>, params: *const skein_simd_params_t) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { init_params::<$w>(ctx, params) }
+        }
+
+        /// Hash `count` messages with the same arguments; result `i` (of
+        /// `ceil(hashBitLen / 8)` bytes) goes to `hashVals + i * that`. A
+        /// non-zero tree word hashes each message as a tree (spec 3.5.6).
+        ///
+        /// # Safety
+        /// `params` as for init; `msgs` and `msgByteCnts` hold `count`
+        /// entries each, message `i` valid for `msgByteCnts[i]` reads;
+        /// `hashVals` valid for `count` results.
+        #[no_mangle]
+        pub unsafe extern "C" fn $hash_many(
+            params: *const skein_simd_params_t,
+            msgs: *const *const u8,
+            msgByteCnts: *const usize,
+            count: usize,
+            hashVals: *mut u8,
+        ) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { hash_many::<$w>(params, msgs, msgByteCnts, count, hashVals) }
+        }
+    };
+}
+
+extension_api!(4, skein_simd_256_init_params, skein_simd_256_hash_many);
+extension_api!(8, skein_simd_512_init_params, skein_simd_512_hash_many);
+extension_api!(16, skein_simd_1024_init_params, skein_simd_1024_hash_many);
+
+/// The lane kernel `hash_many` uses for a state of `bits` bits.
+fn many_of(bits: usize) -> Option<(Backend, usize)> {
+    let params = Params::new();
+    macro_rules! pick {
+        ($w:literal) => {
+            forced_backend()
+                .and_then(|b| SkeinMany::<$w>::new(&params.backend(b)).ok())
+                .or_else(|| SkeinMany::<$w>::new(&params).ok())
+                .map(|m| (m.backend(), m.lanes()))
+        };
+    }
+    match bits {
+        256 => pick!(4),
+        512 => pick!(8),
+        1024 => pick!(16),
+        _ => None,
+    }
+}
+
+/// The backend of the block function for a state of `stateBits` bits (256,
+/// 512 or 1024), e.g. `"portable"` or `"avx2"`; `NULL` for another size.
+#[no_mangle]
+pub extern "C" fn skein_simd_backend(stateBits: usize) -> *const c_char {
+    match stateBits {
+        256 | 512 | 1024 => backend_c_name(platform().backend(stateBits)),
+        _ => core::ptr::null(),
+    }
+}
+
+/// The backend of the many-lanes kernel the `hash_many` functions use for a
+/// state of `stateBits` bits; `NULL` for another size.
+#[no_mangle]
+pub extern "C" fn skein_simd_many_backend(stateBits: usize) -> *const c_char {
+    many_of(stateBits).map_or(core::ptr::null(), |(b, _)| backend_c_name(b))
+}
+
+/// How many messages that kernel hashes side by side (1 for the portable
+/// one); 0 for another size.
+#[no_mangle]
+pub extern "C" fn skein_simd_many_lanes(stateBits: usize) -> usize {
+    many_of(stateBits).map_or(0, |(_, lanes)| lanes)
+}
+
+/// This library's version, e.g. `"0.1.0"`.
+#[no_mangle]
+pub extern "C" fn skein_simd_version() -> *const c_char {
+    const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    VERSION.as_ptr().cast()
+}

@@ -1,0 +1,43 @@
+/* The C tests' view of one implementation of the Skein reference API for
+ * one state size: libskein_simd's (skein_test.c) or the reference code's
+ * (ref_peer.c), behind the same function table. */
+#ifndef CAPI_TEST_H
+#define CAPI_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *name;
+    int bits;        /* state size */
+    size_t ctx_size; /* sizeof the context type */
+    int (*init_ext)(void *ctx, size_t hashBitLen, uint64_t treeInfo, const uint8_t *key, size_t keyBytes);
+    int (*update)(void *ctx, const uint8_t *msg, size_t n);
+    int (*final)(void *ctx, uint8_t *out);
+    int (*final_pad)(void *ctx, uint8_t *out);
+    int (*output)(void *ctx, uint8_t *out);
+    void (*set_t0)(void *ctx, uint64_t t0);         /* Skein_Set_T0 */
+    void (*set_tree_level)(void *ctx, unsigned lv); /* Skein_Set_Tree_Level */
+    void (*set_bit_pad)(void *ctx);                 /* Skein_Set_Bit_Pad_Flag */
+    size_t (*b_cnt)(const void *ctx);               /* h.bCnt */
+    uint64_t (*tweak)(const void *ctx, int i);      /* Skein_Get_Tweak */
+} api_t;
+
+/* The reference code's tables for Skein-512 and Skein-1024. The copy of the
+ * reference code at hand (crates.io skein-ffi 0.5.0, ext/skein/c_skein.c)
+ * compiles out InitExt, Final_Pad, Output and Skein_256_Init, so these do
+ * plain hashing only: init_ext without key or tree calls Init and refuses
+ * anything else; final_pad and output are NULL. */
+extern const api_t REF_API[2];
+
+/* sizeof and offsetof of the reference's types, in this order:
+ * Skein_Ctxt_Hdr_t: size, hashBitLen, bCnt, T;
+ * Skein_256_Ctxt_t, Skein_512_Ctxt_t, Skein1024_Ctxt_t: size, h, X, b each;
+ * hashState: size, statebits, u. */
+#define LAYOUT_COUNT 19
+void ref_layout(size_t out[LAYOUT_COUNT]);
+
+/* The reference's NIST API, all in one call. */
+int ref_nist_hash(int hashbitlen, const uint8_t *data, size_t databitlen, uint8_t *out);
+
+#endif

@@ -1,0 +1,59 @@
+/* The Skein team's reference C code as a peer for the C tests: its source
+ * (crates.io skein-ffi 0.5.0, ext/skein/c_skein.c, found by the Rust test
+ * and put on the include path) is compiled into this file, and its static
+ * functions and types are exposed through the api_t tables of capi_test.h. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define SKEIN_NEED_SWAP 1 /* its auto-detection always picks big-endian */
+#else
+#define SKEIN_NEED_SWAP 0
+#endif
+#include "c_skein.c"
+
+#include "capi_test.h"
+
+#define PEER(P, NAME)                                                                          \
+    static int NAME##_init_ext(void *c, size_t bits, uint64_t tree, const uint8_t *k, size_t kb) { \
+        (void)k;                                                                               \
+        if (tree != 0 || kb != 0) return SKEIN_FAIL;                                           \
+        return P##Init((P##Ctxt_t *)c, bits);                                                  \
+    }                                                                                          \
+    static int NAME##_update(void *c, const uint8_t *m, size_t n) { return P##Update((P##Ctxt_t *)c, m, n); } \
+    static int NAME##_final(void *c, uint8_t *out) { return P##Final((P##Ctxt_t *)c, out); }   \
+    static void NAME##_set_t0(void *c, uint64_t t0) { Skein_Set_T0((P##Ctxt_t *)c, t0); }      \
+    static void NAME##_set_level(void *c, unsigned lv) { Skein_Set_Tree_Level(((P##Ctxt_t *)c)->h, lv); } \
+    static void NAME##_set_bit_pad(void *c) { Skein_Set_Bit_Pad_Flag(((P##Ctxt_t *)c)->h); }   \
+    static size_t NAME##_b_cnt(const void *c) { return ((const P##Ctxt_t *)c)->h.bCnt; }      \
+    static uint64_t NAME##_tweak(const void *c, int i) { return Skein_Get_Tweak((const P##Ctxt_t *)c, i); }
+
+PEER(Skein_512_, ref512)
+PEER(Skein1024_, ref1024)
+
+const api_t REF_API[2] = {
+    {"reference", 512, sizeof(Skein_512_Ctxt_t), ref512_init_ext, ref512_update, ref512_final, NULL, NULL,
+     ref512_set_t0, ref512_set_level, ref512_set_bit_pad, ref512_b_cnt, ref512_tweak},
+    {"reference", 1024, sizeof(Skein1024_Ctxt_t), ref1024_init_ext, ref1024_update, ref1024_final, NULL, NULL,
+     ref1024_set_t0, ref1024_set_level, ref1024_set_bit_pad, ref1024_b_cnt, ref1024_tweak},
+};
+
+void ref_layout(size_t out[LAYOUT_COUNT]) {
+    size_t i = 0;
+    out[i++] = sizeof(Skein_Ctxt_Hdr_t);
+    out[i++] = offsetof(Skein_Ctxt_Hdr_t, hashBitLen);
+    out[i++] = offsetof(Skein_Ctxt_Hdr_t, bCnt);
+    out[i++] = offsetof(Skein_Ctxt_Hdr_t, T);
+#define CTX(T)                  \
+    out[i++] = sizeof(T);       \
+    out[i++] = offsetof(T, h);  \
+    out[i++] = offsetof(T, X);  \
+    out[i++] = offsetof(T, b);
+    CTX(Skein_256_Ctxt_t)
+    CTX(Skein_512_Ctxt_t)
+    CTX(Skein1024_Ctxt_t)
+    out[i++] = sizeof(hashState);
+    out[i++] = offsetof(hashState, statebits);
+    out[i++] = offsetof(hashState, u);
+}
+
+int ref_nist_hash(int hashbitlen, const uint8_t *data, size_t databitlen, uint8_t *out) {
+    return skein_hash(hashbitlen, data, databitlen, out);
+}

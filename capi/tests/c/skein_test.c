@@ -1,0 +1,766 @@
+/*
+ * C tests of libskein_simd, written against its headers only (skein.h,
+ * SHA3api_ref.h, skein_simd.h), linked statically or dynamically, run on the
+ * host and on 32-bit PowerPC under QEMU.
+ *
+ *   skein_test GOLDEN_KAT PYSKEIN_VECTORS
+ *
+ * Expected values come from the official golden KAT file, from pyskein's
+ * vectors (the reference C code), and from the reference C code itself
+ * compiled in as a peer (ref_peer.c). The last line is
+ * "c-api: N passed, M failed"; the exit status is 0 only with no failure and
+ * every data file read.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "SHA3api_ref.h"
+#include "skein.h"
+#include "skein_simd.h"
+
+#include "capi_test.h"
+
+static unsigned long passed, failed;
+
+#define CHECK(cond, ...)                                 \
+    do {                                                 \
+        if (cond) {                                      \
+            passed++;                                    \
+        } else {                                         \
+            failed++;                                    \
+            if (failed <= 20) {                          \
+                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+                fprintf(stderr, __VA_ARGS__);            \
+                fputc('\n', stderr);                     \
+            }                                            \
+        }                                                \
+    } while (0)
+
+static void *xmalloc(size_t n) {
+    void *p = calloc(n ? n : 1, 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* ---- libskein_simd behind the api_t table ---- */
+
+#define OURS(P, NAME)                                                                          \
+    static int NAME##_init_ext(void *c, size_t bits, uint64_t tree, const uint8_t *k, size_t kb) { \
+        return P##InitExt((P##Ctxt_t *)c, bits, tree, k, kb);                                  \
+    }                                                                                          \
+    static int NAME##_update(void *c, const uint8_t *m, size_t n) { return P##Update((P##Ctxt_t *)c, m, n); } \
+    static int NAME##_final(void *c, uint8_t *out) { return P##Final((P##Ctxt_t *)c, out); }   \
+    static int NAME##_final_pad(void *c, uint8_t *out) { return P##Final_Pad((P##Ctxt_t *)c, out); } \
+    static int NAME##_output(void *c, uint8_t *out) { return P##Output((P##Ctxt_t *)c, out); } \
+    static void NAME##_set_t0(void *c, uint64_t t0) { Skein_Set_T0((P##Ctxt_t *)c, t0); }      \
+    static void NAME##_set_level(void *c, unsigned lv) { Skein_Set_Tree_Level(((P##Ctxt_t *)c)->h, lv); } \
+    static void NAME##_set_bit_pad(void *c) { Skein_Set_Bit_Pad_Flag(((P##Ctxt_t *)c)->h); }   \
+    static size_t NAME##_b_cnt(const void *c) { return ((const P##Ctxt_t *)c)->h.bCnt; }      \
+    static uint64_t NAME##_tweak(const void *c, int i) { return Skein_Get_Tweak((const P##Ctxt_t *)c, i); }
+
+OURS(Skein_256_, our256)
+OURS(Skein_512_, our512)
+OURS(Skein1024_, our1024)
+
+#define TABLE(NAME, BITS, T)                                                                         \
+    {"libskein_simd", BITS, sizeof(T), NAME##_init_ext, NAME##_update, NAME##_final, NAME##_final_pad, \
+     NAME##_output, NAME##_set_t0, NAME##_set_level, NAME##_set_bit_pad, NAME##_b_cnt, NAME##_tweak}
+
+static const api_t OUR_API[3] = {
+    TABLE(our256, 256, Skein_256_Ctxt_t),
+    TABLE(our512, 512, Skein_512_Ctxt_t),
+    TABLE(our1024, 1024, Skein1024_Ctxt_t),
+};
+
+static const api_t *ours(int bits) { return &OUR_API[bits == 256 ? 0 : bits == 512 ? 1 : 2]; }
+static const api_t *peer(int bits) { return bits == 512 ? &REF_API[0] : bits == 1024 ? &REF_API[1] : NULL; }
+
+/* Room for any context, aligned for u64b_t. */
+typedef union {
+    Skein1024_Ctxt_t big;
+    u64b_t align;
+} ctx_t;
+
+typedef int (*init_fn)(void *ctx, const api_t *a, const void *arg);
+
+/* Feed msg in pieces of `split` bytes (0: at once). */
+static int update_split(const api_t *a, void *ctx, const uint8_t *msg, size_t len, size_t split) {
+    size_t done = 0;
+    int rc = SKEIN_SUCCESS;
+    if (split == 0) split = len ? len : 1;
+    if (len == 0) return a->update(ctx, msg, 0);
+    while (done < len && rc == SKEIN_SUCCESS) {
+        size_t n = len - done < split ? len - done : split;
+        rc = a->update(ctx, msg + done, n);
+        done += n;
+    }
+    return rc;
+}
+
+/* Update with a length in bits, the way the reference's NIST layer does it:
+ * whole bytes, then the partial byte with its pad bit, then the flag. */
+static int update_bits(const api_t *a, void *ctx, const uint8_t *msg, size_t bits, size_t split) {
+    size_t whole = bits / 8;
+    int rc = update_split(a, ctx, msg, whole, split);
+    if (rc == SKEIN_SUCCESS && bits % 8) {
+        uint8_t mask = (uint8_t)(1u << (7 - bits % 8));
+        uint8_t last = (uint8_t)((msg[whole] & (0 - mask)) | mask);
+        rc = a->update(ctx, &last, 1);
+        a->set_bit_pad(ctx);
+    }
+    return rc;
+}
+
+/*
+ * Tree hashing in the reference's calling convention: G is a context after
+ * InitExt (or init_params) with the tree word; every node is a copy of G with
+ * its position (Skein_Set_T0) and level (Skein_Set_Tree_Level), Update over
+ * its children, Final_Pad; Output at the root.
+ */
+static int tree_hash(const api_t *a, const void *G, unsigned leaf, unsigned node, unsigned max_level,
+                     const uint8_t *msg, size_t len, uint8_t *out) {
+    size_t blk = (size_t)a->bits / 8;
+    uint8_t *m = xmalloc(len + blk);
+    size_t cnt = len;
+    unsigned height;
+    ctx_t s;
+    int rc = SKEIN_SUCCESS;
+    memcpy(m, msg, len);
+    for (height = 0;; height++) {
+        size_t node_len, src, dst;
+        if (height && cnt == blk) break; /* one node output left: the root */
+        if (height + 1 == max_level) {   /* the top level takes all the rest */
+            memcpy(&s, G, a->ctx_size);
+            a->set_tree_level(&s, height + 1);
+            rc |= a->update(&s, m, cnt);
+            rc |= a->final_pad(&s, m);
+            break;
+        }
+        node_len = blk << (height ? node : leaf);
+        for (src = dst = 0;;) {
+            size_t n = cnt - src < node_len ? cnt - src : node_len;
+            memcpy(&s, G, a->ctx_size);
+            a->set_t0(&s, src);
+            a->set_tree_level(&s, height + 1);
+            rc |= a->update(&s, m + src, n);
+            rc |= a->final_pad(&s, m + dst);
+            dst += blk;
+            src += n;
+            if (src >= cnt) break; /* also ends the empty message's single leaf */
+        }
+        cnt = dst;
+    }
+    rc |= a->output(&s, out);
+    free(m);
+    return rc;
+}
+
+static int hex_value(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    char *text;
+    long n;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = xmalloc((size_t)n + 1);
+    if (fread(text, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(text);
+        return NULL;
+    }
+    text[n] = 0;
+    fclose(f);
+    if (size) *size = (size_t)n;
+    return text;
+}
+
+/* ---- layout ---- */
+
+static void our_layout(size_t out[LAYOUT_COUNT]) {
+    size_t i = 0;
+    out[i++] = sizeof(Skein_Ctxt_Hdr_t);
+    out[i++] = offsetof(Skein_Ctxt_Hdr_t, hashBitLen);
+    out[i++] = offsetof(Skein_Ctxt_Hdr_t, bCnt);
+    out[i++] = offsetof(Skein_Ctxt_Hdr_t, T);
+#define CTX(T)                 \
+    out[i++] = sizeof(T);      \
+    out[i++] = offsetof(T, h); \
+    out[i++] = offsetof(T, X); \
+    out[i++] = offsetof(T, b);
+    CTX(Skein_256_Ctxt_t)
+    CTX(Skein_512_Ctxt_t)
+    CTX(Skein1024_Ctxt_t)
+    out[i++] = sizeof(hashState);
+    out[i++] = offsetof(hashState, statebits);
+    out[i++] = offsetof(hashState, u);
+}
+
+static void test_layout(void) {
+    static const char *names[LAYOUT_COUNT] = {
+        "sizeof(Skein_Ctxt_Hdr_t)", "hdr.hashBitLen", "hdr.bCnt", "hdr.T",
+        "sizeof(Skein_256_Ctxt_t)", "256.h", "256.X", "256.b",
+        "sizeof(Skein_512_Ctxt_t)", "512.h", "512.X", "512.b",
+        "sizeof(Skein1024_Ctxt_t)", "1024.h", "1024.X", "1024.b",
+        "sizeof(hashState)", "hashState.statebits", "hashState.u"};
+    size_t mine[LAYOUT_COUNT], ref[LAYOUT_COUNT], z = sizeof(size_t), i;
+    our_layout(mine);
+    ref_layout(ref);
+    for (i = 0; i < LAYOUT_COUNT; i++) CHECK(mine[i] == ref[i], "%s: %zu, reference %zu", names[i], mine[i], ref[i]);
+    /* and as derived from the reference's definitions: size_t, size_t, u64b_t[2]; X; b */
+    CHECK(sizeof(Skein_Ctxt_Hdr_t) == 2 * z + 16, "header size");
+    CHECK(sizeof(Skein_256_Ctxt_t) == 2 * z + 16 + 64, "256 size");
+    CHECK(sizeof(Skein_512_Ctxt_t) == 2 * z + 16 + 128, "512 size");
+    CHECK(sizeof(Skein1024_Ctxt_t) == 2 * z + 16 + 256, "1024 size");
+    printf("layout: size_t %zu bytes; contexts %zu %zu %zu, hashState %zu bytes\n", z, sizeof(Skein_256_Ctxt_t),
+           sizeof(Skein_512_Ctxt_t), sizeof(Skein1024_Ctxt_t), sizeof(hashState));
+}
+
+/* ---- data files ---- */
+
+/* The next line of a text buffer (the buffer is modified), or NULL. */
+static char *next_line(char **cursor) {
+    char *line = *cursor, *end;
+    size_t n;
+    if (!line || !*line) return NULL;
+    end = strchr(line, '\n');
+    if (end) {
+        *end = 0;
+        *cursor = end + 1;
+    } else {
+        *cursor = line + strlen(line);
+    }
+    n = strlen(line);
+    if (n && line[n - 1] == '\r') line[n - 1] = 0;
+    return line;
+}
+
+/* Append the hex byte pairs of `s` to buf (at most cap bytes in all). */
+static size_t append_hex(const char *s, uint8_t *buf, size_t len, size_t cap) {
+    while (*s && len < cap) {
+        int hi = hex_value((unsigned char)s[0]), lo;
+        if (hi < 0) {
+            s++;
+            continue;
+        }
+        lo = hex_value((unsigned char)s[1]);
+        if (lo < 0) break;
+        buf[len++] = (uint8_t)(hi << 4 | lo);
+        s += 2;
+    }
+    return len;
+}
+
+/* ---- the golden KAT file ---- */
+
+typedef struct {
+    int state, has_key, tree;
+    size_t out_bits, msg_bits, msg_len, key_len, result_len;
+    unsigned leaf, node, max_level;
+    uint8_t msg[4096], key[512], result[512];
+} kat_t;
+
+/* The next entry: 1, or 0 at the end, or -1 for a malformed one. */
+static int next_kat(char **cursor, kat_t *e) {
+    char *line;
+    int section = 0; /* 1 message, 2 key, 3 result */
+    memset(e, 0, offsetof(kat_t, msg));
+    for (;;) {
+        char *tree;
+        if (!(line = next_line(cursor))) return 0;
+        if (strncmp(line, ":Skein-", 7) != 0) continue;
+        if (sscanf(line, ":Skein-%d: %zu-bit hash, msgLen = %zu bits", &e->state, &e->out_bits, &e->msg_bits) != 3)
+            return -1;
+        if ((tree = strstr(line, "Tree:")) != NULL) {
+            e->tree = 1;
+            if (sscanf(tree, "Tree: leaf=%x, node=%x, maxLevels=%x", &e->leaf, &e->node, &e->max_level) != 3)
+                return -1;
+        }
+        break;
+    }
+    while ((line = next_line(cursor)) != NULL) {
+        if (strncmp(line, "----", 4) == 0) {
+            int ok = e->msg_len == (e->msg_bits + 7) / 8 && e->result_len == (e->out_bits + 7) / 8;
+            return ok ? 1 : -1;
+        }
+        if (strncmp(line, "Message data:", 13) == 0) section = 1;
+        else if (strncmp(line, "MAC key", 7) == 0) section = 2, e->has_key = 1;
+        else if (strncmp(line, "Result:", 7) == 0) section = 3;
+        else if (strstr(line, "(none)")) continue;
+        else if (section == 1) e->msg_len = append_hex(line, e->msg, e->msg_len, sizeof e->msg);
+        else if (section == 2) e->key_len = append_hex(line, e->key, e->key_len, sizeof e->key);
+        else if (section == 3) e->result_len = append_hex(line, e->result, e->result_len, sizeof e->result);
+    }
+    return -1;
+}
+
+static int our_init(int bits, void *ctx, size_t hash_bits) {
+    switch (bits) {
+    case 256: return Skein_256_Init((Skein_256_Ctxt_t *)ctx, hash_bits);
+    case 512: return Skein_512_Init((Skein_512_Ctxt_t *)ctx, hash_bits);
+    default: return Skein1024_Init((Skein1024_Ctxt_t *)ctx, hash_bits);
+    }
+}
+
+/* A context copied by assignment, as ZFS copies its template. */
+static void assign(int bits, void *dst, const void *src) {
+    switch (bits) {
+    case 256: *(Skein_256_Ctxt_t *)dst = *(const Skein_256_Ctxt_t *)src; break;
+    case 512: *(Skein_512_Ctxt_t *)dst = *(const Skein_512_Ctxt_t *)src; break;
+    default: *(Skein1024_Ctxt_t *)dst = *(const Skein1024_Ctxt_t *)src; break;
+    }
+}
+
+static unsigned long golden_entries, nist_checked, template_checked;
+
+static void golden_entry(const kat_t *e) {
+    const api_t *a = ours(e->state), *ref = peer(e->state);
+    const uint8_t *key = e->has_key ? e->key : NULL;
+    size_t blk = (size_t)e->state / 8, splits[4] = {0, 1, 7, 0}, i;
+    uint8_t out[512];
+    ctx_t c, tmpl;
+    splits[3] = blk + 1;
+    if (e->tree) {
+        uint64_t info = SKEIN_CFG_TREE_INFO(e->leaf, e->node, e->max_level);
+        int rc = a->init_ext(&tmpl, e->out_bits, info, key, e->key_len);
+        rc |= tree_hash(a, &tmpl, e->leaf, e->node, e->max_level, e->msg, e->msg_len, out);
+        CHECK(rc == SKEIN_SUCCESS && memcmp(out, e->result, e->result_len) == 0, "golden tree: Skein-%d-%zu, %zu bits",
+              e->state, e->out_bits, e->msg_bits);
+        return;
+    }
+    for (i = 0; i < 4; i++) {
+        int rc = (!key && i == 0) ? our_init(e->state, &c, e->out_bits)
+                                  : a->init_ext(&c, e->out_bits, SKEIN_CFG_TREE_INFO_SEQUENTIAL, key, e->key_len);
+        rc |= update_bits(a, &c, e->msg, e->msg_bits, splits[i]);
+        rc |= a->final(&c, out);
+        CHECK(rc == SKEIN_SUCCESS && memcmp(out, e->result, e->result_len) == 0,
+              "golden: Skein-%d-%zu, %zu bits, key %zu bytes, split %zu", e->state, e->out_bits, e->msg_bits,
+              e->key_len, splits[i]);
+    }
+    /* The ZFS pattern: one InitExt, then a copy per message, by assignment
+     * and by memcpy; the template must stay usable. */
+    if (a->init_ext(&tmpl, e->out_bits, SKEIN_CFG_TREE_INFO_SEQUENTIAL, key, e->key_len) == SKEIN_SUCCESS) {
+        for (i = 0; i < 2; i++) {
+            int rc;
+            if (i == 0) assign(e->state, &c, &tmpl);
+            else memcpy(&c, &tmpl, a->ctx_size);
+            rc = update_bits(a, &c, e->msg, e->msg_bits, 64);
+            rc |= a->final(&c, out);
+            CHECK(rc == SKEIN_SUCCESS && memcmp(out, e->result, e->result_len) == 0,
+                  "golden template copy %zu: Skein-%d-%zu, %zu bits", i, e->state, e->out_bits, e->msg_bits);
+        }
+        template_checked++;
+    }
+    /* The NIST API selects the state size from the result length. */
+    if (!key && e->state == (e->out_bits <= 512 ? 512 : 1024)) {
+        hashState s;
+        size_t whole = e->msg_bits / 8 * 8, half = whole / 16 * 8;
+        int rc = Hash((int)e->out_bits, e->msg, e->msg_bits, out);
+        CHECK(rc == SUCCESS && memcmp(out, e->result, e->result_len) == 0, "NIST Hash: %zu-bit, %zu bits",
+              e->out_bits, e->msg_bits);
+        rc = Init(&s, (int)e->out_bits);
+        rc |= Update(&s, e->msg, half);
+        rc |= Update(&s, e->msg + half / 8, whole - half);
+        rc |= Update(&s, e->msg + whole / 8, e->msg_bits - whole);
+        rc |= Final(&s, out);
+        CHECK(rc == SUCCESS && memcmp(out, e->result, e->result_len) == 0, "NIST Init/Update/Final: %zu-bit, %zu bits",
+              e->out_bits, e->msg_bits);
+        CHECK(ref_nist_hash((int)e->out_bits, e->msg, e->msg_bits, out) == 0 &&
+                  memcmp(out, e->result, e->result_len) == 0,
+              "reference peer NIST Hash: %zu-bit, %zu bits", e->out_bits, e->msg_bits);
+        nist_checked++;
+    }
+    /* The reference peer itself, so that its comparisons below mean something. */
+    if (!key && ref) {
+        int rc = ref->init_ext(&c, e->out_bits, 0, NULL, 0);
+        rc |= update_bits(ref, &c, e->msg, e->msg_bits, 13);
+        rc |= ref->final(&c, out);
+        CHECK(rc == 0 && memcmp(out, e->result, e->result_len) == 0, "reference peer: Skein-%d-%zu, %zu bits", e->state,
+              e->out_bits, e->msg_bits);
+    }
+}
+
+static int test_golden(const char *path) {
+    kat_t *e = xmalloc(sizeof *e);
+    char *text = read_file(path, NULL), *cursor = text;
+    int r;
+    if (!text) {
+        CHECK(0, "cannot read the golden KAT file %s", path);
+        free(e);
+        return 0;
+    }
+    while ((r = next_kat(&cursor, e)) == 1) {
+        golden_entries++;
+        golden_entry(e);
+    }
+    CHECK(r == 0, "malformed golden KAT entry after %lu entries", golden_entries);
+    CHECK(golden_entries == 491, "golden KAT: %lu entries, expected 491", golden_entries);
+    printf("golden KAT: %lu entries (%lu through the NIST API, %lu as template copies)\n", golden_entries,
+           nist_checked, template_checked);
+    free(text);
+    free(e);
+    return 1;
+}
+
+/* ---- pyskein's vectors (the reference C code through pyskein) ---- */
+
+typedef struct {
+    int state, tree;
+    size_t bits, len, field_len[5], digest_len;
+    unsigned leaf, node, max_level;
+    uint8_t field[5][256], digest[512]; /* key, pers, public key, key id, nonce */
+} vec_t;
+
+static int parse_vector(char *line, vec_t *v) {
+    char *tok[10];
+    int n = 0, i;
+    memset(v, 0, sizeof *v);
+    while (n < 10 && (tok[n] = strtok(n ? NULL : line, " ")) != NULL) n++;
+    if (n != 10) return 0;
+    v->state = atoi(tok[0]);
+    v->bits = (size_t)strtoul(tok[1], NULL, 10);
+    v->len = (size_t)strtoul(tok[2], NULL, 10);
+    for (i = 0; i < 5; i++)
+        if (strcmp(tok[3 + i], "-") != 0) v->field_len[i] = append_hex(tok[3 + i], v->field[i], 0, 256);
+    if (strcmp(tok[8], "-") != 0) {
+        v->tree = 1;
+        if (sscanf(tok[8], "%u,%u,%u", &v->leaf, &v->node, &v->max_level) != 3) return 0;
+    }
+    v->digest_len = append_hex(tok[9], v->digest, 0, sizeof v->digest);
+    return v->digest_len == (v->bits + 7) / 8;
+}
+
+static skein_simd_params_t params_of(const vec_t *v) {
+    skein_simd_params_t p = {0};
+    p.hashBitLen = v->bits;
+    p.treeInfo = v->tree ? SKEIN_CFG_TREE_INFO(v->leaf, v->node, v->max_level) : SKEIN_CFG_TREE_INFO_SEQUENTIAL;
+    p.key = v->field_len[0] ? v->field[0] : NULL, p.keyBytes = v->field_len[0];
+    p.pers = v->field_len[1] ? v->field[1] : NULL, p.persBytes = v->field_len[1];
+    p.publicKey = v->field_len[2] ? v->field[2] : NULL, p.publicKeyBytes = v->field_len[2];
+    p.keyId = v->field_len[3] ? v->field[3] : NULL, p.keyIdBytes = v->field_len[3];
+    p.nonce = v->field_len[4] ? v->field[4] : NULL, p.nonceBytes = v->field_len[4];
+    return p;
+}
+
+static int init_params(int bits, void *ctx, const skein_simd_params_t *p) {
+    switch (bits) {
+    case 256: return skein_simd_256_init_params((Skein_256_Ctxt_t *)ctx, p);
+    case 512: return skein_simd_512_init_params((Skein_512_Ctxt_t *)ctx, p);
+    default: return skein_simd_1024_init_params((Skein1024_Ctxt_t *)ctx, p);
+    }
+}
+
+static int hash_many(int bits, const skein_simd_params_t *p, const uint8_t *const *msgs, const size_t *lens,
+                     size_t count, uint8_t *out) {
+    switch (bits) {
+    case 256: return skein_simd_256_hash_many(p, msgs, lens, count, out);
+    case 512: return skein_simd_512_hash_many(p, msgs, lens, count, out);
+    default: return skein_simd_1024_hash_many(p, msgs, lens, count, out);
+    }
+}
+
+/* pyskein clears the unused low bits of a partial last byte. */
+static void mask_tail(uint8_t *out, size_t bits) {
+    if (bits % 8) out[bits / 8] &= (uint8_t)(0xFF << (8 - bits % 8));
+}
+
+static int same_args(const vec_t *a, const vec_t *b) {
+    int i;
+    if (a->state != b->state || a->bits != b->bits || a->tree || b->tree) return 0;
+    for (i = 0; i < 5; i++)
+        if (a->field_len[i] != b->field_len[i] || memcmp(a->field[i], b->field[i], a->field_len[i]) != 0) return 0;
+    return 1;
+}
+
+static uint8_t *message(size_t len) {
+    uint8_t *m = xmalloc(len);
+    size_t i;
+    for (i = 0; i < len; i++) m[i] = (uint8_t)(7 * i + 3);
+    return m;
+}
+
+static unsigned long vectors_read, vectors_tree, vectors_keyed_tree, many_batches;
+
+/* Check group[0..n) (same arguments) with one hash_many call. */
+static void many_group(vec_t *group, size_t n) {
+    skein_simd_params_t p = params_of(&group[0]);
+    size_t out_len = (group[0].bits + 7) / 8, i;
+    const uint8_t **msgs = xmalloc(n * sizeof *msgs);
+    size_t *lens = xmalloc(n * sizeof *lens);
+    uint8_t *out = xmalloc(n * out_len);
+    int rc;
+    for (i = 0; i < n; i++) msgs[i] = message(group[i].len), lens[i] = group[i].len;
+    rc = hash_many(group[0].state, &p, msgs, lens, n, out);
+    for (i = 0; i < n; i++) {
+        mask_tail(out + i * out_len, group[i].bits);
+        CHECK(rc == SKEIN_SUCCESS && memcmp(out + i * out_len, group[i].digest, out_len) == 0,
+              "hash_many: Skein-%d-%zu, message %zu of %zu (%zu bytes)", group[i].state, group[i].bits, i, n,
+              group[i].len);
+        free((void *)msgs[i]);
+    }
+    many_batches++;
+    free(msgs), free(lens), free(out);
+}
+
+static void vector_case(const vec_t *v, size_t index) {
+    const api_t *a = ours(v->state);
+    skein_simd_params_t p = params_of(v);
+    uint8_t *msg = message(v->len), out[512];
+    size_t split = (size_t[]){0, 1, 7, 64, 129}[index % 5];
+    ctx_t c;
+    int rc;
+    if (v->tree) {
+        rc = init_params(v->state, &c, &p);
+        rc |= tree_hash(a, &c, v->leaf, v->node, v->max_level, msg, v->len, out);
+        mask_tail(out, v->bits);
+        CHECK(rc == SKEIN_SUCCESS && memcmp(out, v->digest, v->digest_len) == 0,
+              "pyskein tree walk: Skein-%d-%zu, %zu bytes, tree %u,%u,%u, key %zu", v->state, v->bits, v->len, v->leaf,
+              v->node, v->max_level, v->field_len[0]);
+        /* The same tree through the library's own tree hashing. */
+        rc = hash_many(v->state, &p, (const uint8_t *const *)&msg, &v->len, 1, out);
+        mask_tail(out, v->bits);
+        CHECK(rc == SKEIN_SUCCESS && memcmp(out, v->digest, v->digest_len) == 0,
+              "pyskein tree hash_many: Skein-%d-%zu, %zu bytes, tree %u,%u,%u", v->state, v->bits, v->len, v->leaf,
+              v->node, v->max_level);
+        vectors_tree++;
+        if (v->field_len[0]) vectors_keyed_tree++;
+        free(msg);
+        return;
+    }
+    rc = init_params(v->state, &c, &p);
+    rc |= update_split(a, &c, msg, v->len, split);
+    rc |= a->final(&c, out);
+    mask_tail(out, v->bits);
+    CHECK(rc == SKEIN_SUCCESS && memcmp(out, v->digest, v->digest_len) == 0,
+          "pyskein init_params: Skein-%d-%zu, %zu bytes, split %zu", v->state, v->bits, v->len, split);
+    if (!v->field_len[1] && !v->field_len[2] && !v->field_len[3] && !v->field_len[4]) {
+        rc = a->init_ext(&c, v->bits, SKEIN_CFG_TREE_INFO_SEQUENTIAL, v->field_len[0] ? v->field[0] : NULL,
+                         v->field_len[0]);
+        rc |= update_split(a, &c, msg, v->len, split);
+        rc |= a->final(&c, out);
+        mask_tail(out, v->bits);
+        CHECK(rc == SKEIN_SUCCESS && memcmp(out, v->digest, v->digest_len) == 0,
+              "pyskein InitExt: Skein-%d-%zu, %zu bytes, key %zu", v->state, v->bits, v->len, v->field_len[0]);
+    }
+    free(msg);
+}
+
+static int test_pyskein(const char *path) {
+    char *text = read_file(path, NULL), *cursor = text, *line;
+    vec_t *group = xmalloc(64 * sizeof *group);
+    size_t n = 0;
+    if (!text) {
+        CHECK(0, "cannot read the pyskein vectors %s", path);
+        free(group);
+        return 0;
+    }
+    while ((line = next_line(&cursor)) != NULL) {
+        vec_t v;
+        if (line[0] == '#' || line[0] == 0) continue;
+        if (!parse_vector(line, &v)) {
+            CHECK(0, "malformed pyskein vector at %lu", vectors_read);
+            continue;
+        }
+        vector_case(&v, vectors_read++);
+        if (n && (!same_args(&group[0], &v) || n == 64)) many_group(group, n), n = 0;
+        if (!v.tree) group[n++] = v;
+    }
+    if (n) many_group(group, n);
+    CHECK(vectors_read == 468, "pyskein: %lu vectors, expected 468", vectors_read);
+    printf("pyskein vectors: %lu (%lu trees walked, %lu of them keyed), %lu hash_many batches\n", vectors_read,
+           vectors_tree, vectors_keyed_tree, many_batches);
+    free(text);
+    free(group);
+    return 1;
+}
+
+/* ---- against the reference code, plain hashing ---- */
+
+static void test_peer(void) {
+    static const size_t outs[] = {8, 160, 256, 511, 512, 1000, 1024, 2056};
+    static const size_t lens[] = {0, 1, 63, 64, 65, 127, 128, 129, 1000, 4099};
+    static const size_t splits[] = {0, 1, 13, 64, 128};
+    unsigned long cases = 0;
+    uint8_t *msg = message(5000);
+    int k;
+    for (k = 0; k < 2; k++) {
+        int bits = k ? 1024 : 512;
+        const api_t *a = ours(bits), *r = peer(bits);
+        size_t o, l, s;
+        for (o = 0; o < sizeof outs / sizeof *outs; o++)
+            for (l = 0; l < sizeof lens / sizeof *lens; l++)
+                for (s = 0; s < sizeof splits / sizeof *splits; s++) {
+                    uint8_t x[300], y[300];
+                    ctx_t c1, c2;
+                    size_t n = (outs[o] + 7) / 8;
+                    int rc = our_init(bits, &c1, outs[o]) | r->init_ext(&c2, outs[o], 0, NULL, 0);
+                    rc |= update_split(a, &c1, msg, lens[l], splits[s]) | update_split(r, &c2, msg, lens[l], splits[s]);
+                    /* the same fields in the same places */
+                    CHECK(a->b_cnt(&c1) == r->b_cnt(&c2) && a->tweak(&c1, 0) == r->tweak(&c2, 0) &&
+                              a->tweak(&c1, 1) == r->tweak(&c2, 1),
+                          "peer fields: Skein-%d, %zu bytes", bits, lens[l]);
+                    rc |= a->final(&c1, x) | r->final(&c2, y);
+                    CHECK(rc == 0 && memcmp(x, y, n) == 0, "peer: Skein-%d-%zu, %zu bytes, split %zu", bits, outs[o],
+                          lens[l], splits[s]);
+                    cases++;
+                }
+    }
+    /* bit lengths through both NIST layers */
+    {
+        size_t bits;
+        for (bits = 0; bits < 2100; bits += 37) {
+            uint8_t x[300], y[300];
+            int hb = (int)outs[bits % 8];
+            int rc = Hash(hb, msg, bits, x) | ref_nist_hash(hb, msg, bits, y);
+            CHECK(rc == 0 && memcmp(x, y, (size_t)(hb + 7) / 8) == 0, "peer NIST: %d-bit, %zu bits", hb, bits);
+            cases++;
+        }
+    }
+    printf("reference peer: %lu comparisons\n", cases);
+    free(msg);
+}
+
+/* ---- the ZFS checksum: Skein-512-256 keyed with a 32-byte salt ---- */
+
+static void test_zfs_pattern(void) {
+    uint8_t salt[32], *blocks = message(8 * 131072), out[32], want[8 * 32];
+    Skein_512_Ctxt_t tmpl, saved, c;
+    const uint8_t *msgs[8];
+    size_t lens[8], i;
+    skein_simd_params_t p;
+    for (i = 0; i < 32; i++) salt[i] = (uint8_t)(0xA5 ^ i);
+    CHECK(Skein_512_InitExt(&tmpl, 256, SKEIN_CFG_TREE_INFO_SEQUENTIAL, salt, sizeof salt) == SKEIN_SUCCESS, "InitExt");
+    saved = tmpl;
+    for (i = 0; i < 8; i++) msgs[i] = blocks + i * 131072, lens[i] = (size_t)512 << i; /* 512 B .. 64 KiB */
+    memset(&p, 0, sizeof p);
+    p.hashBitLen = 256, p.key = salt, p.keyBytes = sizeof salt;
+    CHECK(skein_simd_512_hash_many(&p, msgs, lens, 8, want) == SKEIN_SUCCESS, "hash_many");
+    for (i = 0; i < 8; i++) {
+        Skein_512_Ctxt_t fresh;
+        uint8_t alone[32];
+        c = tmpl; /* the template, copied by assignment */
+        Skein_512_Update(&c, msgs[i], lens[i]);
+        Skein_512_Final(&c, out);
+        Skein_512_InitExt(&fresh, 256, SKEIN_CFG_TREE_INFO_SEQUENTIAL, salt, sizeof salt);
+        Skein_512_Update(&fresh, msgs[i], lens[i]);
+        Skein_512_Final(&fresh, alone);
+        CHECK(memcmp(out, alone, 32) == 0 && memcmp(out, want + 32 * i, 32) == 0, "ZFS pattern, block %zu", i);
+    }
+    CHECK(memcmp(&tmpl, &saved, sizeof tmpl) == 0, "the template is unchanged by its copies");
+    /* a copy taken mid-message continues on its own */
+    {
+        uint8_t a1[32], b1[32], a2[32], b2[32];
+        Skein_512_Ctxt_t x = tmpl, y;
+        Skein_512_Update(&x, blocks, 100);
+        y = x;
+        Skein_512_Update(&x, blocks + 100, 50);
+        Skein_512_Update(&y, blocks + 100, 51);
+        Skein_512_Final(&x, a1), Skein_512_Final(&y, b1);
+        x = tmpl, Skein_512_Update(&x, blocks, 150), Skein_512_Final(&x, a2);
+        y = tmpl, Skein_512_Update(&y, blocks, 151), Skein_512_Final(&y, b2);
+        CHECK(memcmp(a1, a2, 32) == 0 && memcmp(b1, b2, 32) == 0 && memcmp(a1, b1, 32) != 0, "mid-message copy");
+    }
+    free(blocks);
+}
+
+/* ---- keyed trees: InitExt's walk against the library's tree hashing ---- */
+
+static void test_keyed_tree(void) {
+    static const unsigned trees[][3] = {{1, 1, 2}, {1, 2, 3}, {2, 1, 255}, {3, 3, 4}};
+    uint8_t key[40], *msg = message(9000);
+    size_t t, l, i;
+    int k;
+    for (i = 0; i < sizeof key; i++) key[i] = (uint8_t)(3 * i + 1);
+    for (k = 0; k < 3; k++) {
+        int bits = 256 << k;
+        const api_t *a = ours(bits);
+        for (t = 0; t < 4; t++)
+            for (l = 0; l < 4; l++) {
+                size_t len = (size_t[]){0, 100, 2048, 9000}[l];
+                uint64_t info = SKEIN_CFG_TREE_INFO(trees[t][0], trees[t][1], trees[t][2]);
+                uint8_t walked[64], whole[64];
+                skein_simd_params_t p;
+                ctx_t g;
+                int rc = a->init_ext(&g, 384, info, key, sizeof key);
+                rc |= tree_hash(a, &g, trees[t][0], trees[t][1], trees[t][2], msg, len, walked);
+                memset(&p, 0, sizeof p);
+                p.hashBitLen = 384, p.treeInfo = info, p.key = key, p.keyBytes = sizeof key;
+                rc |= hash_many(bits, &p, (const uint8_t *const *)&msg, &len, 1, whole);
+                CHECK(rc == SKEIN_SUCCESS && memcmp(walked, whole, 48) == 0, "keyed tree: Skein-%d, tree %u,%u,%u, %zu bytes",
+                      bits, trees[t][0], trees[t][1], trees[t][2], len);
+            }
+    }
+    free(msg);
+}
+
+/* ---- return codes and the extension's introspection ---- */
+
+static void test_edges(void) {
+    Skein_512_Ctxt_t c;
+    hashState s;
+    uint8_t out[64], bad[64];
+    skein_simd_params_t p;
+    const uint8_t *none = NULL;
+    size_t zero = 0;
+    CHECK(Skein_512_Init(&c, 0) == SKEIN_BAD_HASHLEN, "Init(0)");
+    CHECK(Skein_512_Init(NULL, 512) == SKEIN_FAIL, "Init(NULL)");
+    CHECK(Skein_512_Init(&c, 512) == SKEIN_SUCCESS && Skein_512_Update(&c, NULL, 0) == SKEIN_SUCCESS, "Update(NULL, 0)");
+    CHECK(Skein_512_Update(&c, NULL, 1) == SKEIN_FAIL, "Update(NULL, 1)");
+    c.h.bCnt = 65;
+    CHECK(Skein_512_Update(&c, out, 1) == SKEIN_FAIL && Skein_512_Final(&c, out) == SKEIN_FAIL, "bad bCnt");
+    CHECK(Init(&s, 0) == BAD_HASHLEN && Init(&s, -8) == BAD_HASHLEN, "NIST Init(0)");
+    CHECK(Init(&s, 256) == SUCCESS && s.statebits == 512 && Init(&s, 513) == SUCCESS && s.statebits == 1024,
+          "NIST state size");
+    Init(&s, 512);
+    CHECK(Update(&s, out, 13) == SUCCESS && Update(&s, out, 8) == FAIL && Update(&s, out, 0) == SUCCESS,
+          "NIST: nothing after a partial byte");
+    memset(&p, 0, sizeof p);
+    p.hashBitLen = 512;
+    CHECK(skein_simd_512_init_params(&c, &p) == SKEIN_SUCCESS && Skein_512_Final(&c, out) == SKEIN_SUCCESS, "init_params");
+    Skein_512_Init(&c, 512), Skein_512_Final(&c, bad);
+    CHECK(memcmp(out, bad, 64) == 0, "init_params without arguments is Init");
+    CHECK(skein_simd_512_init_params(&c, NULL) == SKEIN_FAIL, "init_params(NULL)");
+    p.keyBytes = 3;
+    CHECK(skein_simd_512_init_params(&c, &p) == SKEIN_FAIL, "init_params with a NULL key of 3 bytes");
+    p.keyBytes = 0, p.treeInfo = SKEIN_CFG_TREE_INFO(1, 1, 1);
+    CHECK(skein_simd_512_hash_many(&p, &none, &zero, 1, out) == SKEIN_FAIL, "hash_many: tree height 1");
+    p.treeInfo = 0;
+    CHECK(skein_simd_512_hash_many(&p, NULL, NULL, 0, NULL) == SKEIN_SUCCESS, "hash_many of nothing");
+    p.hashBitLen = 0;
+    CHECK(skein_simd_512_hash_many(&p, &none, &zero, 1, out) == SKEIN_BAD_HASHLEN, "hash_many: 0 bits");
+    CHECK(skein_simd_backend(512) != NULL && skein_simd_backend(100) == NULL, "skein_simd_backend");
+    CHECK(skein_simd_many_lanes(256) >= 1 && skein_simd_many_lanes(7) == 0, "skein_simd_many_lanes");
+    printf("libskein_simd %s: backends %s / %s / %s, hash_many on %s with %zu lanes (Skein-512)\n", skein_simd_version(),
+           skein_simd_backend(256), skein_simd_backend(512), skein_simd_backend(1024), skein_simd_many_backend(512),
+           skein_simd_many_lanes(512));
+}
+
+int main(int argc, char **argv) {
+    int read_all;
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s GOLDEN_KAT PYSKEIN_VECTORS\n", argv[0]);
+        return 2;
+    }
+    test_layout();
+    test_edges();
+    read_all = test_golden(argv[1]);
+    read_all &= test_pyskein(argv[2]);
+    test_peer();
+    test_zfs_pattern();
+    test_keyed_tree();
+    printf("c-api: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 && read_all ? 0 : 1;
+}

@@ -1,0 +1,174 @@
+//! `skeinsum`: print or check Skein checksums, in the manner of sha256sum,
+//! b3sum and FreeBSD's skein512.
+//!
+//! Exit status: 0 when all went well, 1 when a file could not be read, a
+//! check failed or standard output could not be written, 2 on a usage error
+//! (then nothing is hashed).
+//!
+//! The binary is `src/main.rs`, which calls [`run`]. The library exists so
+//! that fuzz targets can reach the pure parts with stable names:
+//! - [`format::parse_check_line`]: one line of a checksum list (GNU, BSD tag
+//!   or FreeBSD style) into a [`format::CheckLine`];
+//! - [`format::result_line`]: the line `skeinsum` prints for a digest;
+//! - [`format::escape_name`] / [`format::unescape_name`]: GNU's backslash
+//!   escaping of names in those lines;
+//! - [`quote::quote_name`]: GNU's shell-escape quoting of names in messages
+//!   on stderr.
+
+mod check;
+mod cli;
+mod config;
+pub mod format;
+mod input;
+mod mapped;
+pub mod quote;
+pub mod report;
+mod selftest;
+mod testing;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{line_end, Action, Args};
+use crate::config::{os_bytes, tag_name, HashConfig};
+use crate::input::Reader;
+use crate::quote::quote_name;
+use crate::report::{warn, Output, OutputClosed};
+
+/// The whole tool: parse the command line, do what it asks, return the exit
+/// status. Everything it owns (the key first) is dropped, and so wiped,
+/// before the status reaches the caller.
+pub fn run() -> ExitCode {
+    let mut args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => return usage_error(e),
+    };
+    let mut out = Output::new();
+    let result = match args.action() {
+        Action::ListBackends => selftest::list_backends(&mut out).map(|()| true),
+        Action::SelfTest => selftest::run(&mut out),
+        Action::Hash | Action::Check => {
+            let config = match HashConfig::from_args(&mut args) {
+                Ok(config) => config,
+                Err(message) => {
+                    warn(message);
+                    return ExitCode::from(2);
+                }
+            };
+            match with_threads(&args, &config, || run_files(&args, &config, &mut out)) {
+                Ok(result) => result,
+                Err(message) => {
+                    warn(message);
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    match result.and_then(|ok| out.flush().map(|()| ok)) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) | Err(OutputClosed) => ExitCode::FAILURE,
+    }
+}
+
+/// Help and version go to stdout with status 0 (1 if they cannot be
+/// written); any other command-line error is one line on stderr with
+/// status 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let mut out = Output::new();
+        let printed = match out.check_open() {
+            Ok(()) => e.print().map_err(|e| out.failed(e)),
+            Err(closed) => Err(closed),
+        };
+        return match printed.and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(OutputClosed) => ExitCode::FAILURE,
+        };
+    }
+    // clap's message is its first paragraph (with possible values or the
+    // missing option on indented lines); the usage and tip after it go.
+    let text = e.to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let message = message.join(" ");
+    warn(format_args!(
+        "{} (see --help)",
+        message.strip_prefix("error: ").unwrap_or(&message)
+    ));
+    ExitCode::from(2)
+}
+
+/// Run `work` inside a pool of `-j` threads when tree hashing is on.
+///
+/// The library's parallel tree path runs on the current rayon pool, so
+/// installing the pool here is all `-j` needs. Plain hashing is sequential by
+/// nature and spawns none.
+fn with_threads<T: Send>(
+    args: &Args,
+    config: &HashConfig,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, String> {
+    if !config.is_tree() {
+        return Ok(work());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.thread_count())
+        .thread_name(|i| format!("skeinsum-{i}"))
+        .build()
+        .map_err(|e| format!("--threads {}: {e}", args.thread_count()))?;
+    Ok(pool.install(work))
+}
+
+/// Hash or check every FILE; true if all went well.
+fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool, OutputClosed> {
+    let stdin_only = [std::ffi::OsString::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        &args.files[..]
+    };
+    let mut reader = Reader::new(!args.no_mmap, args.progress);
+    if args.check {
+        let options = check::CheckOptions {
+            quiet: args.quiet,
+            status: args.status,
+            strict: args.strict,
+            warn: args.warn,
+            ignore_missing: args.ignore_missing,
+            zero: args.zero,
+        };
+        return check::run(config, files, &options, &mut reader, out);
+    }
+
+    let prototype = match config.hasher(config.state, config.output_bits) {
+        Ok(h) => h,
+        Err(e) => {
+            warn(e);
+            return Ok(false);
+        }
+    };
+    let tag = args.tag.then(|| tag_name(config.state, config.output_bits));
+    let end = line_end(args.zero);
+    let mut ok = true;
+    for file in files {
+        let name = os_bytes(file);
+        // A clone carries the key and other arguments already absorbed.
+        let mut hasher = prototype.clone();
+        let digest = reader
+            .hash(&name, &mut hasher)
+            .and_then(|()| input::finish(hasher));
+        match digest {
+            Ok(digest) => out.line(&format::result_line(&digest, &name, tag.as_deref(), end))?,
+            Err(e) => {
+                warn(format_args!("{}: {}", quote_name(&name), e.reason()));
+                ok = false;
+            }
+        }
+    }
+    Ok(ok)
+}

@@ -1,0 +1,3 @@
+//! AArch64 (little-endian): one module per instruction set.
+
+pub(crate) mod neon;

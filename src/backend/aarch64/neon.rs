@@ -1,0 +1,295 @@
+//! AArch64 NEON (ASIMD), present on every AArch64 Linux CPU, optionally with
+//! the SHA3 extension.
+//!
+//! **Multi-lane kernel** (`compress_lanes`, seam in `crate::lanes`): four
+//! computations at once. Row `j` holds word `j` of the four states in a pair
+//! of q registers (lanes 0, 1 and 2, 3), so a Threefish round is `W` ADD, `W`
+//! rotations and `W` EOR, and the word permutation is only a renaming of
+//! registers. The two registers of a row are independent chains: with one
+//! register per row (two lanes), the add, rotate, xor latency of each round
+//! leaves a wide core's vector pipes idle (llvm-mca: README, "AArch64").
+//!
+//! NEON has no vector rotate. Without SHA3 a rotation is `SHL`, then `SRI`
+//! (shift right and insert) into the shifted copy; with FEAT_SHA3 (Apple M1
+//! and later, Neoverse V1/V2/N2) it is one `XAR` with a zero operand (`XAR`
+//! rotates `a ^ b` right, so rotl(x, r) = XAR(x, 0, 64 - r)). The token
+//! records which of the two kernels this CPU runs.
+//!
+//! **Single stream**: the portable block function. A64's scalar code does a
+//! MIX in two instructions (`ADD`, then `EOR` with a rotated operand) on four
+//! to six integer pipes; a NEON single stream needs three per two MIXes plus
+//! a permute per round on the dependency chain, and loses (README, "AArch64").
+
+// Index loops follow the numbering of words and lanes in the specification.
+#![allow(clippy::needless_range_loop)]
+
+use crate::backend::portable;
+use core::arch::aarch64::*;
+
+cpufeatures::new!(sha3_cpuid, "sha3");
+
+/// Proof that this CPU has NEON (only `detect` makes one), and whether it has
+/// the SHA3 extension too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token {
+    sha3: bool,
+}
+
+impl Token {
+    pub(crate) fn detect() -> Option<Token> {
+        // NEON is part of every AArch64 Linux target (so a compile-time
+        // fact); SHA3 is optional and asked of the OS at run time.
+        cfg!(target_feature = "neon").then(|| Token { sha3: sha3_cpuid::get() })
+    }
+
+    /// Whether the automatic choice takes this multi-lane kernel over the
+    /// portable one: only with `XAR`. The SHL + SRI kernel executes fewer
+    /// instructions than scalar code but takes more cycles in llvm-mca's
+    /// Neoverse N1 and Cortex-A53 models (README, "AArch64"), so it runs
+    /// only when forced.
+    pub(crate) fn lanes_preferred(self) -> bool {
+        self.sha3
+    }
+}
+
+pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    portable::compress_256(chain, tweak, blocks, bytes_per_block)
+}
+pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    portable::compress_512(chain, tweak, blocks, bytes_per_block)
+}
+pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    portable::compress_1024(chain, tweak, blocks, bytes_per_block)
+}
+
+// ===========================================================================
+// Multi-lane kernel
+// ===========================================================================
+
+/// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second).
+type Row = [uint64x2_t; 2];
+
+#[inline(always)]
+fn add(a: Row, b: Row) -> Row {
+    // SAFETY: NEON is enabled for the whole target (checked by `Token::detect`).
+    unsafe { [vaddq_u64(a[0], b[0]), vaddq_u64(a[1], b[1])] }
+}
+
+#[inline(always)]
+fn xor(a: Row, b: Row) -> Row {
+    // SAFETY: as in `add`.
+    unsafe { [veorq_u64(a[0], b[0]), veorq_u64(a[1], b[1])] }
+}
+
+#[inline(always)]
+fn and(a: Row, b: Row) -> Row {
+    // SAFETY: as in `add`.
+    unsafe { [vandq_u64(a[0], b[0]), vandq_u64(a[1], b[1])] }
+}
+
+#[inline(always)]
+fn splat(v: u64) -> Row {
+    // SAFETY: as in `add`.
+    let r = unsafe { vdupq_n_u64(v) };
+    [r, r]
+}
+
+/// Tweak words plus `step`: a carry out of word 0 (sum < step, an all-ones
+/// lane) adds one to word 1.
+#[inline(always)]
+fn advance(t0: Row, t1: Row, step: Row) -> (Row, Row) {
+    let sum = add(t0, step);
+    // SAFETY: as in `add`.
+    let t1 = unsafe { [vsubq_u64(t1[0], vcltq_u64(sum[0], step[0])), vsubq_u64(t1[1], vcltq_u64(sum[1], step[1]))] };
+    (sum, t1)
+}
+
+/// `$body` with `$n` the constant equal to `$r` (1..=63): the shift and
+/// rotate intrinsics take their count as a const generic, and every rotation
+/// count of the cipher is a constant once the round is inlined, so the match
+/// folds away.
+macro_rules! with_const_count {
+    ($r:expr, $n:ident => $body:expr) => {
+        with_const_count!(@arms $r, $n => $body; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25
+            26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59
+            60 61 62 63)
+    };
+    (@arms $r:expr, $n:ident => $body:expr; $($k:literal)*) => {
+        match $r {
+            $($k => {
+                const $n: i32 = $k;
+                $body
+            })*
+            _ => unreachable!("rotation counts are 1..=63"),
+        }
+    };
+}
+
+/// Rotate every lane left by `r`: `SHL` by `r`, then `SRI` by `64 - r`
+/// inserts the bits that wrap around; a rotation by 32 is one `REV64` of the
+/// 32-bit halves.
+#[inline(always)]
+fn rol_shift(a: Row, r: u32) -> Row {
+    a.map(|a| {
+        // SAFETY: as in `add`.
+        unsafe {
+            if r == 32 {
+                return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(a)));
+            }
+            with_const_count!(r, N => vsriq_n_u64::<{ 64 - N }>(vshlq_n_u64::<N>(a), a))
+        }
+    })
+}
+
+/// Rotate every lane left by `r` with one `XAR` per register (a rotate right
+/// of `a ^ 0`).
+#[target_feature(enable = "sha3")]
+#[inline]
+fn rol_xar(a: Row, r: u32) -> Row {
+    let zero = vdupq_n_u64(0);
+    [
+        with_const_count!(r, N => vxarq_u64::<{ 64 - N }>(a[0], zero)),
+        with_const_count!(r, N => vxarq_u64::<{ 64 - N }>(a[1], zero)),
+    ]
+}
+
+/// Message rows of the block at byte `offset` of every lane: each pair of
+/// words of lanes 2h and 2h + 1 is transposed with `TRN1`/`TRN2` into
+/// register h of two rows.
+///
+/// # Safety
+/// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
+#[inline(always)]
+unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Row; W] {
+    let mut m = [splat(0); W];
+    for pair in 0..W / 2 {
+        for h in 0..2 {
+            // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane,
+            // since 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment
+            // requirement. Little-endian target, so the bytes are the words.
+            unsafe {
+                let a = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h].as_ptr().add(offset + 16 * pair)));
+                let b = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h + 1].as_ptr().add(offset + 16 * pair)));
+                m[2 * pair][h] = vtrn1q_u64(a, b);
+                m[2 * pair + 1][h] = vtrn2q_u64(a, b);
+            }
+        }
+    }
+    m
+}
+
+#[inline(always)]
+fn load_row(row: &[u64; 4]) -> Row {
+    // SAFETY: a row is 32 readable bytes.
+    unsafe { [vld1q_u64(row.as_ptr()), vld1q_u64(row.as_ptr().add(2))] }
+}
+
+#[inline(always)]
+fn store_row(row: &mut [u64; 4], v: Row) {
+    // SAFETY: a row is 32 writable bytes.
+    unsafe {
+        vst1q_u64(row.as_mut_ptr(), v[0]);
+        vst1q_u64(row.as_mut_ptr().add(2), v[1]);
+    }
+}
+
+/// The kernel without SHA3: rotations are `SHL` + `SRI`.
+mod shift {
+    use super::{add, advance, and, load_row, load_rows, splat, store_row, xor, Row, Token};
+    use crate::backend::lane_kernel::lane_kernel;
+
+    #[inline(always)]
+    fn rol(a: Row, r: u32) -> Row {
+        super::rol_shift(a, r)
+    }
+
+    lane_kernel!("neon", Row, 4);
+}
+
+/// The kernel with SHA3: rotations are one `XAR`.
+mod xar {
+    use super::{add, advance, and, load_row, load_rows, splat, store_row, xor, Row, Token};
+    use crate::backend::lane_kernel::lane_kernel;
+
+    #[target_feature(enable = "sha3")]
+    #[inline]
+    fn rol(a: Row, r: u32) -> Row {
+        super::rol_xar(a, r)
+    }
+
+    lane_kernel!("sha3", Row, 4);
+}
+
+/// Computations per multi-lane call: two registers of two 64-bit lanes.
+pub(crate) const LANES: usize = shift::LANES;
+const _: () = assert!(xar::LANES == LANES);
+
+/// The multi-lane block function (seam in `crate::lanes`): the `XAR` kernel
+/// where the token found SHA3, else the `SHL` + `SRI` one.
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+pub(crate) fn compress_lanes<const W: usize>(
+    token: Token,
+    state: &mut crate::lanes::LaneState<W, LANES>,
+    blocks: [&[u8]; LANES],
+    bytes_per_block: [u64; LANES],
+) {
+    if token.sha3 {
+        xar::compress_lanes::<W>(token, state, blocks, bytes_per_block)
+    } else {
+        shift::compress_lanes::<W>(token, state, blocks, bytes_per_block)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::LaneState;
+    use crate::spec::T1_FIRST;
+    use rand::{Rng, SeedableRng};
+
+    /// Both kernels (the XAR one where this CPU has SHA3) against the
+    /// portable block function, lane by lane: random chains, tweaks near the
+    /// 64-bit carry, different lengths per lane, unaligned input.
+    fn check<const W: usize>(token: Token, seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for n in [1usize, 3] {
+            let mut state = LaneState::<W, 4>::new();
+            let data: Vec<Vec<u8>> = (0..4).map(|_| (0..n * 8 * W + 3).map(|_| rng.gen()).collect()).collect();
+            let bytes_per_block = [8 * W as u64, rng.gen_range(1..8 * W as u64), rng.gen(), 8 * W as u64];
+            let mut want = Vec::new();
+            for i in 0..4 {
+                let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                let tweak = [u64::MAX - rng.gen_range(0..2 * 8 * W as u64), rng.gen::<u64>() | T1_FIRST];
+                state.load(i, &chain, tweak);
+                let (mut c, mut t) = (chain, tweak);
+                portable::compress::<W>(&mut c, &mut t, &data[i][i..i + n * 8 * W], bytes_per_block[i]);
+                want.push((c, t));
+            }
+            let blocks: [&[u8]; 4] = core::array::from_fn(|i| &data[i][i..i + n * 8 * W]);
+            compress_lanes::<W>(token, &mut state, blocks, bytes_per_block);
+            for (i, (c, t)) in want.iter().enumerate() {
+                assert_eq!(&state.chain_of(i), c, "W={W} n={n} lane {i} sha3={}", token.sha3);
+                assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} n={n} lane {i} tweak");
+            }
+        }
+    }
+
+    #[test]
+    fn both_kernels_match_portable() {
+        let token = Token::detect().expect("NEON on every AArch64 Linux");
+        // CI runs this under QEMU CPUs with and without SHA3, and says which.
+        match std::env::var("SKEIN_SIMD_EXPECT_SHA3").as_deref() {
+            Ok("1") => assert!(token.sha3, "SHA3 expected on this CPU"),
+            Ok("0") => assert!(!token.sha3, "SHA3 not expected on this CPU"),
+            _ => {}
+        }
+        let kernels = if token.sha3 { vec![token, Token { sha3: false }] } else { vec![token] };
+        for (k, kernel) in kernels.into_iter().enumerate() {
+            check::<4>(kernel, 10 + k as u64);
+            check::<8>(kernel, 20 + k as u64);
+            check::<16>(kernel, 30 + k as u64);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Block-level access for code that keeps the Skein state itself, as plain
+//! data: the C library (`capi/`), whose contexts C programs copy with `=` or
+//! `memcpy` and whose tweak words they set directly (tree hashing in the
+//! reference's calling convention). The rest of the crate keeps its state
+//! private; these two functions are the whole seam.
+//!
+//! ```
+//! use skein_simd::{raw, Platform};
+//! // Skein-256-256 of the empty message, UBI by UBI (spec 3.5).
+//! let platform = Platform::detect();
+//! let mut chain = raw::config_chain::<4>(&platform, &[0; 4], 256, 0);
+//! let mut tweak = [0, (1 << 62) | (48 << 56)]; // first block, type message
+//! tweak[1] |= 1 << 63; // the only block is also the final one
+//! raw::compress::<4>(&platform, &mut chain, &mut tweak, &[0; 32], 0);
+//! let mut out_tweak = [0, (1 << 62) | (1 << 63) | (63 << 56)]; // output stage
+//! raw::compress::<4>(&platform, &mut chain, &mut out_tweak, &[0; 32], 8);
+//! let mut digest = [0u8; 32];
+//! for (bytes, word) in digest.chunks_exact_mut(8).zip(chain) {
+//!     bytes.copy_from_slice(&word.to_le_bytes());
+//! }
+//! assert_eq!(digest.to_vec(), skein_simd::Skein256::digest(256, b""));
+//! ```
+
+use crate::consts::{iv, types, T1_FINAL, T1_FIRST, T1_TYPE_SHIFT};
+use crate::Platform;
+
+/// The UBI block step on `platform`'s backend for `W`-word states (4, 8 or
+/// 16): for each block of `8 * W` bytes in `blocks`, advance the tweak
+/// position by `bytes_per_block`, set `chain = Threefish(chain, tweak, block)
+/// ^ block`, and clear the tweak's first-block flag. The position is the
+/// specification's 96 bits (word 0 carries into the low half of word 1).
+///
+/// # Panics
+/// If `blocks.len()` is not a multiple of `8 * W`.
+#[inline]
+pub fn compress<const W: usize>(
+    platform: &Platform,
+    chain: &mut [u64; W],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
+    const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
+    assert_eq!(blocks.len() % (8 * W), 0, "raw::compress: whole blocks only");
+    platform.compress::<W>(chain, tweak, blocks, bytes_per_block);
+}
+
+/// The chaining value after the configuration UBI (spec 3.5.2), starting
+/// from `chain` (all zero without a key, else the key UBI's result), for an
+/// output of `output_bits` bits and the tree word `tree_info`
+/// (`leaf | fan_out << 8 | max_height << 16`, 0 for sequential hashing; any
+/// value is hashed as given, as the reference code does). Precomputed for the
+/// common unkeyed sequential sizes.
+pub fn config_chain<const W: usize>(platform: &Platform, chain: &[u64; W], output_bits: u64, tree_info: u64) -> [u64; W] {
+    const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
+    if tree_info == 0 && chain.iter().all(|&w| w == 0) {
+        if let Some(precomputed) = iv::lookup::<W>(output_bits) {
+            return precomputed;
+        }
+    }
+    // "SHA3", version 1, output length, tree word; zero-padded to a block.
+    let mut block = [0u8; 128];
+    block[..8].copy_from_slice(&0x0000_0001_3341_4853u64.to_le_bytes());
+    block[8..16].copy_from_slice(&output_bits.to_le_bytes());
+    block[16..24].copy_from_slice(&tree_info.to_le_bytes());
+    let mut out = *chain;
+    let mut tweak = [0, T1_FIRST | T1_FINAL | (types::CFG << T1_TYPE_SHIFT)];
+    platform.compress::<W>(&mut out, &mut tweak, &block[..8 * W], 32);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Backend;
+
+    #[test]
+    fn config_chain_matches_the_precomputed_ivs_when_computed() {
+        // A non-zero tree word skips the table; the same block computed
+        // through the backend must then equal what the table would give for
+        // the word 0 computed the slow way (a zero key chain is not special
+        // to the block function).
+        let p = Platform::force(Backend::Portable).unwrap();
+        for bits in [128, 160, 224, 256] {
+            let fast = config_chain::<4>(&p, &[0; 4], bits, 0);
+            let slow = crate::ubi::config_chain::<4>(bits, 0, 0, 0);
+            assert_eq!(fast, slow);
+        }
+        let tree = config_chain::<8>(&p, &[0; 8], 512, 0x02_0101);
+        assert_eq!(tree, crate::ubi::config_chain::<8>(512, 1, 1, 2));
+        let odd = config_chain::<16>(&p, &[0; 16], 1000, 0);
+        assert_eq!(odd, crate::ubi::config_chain::<16>(1000, 0, 0, 0));
+    }
+
+    #[test]
+    #[should_panic(expected = "whole blocks")]
+    fn compress_rejects_partial_blocks() {
+        let p = Platform::detect();
+        compress::<8>(&p, &mut [0; 8], &mut [0; 2], &[0; 65], 64);
+    }
+}
