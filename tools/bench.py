@@ -131,7 +131,8 @@ def main():
             best[key][impl] = min(best[key].get(impl, float("inf")), ns)
         if have_py:
             long = [k for k in best if k[3] >= 1 << 20]
-            for k, v in time_pyskein(long, 2, 0.05).items():
+            # (`--only` may leave no long case)
+            for k, v in (time_pyskein(long, 2, 0.05) if long else {}).items():
                 py[k] = min(py.get(k, float("inf")), v)
             overhead = min(overhead, time_pyskein([("empty", 256, 256, 0)], 3, 0.02)[("empty", 0)])
 
