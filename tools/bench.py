@@ -1,81 +1,66 @@
 #!/usr/bin/env python3
-"""Side-by-side Skein benchmark: every skein-simd backend this CPU has,
-RustCrypto `skein`, and the C reference through PySkein, on the same machine
-in the same run; prints one markdown table (MB/s, cycles/byte, ratios).
+"""Single-stream Skein benchmark against the peers, in the same run on the
+same machine; prints markdown tables (ns per hash, cycles per byte, ratios).
 
-    python3 tools/bench.py            # full run (16 MiB messages too), a few minutes
-    python3 tools/bench.py --quick    # 64 B, 1 KiB, 64 KiB only
+    python3 tools/bench.py            # 64 B, 1 KiB, 16 MiB and the ZFS pattern
+    python3 tools/bench.py --quick    # 64 B and 1 KiB only
+    python3 tools/bench.py --install-pyskein
 
-Passes of the Rust binary and of PySkein alternate, best of all passes
-kept. The clock is measured here with a dependent chain of integer adds (one add
-per cycle), compiled from a few lines of C with `cc`. The C reference is
-PySkein (PyPI `pyskein`, wrapping C code); build it without -march=native:
+Contenders, all fed the same bytes:
+  * skein-simd through its public API (`Skein512::new(256)`, `update`,
+    `finalize_into`), automatic backend choice, and every backend forced;
+  * the reference-derived C inside crates.io `skein-ffi` 0.5.0
+    (`ext/skein/c_skein.c`, one-shot `skein_hash`: Skein-512 up to 512 output
+    bits, Skein-1024 above; no Skein-256), compiled at `-O3 -mtune=generic`;
+  * RustCrypto `skein` 0.2 and 0.1;
+  * Botan 2's Skein-512 (Debian libbotan-2-dev; hash object reused);
+  * pyskein 1.0's C (long messages only: its per-call Python overhead,
+    printed below, swamps short ones), built with
+    `CFLAGS='-O3 -mtune=generic' pip install --no-binary :all: pyskein==1.0`
+    (`--install-pyskein` runs exactly that).
 
-    CFLAGS="-O3 -mtune=generic" pip install --no-binary :all: pyskein
+All but pyskein live in one benchmark-only binary, tools/peer-bench (its own
+cargo workspace, not a dependency of the library), which interleaves every
+contender round by round and keeps each one's best. Passes of that binary
+alternate with passes of pyskein, best of all passes kept, so a burst of load
+on this shared machine hits both sides alike. The clock is a dependent-add
+chain (one add per cycle) measured by the binary between cases.
 
-(`--install-pyskein` runs exactly that.) PySkein's per-call Python overhead
-(object creation, argument parsing) is included in its small-message times;
-as a bound on it the script prints the time of an empty Skein-256 hash
-through Python, so read the C column's 64-byte rows with that in mind. All Rust timings come from `examples/bench_table.rs`: every
-contender interleaved, best of several rounds.
+"vs X" columns are X's time divided by skein-simd's: above 1 means
+skein-simd is faster.
 """
 import argparse
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-CLOCK_C = r"""
-#include <stdio.h>
-#include <stdint.h>
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
-int main(void) {
-    double best = 0;
-    for (int trial = 0; trial < 80; trial++) {
-        uint64_t x = 0, n = 1000000;
-        double t0 = now();
-        for (uint64_t i = 0; i < n; i++) {
-            /* 16 dependent adds: 16 cycles per iteration on any modern core */
-            __asm__ volatile(
-                "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t" : "+r"(x));
-        }
-        double ghz = 16.0 * n / (now() - t0) / 1e9;
-        if (ghz > best) best = ghz;
-    }
-    printf("%.3f\n", best);
-    return 0;
-}
-"""
+HARNESS = os.path.join(ROOT, "tools", "peer-bench")
 
 
-def measure_ghz():
-    with tempfile.TemporaryDirectory() as d:
-        src, exe = os.path.join(d, "clock.c"), os.path.join(d, "clock")
-        with open(src, "w") as f:
-            f.write(CLOCK_C)
-        subprocess.run(["cc", "-O2", "-o", exe, src], check=True)
-        return float(subprocess.run([exe], check=True, capture_output=True, text=True).stdout)
+def build_harness():
+    manifest = os.path.join(HARNESS, "Cargo.toml")
+    # Downloads skein-ffi 0.5.0 (and the rest) into cargo's registry, where
+    # the harness's build script finds c_skein.c.
+    subprocess.run(["cargo", "fetch", "--quiet", "--manifest-path", manifest], check=True)
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", manifest], check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(HARNESS, "target"))
+    return os.path.join(target, "release", "skein-peer-bench")
 
 
-def run_rust(args):
-    env = dict(os.environ)
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench_table"], cwd=ROOT, check=True, env=env)
-    target = env.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    exe = os.path.join(target, "release", "examples", "bench_table")
+def run_harness(exe, args):
     out = subprocess.run([exe] + args, check=True, capture_output=True, text=True)
     sys.stderr.write(out.stderr)
-    rows = []
+    rows, ghz = [], float("nan")
     for line in out.stdout.splitlines():
-        case, state, outbits, length, impl, ns = line.split("\t")
+        parts = line.split("\t")
+        if parts[0] == "clock_ghz":
+            ghz = float(parts[1])
+            continue
+        case, state, outbits, length, impl, ns = parts
         rows.append((case, int(state), int(outbits), int(length), impl, float(ns)))
-    return rows
+    return rows, ghz
 
 
 def time_pyskein(cases, rounds, target_s):
@@ -84,7 +69,7 @@ def time_pyskein(cases, rounds, target_s):
     ctor = {256: skein.skein256, 512: skein.skein512, 1024: skein.skein1024}
     data = os.urandom(max(c[3] for c in cases))
     result = {}
-    for case, state, outbits, length, _ in cases:
+    for case, state, outbits, length in cases:
         msg = data[:length]
         f = ctor[state]
 
@@ -105,91 +90,103 @@ def time_pyskein(cases, rounds, target_s):
     return result
 
 
+def size_label(n):
+    if n >= 1 << 20:
+        return f"{n >> 20} MiB"
+    if n >= 1024:
+        return f"{n >> 10} KiB"
+    return f"{n} B"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="64 B and 1 KiB only")
+    ap.add_argument("--passes", type=int, default=None, help="alternating passes (default 3, quick 2)")
+    ap.add_argument("--only", default=None, help="only cases whose name contains this")
     ap.add_argument("--install-pyskein", action="store_true")
     a = ap.parse_args()
 
     if a.install_pyskein:
         env = dict(os.environ, CFLAGS="-O3 -mtune=generic")
-        subprocess.run([sys.executable, "-m", "pip", "install", "--no-binary", ":all:", "pyskein"], check=True, env=env)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--no-binary", ":all:", "pyskein==1.0"], check=True, env=env)
     try:
         import skein  # noqa: F401
 
-        have_c = True
+        have_py = True
     except ImportError:
-        have_c = False
-        print("note: pyskein not installed; run with --install-pyskein for the C reference column", file=sys.stderr)
+        have_py = False
+        print("note: pyskein not installed; run with --install-pyskein for its column", file=sys.stderr)
 
-    # Interleave: alternate whole passes of the Rust binary (all its
-    # contenders interleaved inside) with passes of the C reference, and keep
-    # each contender's best, so a burst of load on this shared machine hits
-    # both sides alike.
-    passes = 3 if a.quick else 5
-    rust_args = (["--quick"] if a.quick else []) + ["--rounds", "2"]
-    ghz = measure_ghz()
-    best = {}
-    c_ref = {}
+    exe = build_harness()
+    passes = a.passes or (2 if a.quick else 3)
+    args = (["--quick"] if a.quick else []) + ["--rounds", "3"] + (["--only", a.only] if a.only else [])
+    best, py, ghz = {}, {}, 0.0
     overhead = float("inf")
     for _ in range(passes):
-        for r in run_rust(rust_args):
-            key = (r[0], r[1], r[2], r[3], r[4])
-            best[key] = min(best.get(key, float("inf")), r[5])
-        if have_c:
-            cases = sorted({k[:4] + (None,) for k in best}, key=lambda c: (c[1], c[0], c[3]))
-            for k, v in time_pyskein(cases, 2, 0.01).items():
-                c_ref[k] = min(c_ref.get(k, float("inf")), v)
-            overhead = min(overhead, time_pyskein([("empty", 256, 256, 0, None)], 2, 0.01)[("empty", 0)])
-        ghz = max(ghz, measure_ghz())
-    rows = [k + (v,) for k, v in best.items()]
-    order = {}
-    for k in best:
-        order.setdefault(k[:4], len(order))
-    cases = sorted(order, key=order.get)
-    cases = [c + (None,) for c in cases]
+        rows, g = run_harness(exe, args)
+        ghz = max(ghz, g)
+        for case, state, outbits, length, impl, ns in rows:
+            key = (case, state, outbits, length)
+            best.setdefault(key, {})
+            best[key][impl] = min(best[key].get(impl, float("inf")), ns)
+        if have_py:
+            long = [k for k in best if k[3] >= 1 << 20]
+            # (`--only` may leave no long case)
+            for k, v in (time_pyskein(long, 2, 0.05) if long else {}).items():
+                py[k] = min(py.get(k, float("inf")), v)
+            overhead = min(overhead, time_pyskein([("empty", 256, 256, 0)], 3, 0.02)[("empty", 0)])
 
-    impls = []
-    for r in rows:
-        if r[4] not in impls:
-            impls.append(r[4])
-    backends = [i for i in impls if i != "rustcrypto"]
+    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    avx512 = "avx512f" in flags
+    print(f"Clock (dependent-add chain): {ghz:.2f} GHz; CPU exposes AVX2: {'avx2' in flags}, "
+          f"AVX-512F: {avx512}. Best of {passes} alternating passes.\n")
 
     def cpb(ns, n):
-        return ns * ghz / n if n else float("nan")
+        return ns * ghz / n
 
-    def mbs(ns, n):
-        return n / ns * 1e3
-
-    head = ["Hash", "Message"] + [f"{b} cpb" for b in backends] + ["RustCrypto cpb", "C ref cpb", "best (MB/s)", "vs C", "vs RustCrypto"]
-    print(f"Clock (dependent-add chain): {ghz:.2f} GHz. Times: best of {passes} alternating passes.\n")
+    plain = [k for k in best if not k[0].startswith("ZFS")]
+    peers = ["skein-ffi C", "pyskein C", "Botan 2", "RustCrypto 0.2", "RustCrypto 0.1"]
+    head = ["Hash", "Message", "skein-simd ns", "cpb"]
+    for p in peers:
+        head += [f"{p} ns", f"vs {p}"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
-    for case, state, outbits, length, _ in cases:
-        t = {r[4]: r[5] for r in rows if (r[0], r[3]) == (case, length)}
-        best_b = min(backends, key=lambda b: t[b])
-        size = f"{length // (1 << 20)} MiB" if length >= 1 << 20 else f"{length // 1024} KiB" if length >= 1024 else f"{length} B"
-        cells = [case, size]
-        for b in backends:
-            cells.append(f"**{cpb(t[b], length):.2f}**" if b == best_b else f"{cpb(t[b], length):.2f}")
-        rc = t.get("rustcrypto")
-        cells.append(f"{cpb(rc, length):.2f}" if rc else "-")
-        c = c_ref.get((case, length))
-        cells.append(f"{cpb(c, length):.2f}" if c else "-")
-        cells.append(f"{mbs(t[best_b], length):.0f} ({best_b})")
-        cells.append(f"{c / t[best_b]:.2f}x" if c else "-")
-        cells.append(f"{rc / t[best_b]:.2f}x" if rc else "-")
+    for key in plain:
+        case, state, outbits, length = key
+        t = dict(best[key])
+        if (case, length) in py:
+            t["pyskein C"] = py[(case, length)]
+        ours = t["skein-simd"]
+        cells = [case, size_label(length), f"{ours:.0f}", f"{cpb(ours, length):.2f}"]
+        for p in peers:
+            if p in t:
+                cells += [f"{t[p]:.0f}", f"{t[p] / ours:.2f}x"]
+            else:
+                cells += ["-", "-"]
         print("| " + " | ".join(cells) + " |")
-    print()
-    for case, state, outbits, length, _ in cases:
-        if length == 64:
-            t = {r[4]: r[5] for r in rows if (r[0], r[3]) == (case, length)}
-            line = f"{case}, 64 B: " + ", ".join(f"{k} {v:.0f} ns" for k, v in t.items())
-            if have_c:
-                line += f", C ref (pyskein) {c_ref[(case, length)]:.0f} ns"
-            print(line)
-    if have_c:
-        print(f"PySkein per-call overhead bound: an empty Skein-256 hash takes {overhead:.0f} ns through Python.")
+
+    print("\nEvery backend forced (cycles per byte; the automatic choice is the first column):\n")
+    impls = []
+    for key in plain:
+        for impl in best[key]:
+            if impl.startswith("skein-simd") and impl not in impls:
+                impls.append(impl)
+    print("| Hash | Message | " + " | ".join(impls) + " |")
+    print("|" + "---|" * (len(impls) + 2))
+    for key in plain:
+        t = best[key]
+        cells = [key[0], size_label(key[3])] + [f"{cpb(t[i], key[3]):.2f}" if i in t else "-" for i in impls]
+        print("| " + " | ".join(cells) + " |")
+
+    for key in best:
+        if key[0].startswith("ZFS"):
+            t = best[key]
+            print(f"\n{key[0]}:")
+            for impl, ns in t.items():
+                print(f"  {impl}: {ns / 1e3:.1f} us, {key[3] / ns * 1e3:.0f} MB/s, {cpb(ns, key[3]):.2f} cpb")
+            print(f"  keyed template clone / unkeyed: {t['skein-simd keyed template clone'] / t['skein-simd unkeyed']:.3f}")
+    if have_py:
+        print(f"\npyskein per-call overhead bound: an empty Skein-256 hash takes {overhead:.0f} ns through Python.")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@
  *    the CPU's SIMD lanes and, for large batches, on several threads.
  *  - skein_simd_backend & co.: which implementation this process uses.
  *
- * The environment variable SKEIN_SIMD_BACKEND (portable, sse2, avx2, avx512,
+ * The environment variable SKEIN_SIMD_BACKEND (portable, sse2, avx2, avx512, asm,
  * altivec, vsx, neon), read once at the first call, forces a backend when
  * this CPU has it; otherwise the fastest one is detected.
  */

@@ -28,7 +28,7 @@ mod x86;
 #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
 use powerpc::{altivec, vsx};
 #[cfg(target_arch = "x86_64")]
-use x86::{avx2, avx512, sse2};
+use x86::{asm, avx2, avx512, sse2};
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use aarch64::neon;
 
@@ -53,6 +53,9 @@ pub enum Backend {
     Avx2,
     /// x86-64 AVX-512 F + VL.
     Avx512,
+    /// x86-64 scalar code in generated inline assembly (baseline
+    /// instructions only); the automatic choice on x86-64.
+    Asm,
     /// PowerPC AltiVec/VMX, 64-bit words emulated in 32-bit lanes.
     Altivec,
     /// POWER8+ VSX with native 64-bit vector lanes.
@@ -65,11 +68,12 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend this crate knows, available here or not.
-    pub const ALL: [Backend; 7] = [
+    pub const ALL: [Backend; 8] = [
         Backend::Portable,
         Backend::Sse2,
         Backend::Avx2,
         Backend::Avx512,
+        Backend::Asm,
         Backend::Altivec,
         Backend::Vsx,
         Backend::Neon,
@@ -82,6 +86,7 @@ impl Backend {
             Backend::Sse2 => "sse2",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Asm => "asm",
             Backend::Altivec => "altivec",
             Backend::Vsx => "vsx",
             Backend::Neon => "neon",
@@ -140,6 +145,8 @@ enum Choice {
     Avx2(avx2::Token),
     #[cfg(target_arch = "x86_64")]
     Avx512(avx512::Token),
+    #[cfg(target_arch = "x86_64")]
+    Asm(asm::Token),
     #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
     Altivec(altivec::Token),
     #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
@@ -158,6 +165,8 @@ impl Choice {
             Backend::Avx2 => avx2::Token::detect().map(Choice::Avx2),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => avx512::Token::detect().map(Choice::Avx512),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Asm => asm::Token::detect().map(Choice::Asm),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
             Backend::Altivec => altivec::Token::detect().map(Choice::Altivec),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
@@ -178,6 +187,8 @@ impl Choice {
             Choice::Avx2(_) => Backend::Avx2,
             #[cfg(target_arch = "x86_64")]
             Choice::Avx512(_) => Backend::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Choice::Asm(_) => Backend::Asm,
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
             Choice::Altivec(_) => Backend::Altivec,
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
@@ -199,6 +210,8 @@ macro_rules! dispatch {
             Choice::Avx2(t) => avx2::$function(t, $($arg),*),
             #[cfg(target_arch = "x86_64")]
             Choice::Avx512(t) => avx512::$function(t, $($arg),*),
+            #[cfg(target_arch = "x86_64")]
+            Choice::Asm(t) => asm::$function(t, $($arg),*),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
             Choice::Altivec(t) => altivec::$function(t, $($arg),*),
             #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
@@ -365,19 +378,18 @@ pub struct Platform {
 fn preference(state_bits: usize) -> &'static [Backend] {
     let _ = state_bits;
     // x86-64, measured on AMD Zen 5 (EPYC; this VM exposes AVX2 but hides
-    // AVX-512) with examples/bench_table (all backends interleaved, best of
-    // 200 rounds, 16 KiB messages), time relative to portable:
-    //   Skein-256:  portable 1.00, avx2 1.81, sse2 2.21
-    //   Skein-512:  portable 1.00, avx2 1.98, sse2 1.91
-    //   Skein-1024: portable 1.00, avx2 1.48, sse2 2.19
-    // Single-stream Threefish is latency-bound: the even/odd SIMD layout puts
-    // a shuffle (and, without AVX-512, a shift/shift/or rotate) on every
-    // round's dependency chain, while scalar code runs each round as add then
-    // xor with the rotate alongside. So scalar wins every size here. avx512
-    // is left out until it is measured on a CPU that exposes it (forcing it
-    // with `Params::backend` works and is tested there).
+    // AVX-512), all backends interleaved in one run (tools/bench.py), cycles
+    // per byte at 16 MiB, Skein-256 / -512 / -1024:
+    //   asm 5.9 4.3 5.0   portable 6.8 5.0 5.2   avx2 13.1 10.1 8.1   sse2 15.9 10.0 13.9
+    // Single-stream Threefish is a chain of dependent rounds: the even/odd
+    // SIMD layout puts a shuffle (and, without AVX-512, a shift/shift/or
+    // rotate) on every round's chain, while scalar code runs a round as add
+    // then xor with the rotate beside it. So scalar wins every size here,
+    // and the generated assembly (see backend/x86/asm.rs) beats the compiled
+    // Rust. avx512 is left out until it is measured on a CPU that exposes it
+    // (forcing it with `Params::backend` works and is tested there).
     if cfg!(target_arch = "x86_64") {
-        return &[Backend::Portable];
+        return &[Backend::Asm, Backend::Portable];
     }
     // PowerPC, instructions per message byte under QEMU user mode
     // (tools/ppc-insn-table.sh; no PowerPC hardware here, so instruction
