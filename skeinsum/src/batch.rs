@@ -154,9 +154,11 @@ impl<'c> Batch<'c> {
     /// request); one outcome per request taken, in order.
     pub fn hash_window(&mut self, requests: &[Request<'_>]) -> Vec<Outcome> {
         // Look the next names up (in parallel: for small files these system
-        // calls cost more than hashing), then choose the window by size.
+        // calls cost more than hashing), then choose the window by size. No
+        // further than one window's worth of names: a name looked up here but
+        // left for the next window would be looked up twice.
         let largest = BATCH_FILE_MAX.min(testing::map_window(MAP_WINDOW));
-        let ahead = &requests[..requests.len().min(2 * WINDOW_FILES)];
+        let ahead = &requests[..requests.len().min(WINDOW_FILES)];
         let manys: Vec<Option<usize>> = ahead
             .iter()
             .map(|r| self.many_index((r.state, r.output_bits)))

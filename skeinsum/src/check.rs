@@ -303,6 +303,10 @@ impl Checker<'_> {
         mut batch: Option<&mut Batch<'_>>,
         pending: &mut Vec<(CheckLine, StateSize, u64)>,
     ) -> Result<(), OutputClosed> {
+        let requests: Vec<Request<'_>> = pending
+            .iter()
+            .map(|(entry, state, output_bits)| Request { name: &entry.name, state: *state, output_bits: *output_bits })
+            .collect();
         let mut done = 0;
         while done < pending.len() {
             let Some(batch) = batch.as_deref_mut() else {
@@ -311,12 +315,7 @@ impl Checker<'_> {
                 }
                 break;
             };
-            let requests: Vec<Request<'_>> = pending[done..]
-                .iter()
-                .map(|(entry, state, output_bits)| Request { name: &entry.name, state: *state, output_bits: *output_bits })
-                .collect();
-            let outcomes = batch.hash_window(&requests);
-            drop(requests);
+            let outcomes = batch.hash_window(&requests[done..]);
             for ((entry, state, bits), outcome) in pending[done..].iter().zip(outcomes) {
                 done += 1;
                 match outcome {
