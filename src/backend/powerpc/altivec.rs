@@ -513,16 +513,15 @@ macro_rules! split_window {
 /// like the `SplitKey` vectors so a subkey window of them is cut the same
 /// way. This works because 3 divides W + 1 = 9: key word w serves word 5 or
 /// 6 of a subkey only together with t[(w + 1) % 3] (`tk`), and word 7 of
-/// subkey s is key word (s + 7) % 9, so s is (w + 2) % 9 for s < 9 (`ck0`)
-/// and 9 more for 9 <= s < 18 (`ck1`; subkey 18 adds 9 to that). A subkey
+/// subkey s is key word (s + 7) % 9, so s is (w + 2) % 9 for s < 9 (`ck`)
+/// (`ck`, which gets 9 more for 9 <= s < 18, and subkey 18 adds 9 again). A subkey
 /// addition is then one 64-bit addition per register pair instead of
 /// three-operand ones: 8 VIU1 instructions instead of 17, against 30 per
 /// block to build these.
 #[derive(Clone, Copy)]
 struct FoldedKey {
     tk: SplitKey,
-    ck0: SplitKey,
-    ck1: SplitKey,
+    ck: SplitKey,
 }
 
 /// Key word in lane `lane` of `SplitKey` vector `j`, Threefish-512.
@@ -534,46 +533,46 @@ const fn key_word_512(j: usize, lane: usize) -> usize {
     }
 }
 
-/// Counter lanes of `FoldedKey::ck0` (`extra` 0) and `ck1` (`extra` 9).
-const fn counter_512(j: usize, extra: u32) -> [u32; 4] {
+/// Counter lanes of `FoldedKey::ck` for subkeys 0..9.
+const fn counter_512(j: usize) -> [u32; 4] {
     let mut c = [0; 4];
     let mut lane = 0;
     while lane < 4 {
-        c[lane] = ((key_word_512(j, lane) + 2) % 9) as u32 + extra;
+        c[lane] = ((key_word_512(j, lane) + 2) % 9) as u32;
         lane += 1;
     }
     c
 }
 
-/// Tweak words t[(w + 1) % 3] for the key words of `SplitKey` vectors 0..3.
+/// The tweak words of one block, (t0, t1, t2, 0) as high and low halves.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
 struct FoldTweak {
-    h: [[u32; 4]; 3],
-    l: [[u32; 4]; 3],
+    h: [u32; 4],
+    l: [u32; 4],
 }
 
 impl FoldTweak {
     #[inline(always)]
     fn new(t0: u64, t1: u64) -> FoldTweak {
-        let ts = [t0, t1, t0 ^ t1];
-        let mut f = FoldTweak {
-            h: [[0; 4]; 3],
-            l: [[0; 4]; 3],
-        };
-        let mut j = 0;
-        while j < 3 {
-            let mut lane = 0;
-            while lane < 4 {
-                let t = ts[(key_word_512(j, lane) + 1) % 3];
-                f.h[j][lane] = hi(t);
-                f.l[j][lane] = lo(t);
-                lane += 1;
-            }
-            j += 1;
+        let t2 = t0 ^ t1;
+        FoldTweak {
+            h: [hi(t0), hi(t1), hi(t2), 0],
+            l: [lo(t0), lo(t1), lo(t2), 0],
         }
-        f
     }
+}
+
+/// Shuffle of (t0, t1, t2, 0) giving t[(w + 1) % 3] for the key words of
+/// `SplitKey` vector `j`.
+const fn fold_tweak_pick(j: usize) -> Simd<u32, 4> {
+    let mut i = [0; 4];
+    let mut lane = 0;
+    while lane < 4 {
+        i[lane] = ((key_word_512(j, lane) + 1) % 3) as u32;
+        lane += 1;
+    }
+    idx4(i)
 }
 
 /// `(h, l) + (0, c)`: a 64-bit addition of small numbers (3 instructions).
@@ -592,29 +591,53 @@ unsafe fn split_add_lo(h: V, l: V, c: V) -> (V, V) {
 unsafe fn folded_key(k: &SplitKey, t: &FoldTweak) -> FoldedKey {
     // SAFETY: caller enables AltiVec; loads are from aligned fields.
     unsafe {
-        let mut f = FoldedKey {
-            tk: *k,
-            ck0: *k,
-            ck1: *k,
-        };
-        let mut j = 0;
-        while j < 3 {
-            (f.tk.h[j], f.tk.l[j]) = split_add(k.h[j], k.l[j], vconst(t.h[j]), vconst(t.l[j]));
-            j += 1;
-        }
+        let mut f = FoldedKey { tk: *k, ck: *k };
+        let (th, tl) = (vconst(t.h), vconst(t.l));
+        (f.tk.h[0], f.tk.l[0]) = split_add(
+            k.h[0],
+            k.l[0],
+            simd_shuffle(th, th, const { fold_tweak_pick(0) }),
+            simd_shuffle(tl, tl, const { fold_tweak_pick(0) }),
+        );
+        (f.tk.h[1], f.tk.l[1]) = split_add(
+            k.h[1],
+            k.l[1],
+            simd_shuffle(th, th, const { fold_tweak_pick(1) }),
+            simd_shuffle(tl, tl, const { fold_tweak_pick(1) }),
+        );
+        (f.tk.h[2], f.tk.l[2]) = split_add(
+            k.h[2],
+            k.l[2],
+            simd_shuffle(th, th, const { fold_tweak_pick(2) }),
+            simd_shuffle(tl, tl, const { fold_tweak_pick(2) }),
+        );
         f.tk.h[3] = f.tk.h[0];
         f.tk.l[3] = f.tk.l[0];
-        (f.ck0.h[0], f.ck0.l[0]) = split_add_lo(k.h[0], k.l[0], vconst(const { counter_512(0, 0) }));
-        (f.ck0.h[1], f.ck0.l[1]) = split_add_lo(k.h[1], k.l[1], vconst(const { counter_512(1, 0) }));
-        (f.ck0.h[2], f.ck0.l[2]) = split_add_lo(k.h[2], k.l[2], vconst(const { counter_512(2, 0) }));
-        (f.ck1.h[0], f.ck1.l[0]) = split_add_lo(k.h[0], k.l[0], vconst(const { counter_512(0, 9) }));
-        (f.ck1.h[1], f.ck1.l[1]) = split_add_lo(k.h[1], k.l[1], vconst(const { counter_512(1, 9) }));
-        (f.ck1.h[2], f.ck1.l[2]) = split_add_lo(k.h[2], k.l[2], vconst(const { counter_512(2, 9) }));
-        f.ck0.h[3] = f.ck0.h[0];
-        f.ck0.l[3] = f.ck0.l[0];
-        f.ck1.h[3] = f.ck1.h[0];
-        f.ck1.l[3] = f.ck1.l[0];
+        (f.ck.h[0], f.ck.l[0]) = split_add_lo(k.h[0], k.l[0], vconst(const { counter_512(0) }));
+        (f.ck.h[1], f.ck.l[1]) = split_add_lo(k.h[1], k.l[1], vconst(const { counter_512(1) }));
+        (f.ck.h[2], f.ck.l[2]) = split_add_lo(k.h[2], k.l[2], vconst(const { counter_512(2) }));
+        f.ck.h[3] = f.ck.h[0];
+        f.ck.l[3] = f.ck.l[0];
         f
+    }
+}
+
+/// Move `FoldedKey::ck` from subkeys 0..9 to subkeys 9..18 (adds 9).
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn folded_ck_next(f: &mut FoldedKey) {
+    // SAFETY: caller enables AltiVec.
+    unsafe {
+        let nine = vconst([9; 4]);
+        let mut j = 0;
+        while j < 3 {
+            (f.ck.h[j], f.ck.l[j]) = split_add_lo(f.ck.h[j], f.ck.l[j], nine);
+            j += 1;
+        }
+        f.ck.h[3] = f.ck.h[0];
+        f.ck.l[3] = f.ck.l[0];
     }
 }
 
@@ -626,16 +649,19 @@ unsafe fn folded_key(k: &SplitKey, t: &FoldTweak) -> FoldedKey {
 unsafe fn split_inject_folded<const W: usize, const S: usize>(
     x: &mut Split,
     k: &SplitKey,
-    f: &FoldedKey,
+    f: &mut FoldedKey,
 ) {
     // SAFETY: caller enables AltiVec.
     unsafe {
+        if S == 9 {
+            folded_ck_next(f);
+        }
         let (kh, kl): (V, V) = split_window!(k, W, key_pos::<W>(S) % (W + 1));
         let (th, tl): (V, V) = split_window!(&f.tk, W, key_pos::<W>(S) % (W + 1));
         let eh: V = simd_shuffle(kh, th, const { idx4([0, 1, 2, 7]) });
         let el: V = simd_shuffle(kl, tl, const { idx4([0, 1, 2, 7]) });
         (x.eh[0], x.el[0]) = split_add(x.eh[0], x.el[0], eh, el);
-        let c = if S < 9 { &f.ck0 } else { &f.ck1 };
+        let c = &f.ck;
         let (kh, kl): (V, V) = split_window!(k, W, key_pos::<W>(S + 1) % (W + 1));
         let (th, tl): (V, V) = split_window!(&f.tk, W, key_pos::<W>(S + 1) % (W + 1));
         let (ch, cl): (V, V) = split_window!(c, W, key_pos::<W>(S + 1) % (W + 1));
@@ -659,7 +685,7 @@ unsafe fn split_inject<const W: usize, const S: usize>(
     x: &mut Split,
     k: &SplitKey,
     t: &TweakLanes,
-    f: &FoldedKey,
+    f: &mut FoldedKey,
 ) {
     // SAFETY: caller enables AltiVec; loads are from aligned fields.
     unsafe {
@@ -698,7 +724,7 @@ unsafe fn split_eight<const W: usize, const S1: usize, const S2: usize>(
     x: &mut Split,
     k: &SplitKey,
     t: &TweakLanes,
-    f: &FoldedKey,
+    f: &mut FoldedKey,
     rc: &RotConsts,
 ) {
     // SAFETY: caller enables AltiVec.
@@ -801,24 +827,24 @@ unsafe fn split_blocks<const W: usize>(
             let m = split_load::<W>(blocks);
             let k = split_key::<W>(&chain);
             let t = TweakLanes::new(t0, t1, 3, 2);
-            let f = if W == 8 {
+            let mut f = if W == 8 {
                 folded_key(&k, &FoldTweak::new(t0, t1))
             } else {
-                FoldedKey { tk: k, ck0: k, ck1: k }
+                FoldedKey { tk: k, ck: k }
             };
             let mut x = m;
-            split_inject::<W, 0>(&mut x, &k, &t, &f);
-            split_eight::<W, 1, 2>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 3, 4>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 5, 6>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 7, 8>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 9, 10>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 11, 12>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 13, 14>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 15, 16>(&mut x, &k, &t, &f, &rc);
-            split_eight::<W, 17, 18>(&mut x, &k, &t, &f, &rc);
+            split_inject::<W, 0>(&mut x, &k, &t, &mut f);
+            split_eight::<W, 1, 2>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 3, 4>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 5, 6>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 7, 8>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 9, 10>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 11, 12>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 13, 14>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 15, 16>(&mut x, &k, &t, &mut f, &rc);
+            split_eight::<W, 17, 18>(&mut x, &k, &t, &mut f, &rc);
             if W == 16 {
-                split_eight::<W, 19, 20>(&mut x, &k, &t, &f, &rc);
+                split_eight::<W, 19, 20>(&mut x, &k, &t, &mut f, &rc);
             }
             let mut r = 0;
             while r < W / 8 {
