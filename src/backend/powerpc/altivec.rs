@@ -187,11 +187,103 @@ fn opaque(mut v: V) -> V {
     v
 }
 
-/// Rotation counts and select masks of rounds 0..8, one pair per odd register.
+/// Rotation counts and select masks of rounds 0..8, one pair per odd
+/// register: `0[0][r][d]` the `vrlw` counts, `0[1][r][d]` the `vsel` masks.
+#[repr(C, align(16))]
+struct RotTable([[[[u32; 4]; 8]; 2]; 2]);
+
+/// Where the rotation constants are, with the addresses in GPRs: each use is
+/// one `lvx` (a load-store unit instruction) instead of a vector register
+/// held for the whole block. Sixteen (Skein-1024: 32) constants do not fit
+/// in the 32 vector registers beside the state and the key, and a spilled
+/// one costs `li` + `lvx` per use; GPRs are plentiful here.
 #[derive(Clone, Copy)]
 struct RotConsts {
-    count: [[V; 2]; 8],
-    mask: [[V; 2]; 8],
+    /// `base[kind][r]`: the counts (kind 0) or masks (kind 1) of register r.
+    base: [[*const u8; 2]; 2],
+    /// `off[d]`: 16 * d.
+    off: [usize; 8],
+}
+
+impl RotConsts {
+    /// # Safety
+    /// `table` outlives every use of the result.
+    #[inline(always)]
+    unsafe fn new(table: &'static RotTable) -> RotConsts {
+        let t = table as *const RotTable as *const [[[u32; 4]; 8]; 2];
+        let base = |kind: usize, r: usize| {
+            // SAFETY: in bounds of `table`.
+            opaque_ptr(unsafe { (*t.add(kind))[r].as_ptr() as *const u8 })
+        };
+        RotConsts {
+            base: [[base(0, 0), base(0, 1)], [base(1, 0), base(1, 1)]],
+            off: [
+                opaque_usize(0),
+                opaque_usize(16),
+                opaque_usize(32),
+                opaque_usize(48),
+                opaque_usize(64),
+                opaque_usize(80),
+                opaque_usize(96),
+                opaque_usize(112),
+            ],
+        }
+    }
+
+    /// The `vrlw` counts of register `r` in round `d`.
+    ///
+    /// # Safety
+    /// AltiVec enabled.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    unsafe fn count(&self, d: usize, r: usize) -> V {
+        // SAFETY: a 16-byte aligned entry of the 'static table.
+        unsafe { load_vector(self.base[0][r], self.off[d]) }
+    }
+
+    /// The `vsel` mask of register `r` in round `d`.
+    ///
+    /// # Safety
+    /// AltiVec enabled.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    unsafe fn mask(&self, d: usize, r: usize) -> V {
+        // SAFETY: a 16-byte aligned entry of the 'static table.
+        unsafe { load_vector(self.base[1][r], self.off[d]) }
+    }
+}
+
+/// `lvx` from `base + off`, kept where it is written (not hoisted, merged or
+/// turned into a vector register held across the block).
+///
+/// # Safety
+/// `base + off` is 16-byte aligned and readable.
+#[target_feature(enable = "altivec")]
+#[inline]
+unsafe fn load_vector(base: *const u8, off: usize) -> V {
+    let v: V;
+    // SAFETY: caller; reads 16 bytes, writes one vector register.
+    unsafe {
+        asm!("lvx {0}, {1}, {2}", out(vreg) v, in(reg_nonzero) base, in(reg) off,
+             options(nostack, readonly, preserves_flags));
+    }
+    v
+}
+
+/// `p`, hidden from LLVM so that it stays in a GPR.
+#[inline(always)]
+fn opaque_ptr(mut p: *const u8) -> *const u8 {
+    // SAFETY: an empty instruction sequence.
+    unsafe { asm!("/* {0} */", inout(reg) p, options(pure, nomem, nostack, preserves_flags)) };
+    p
+}
+
+/// `n`, hidden from LLVM so that it stays in a GPR.
+#[inline(always)]
+fn opaque_usize(mut n: usize) -> usize {
+    // SAFETY: an empty instruction sequence.
+    unsafe { asm!("/* {0} */", inout(reg) n, options(pure, nomem, nostack, preserves_flags)) };
+    n
 }
 
 /// Sixteen message bytes at `p` (any alignment).
@@ -342,33 +434,25 @@ const fn split_rot<const W: usize>(d: usize, r: usize) -> ([u32; 4], [u32; 4]) {
     (count, mask)
 }
 
-/// The rotation constants of all rounds, opaque to LLVM.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn split_consts<const W: usize>() -> RotConsts {
-    let zero = vconst([0; 4]);
-    let mut rc = RotConsts {
-        count: [[zero; 2]; 8],
-        mask: [[zero; 2]; 8],
-    };
+/// The rotation constants of all rounds of the split layout.
+const fn split_table<const W: usize>() -> RotTable {
+    let mut t = RotTable([[[[0; 4]; 8]; 2]; 2]);
     let mut d = 0;
     while d < 8 {
         let mut r = 0;
         while r < W / 8 {
             let (c, m) = split_rot::<W>(d, r);
-            // SAFETY: caller enables AltiVec.
-            unsafe {
-                rc.count[d][r] = opaque(vconst(c));
-                rc.mask[d][r] = opaque(vconst(m));
-            }
+            t.0[0][r][d] = c;
+            t.0[1][r][d] = m;
             r += 1;
         }
         d += 1;
     }
-    rc
+    t
 }
+
+static SPLIT_512: RotTable = split_table::<8>();
+static SPLIT_1024: RotTable = split_table::<16>();
 
 /// Rotate four words left, each by its own count.
 ///
@@ -405,12 +489,12 @@ unsafe fn split_round<const W: usize, const D: usize>(x: &mut Split, rc: &RotCon
     // SAFETY: caller enables AltiVec.
     unsafe {
         (x.eh[0], x.el[0]) = split_add(x.eh[0], x.el[0], x.oh[0], x.ol[0]);
-        let (h, l) = split_rotate(x.oh[0], x.ol[0], rc.count[D][0], rc.mask[D][0]);
+        let (h, l) = split_rotate(x.oh[0], x.ol[0], rc.count(D, 0), rc.mask(D, 0));
         x.oh[0] = simd_xor(h, x.eh[0]);
         x.ol[0] = simd_xor(l, x.el[0]);
         if W == 16 {
             (x.eh[1], x.el[1]) = split_add(x.eh[1], x.el[1], x.oh[1], x.ol[1]);
-            let (h, l) = split_rotate(x.oh[1], x.ol[1], rc.count[D][1], rc.mask[D][1]);
+            let (h, l) = split_rotate(x.oh[1], x.ol[1], rc.count(D, 1), rc.mask(D, 1));
             x.oh[1] = simd_xor(h, x.eh[1]);
             x.ol[1] = simd_xor(l, x.el[1]);
 
@@ -821,7 +905,7 @@ unsafe fn split_blocks<const W: usize>(
             ol: [l[6], l[7]],
         };
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
-        let rc = split_consts::<W>();
+        let rc = RotConsts::new(if W == 8 { &SPLIT_512 } else { &SPLIT_1024 });
         while n != 0 {
             advance(&mut t0, &mut t1, bytes_per_block);
             let m = split_load::<W>(blocks);
@@ -973,29 +1057,20 @@ const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     (count, mask)
 }
 
-/// The rotation constants of all rounds, opaque to LLVM.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_consts() -> RotConsts {
-    let zero = vconst([0; 4]);
-    let mut rc = RotConsts {
-        count: [[zero; 2]; 8],
-        mask: [[zero; 2]; 8],
-    };
+/// The rotation constants of all rounds of the pair layout.
+const fn pair_table() -> RotTable {
+    let mut t = RotTable([[[[0; 4]; 8]; 2]; 2]);
     let mut d = 0;
     while d < 8 {
         let (c, m) = pair_rot(d);
-        // SAFETY: caller enables AltiVec.
-        unsafe {
-            rc.count[d][0] = opaque(vconst(c));
-            rc.mask[d][0] = opaque(vconst(m));
-        }
+        t.0[0][0][d] = c;
+        t.0[1][0][d] = m;
         d += 1;
     }
-    rc
+    t
 }
+
+static PAIR_256: RotTable = pair_table();
 
 /// Shuffle moving the odd words of round `d` to round `d + 1`.
 const fn pair_perm(d: usize) -> Simd<u32, 4> {
@@ -1030,9 +1105,9 @@ unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
             // Both rotations are by 32: swap the halves.
             simd_shuffle(x.o, x.o, const { idx4([1, 0, 3, 2]) })
         } else {
-            let y = vec_rl(x.o, rc.count[D][0]);
+            let y = vec_rl(x.o, rc.count(D, 0));
             let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
-            vsel(y, swapped, rc.mask[D][0])
+            vsel(y, swapped, rc.mask(D, 0))
         };
         let o = simd_xor(rotated, x.e);
         x.o = simd_shuffle(o, o, const { pair_perm(D) });
@@ -1259,7 +1334,7 @@ unsafe fn pair_blocks_256(
             e: vconst(lanes.0[0]),
             o: vconst(lanes.0[1]),
         };
-        let rc = pair_consts();
+        let rc = RotConsts::new(&PAIR_256);
         let one = opaque(vconst([0, 0, 0, 1]));
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
         while n != 0 {
