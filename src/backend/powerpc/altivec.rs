@@ -203,7 +203,29 @@ struct RotConsts {
     base: [[*const u8; 2]; 2],
     /// `off[d]`: 16 * d.
     off: [usize; 8],
+    /// `counter_base[i]`: entries 8i.. of `COUNTERS`.
+    counter_base: [*const u8; 3],
+    /// Pair layout only: the masks of rounds 0..8 in vector registers (the
+    /// Skein-256 block has registers to spare; one `lvx` per round less).
+    resident_mask: [V; 8],
 }
+
+/// (0, 0, 0, s) for subkey counters s = 0..24: the low half of a 64-bit
+/// word s in the last lane.
+#[repr(C, align(16))]
+struct CounterTable([[u32; 4]; 24]);
+
+const fn counter_table() -> CounterTable {
+    let mut t = CounterTable([[0; 4]; 24]);
+    let mut s = 0;
+    while s < 24 {
+        t.0[s][3] = s as u32;
+        s += 1;
+    }
+    t
+}
+
+static COUNTERS: CounterTable = counter_table();
 
 impl RotConsts {
     /// # Safety
@@ -215,8 +237,19 @@ impl RotConsts {
             // SAFETY: in bounds of `table`.
             opaque_ptr(unsafe { (*t.add(kind))[r].as_ptr() as *const u8 })
         };
+        let counters = COUNTERS.0.as_ptr() as *const u8;
+        let zero = vconst([0; 4]);
         RotConsts {
+            resident_mask: [zero; 8],
             base: [[base(0, 0), base(0, 1)], [base(1, 0), base(1, 1)]],
+            // SAFETY: in bounds of `COUNTERS`.
+            counter_base: unsafe {
+                [
+                    opaque_ptr(counters),
+                    opaque_ptr(counters.add(128)),
+                    opaque_ptr(counters.add(256)),
+                ]
+            },
             off: [
                 opaque_usize(0),
                 opaque_usize(16),
@@ -239,6 +272,17 @@ impl RotConsts {
     unsafe fn count(&self, d: usize, r: usize) -> V {
         // SAFETY: a 16-byte aligned entry of the 'static table.
         unsafe { load_vector(self.base[0][r], self.off[d]) }
+    }
+
+    /// (0, 0, 0, s).
+    ///
+    /// # Safety
+    /// AltiVec enabled.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    unsafe fn counter(&self, s: usize) -> V {
+        // SAFETY: a 16-byte aligned entry of the 'static table (s < 24).
+        unsafe { load_vector(self.counter_base[s / 8], self.off[s % 8]) }
     }
 
     /// The `vsel` mask of register `r` in round `d`.
@@ -1107,7 +1151,7 @@ unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
         } else {
             let y = vec_rl(x.o, rc.count(D, 0));
             let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
-            vsel(y, swapped, rc.mask(D, 0))
+            vsel(y, swapped, rc.resident_mask[D])
         };
         let o = simd_xor(rotated, x.e);
         x.o = simd_shuffle(o, o, const { pair_perm(D) });
@@ -1161,8 +1205,6 @@ unsafe fn pair_window(k: &PairKey, q: usize) -> V {
 struct PairTweak {
     t01: V,
     t22: V,
-    /// (0, 1): the subkey counter's step.
-    one: V,
 }
 
 /// (0, ts[i]): the tweak word added to word 2.
@@ -1177,34 +1219,11 @@ unsafe fn pair_tweak_even(t: &PairTweak, i: usize) -> V {
         let t = PairTweak {
             t01: opaque(t.t01),
             t22: opaque(t.t22),
-            one: t.one,
         };
         match i {
             0 => simd_shuffle(z, t.t01, NEXT_WORD),
             1 => simd_shuffle(t.t01, z, const { idx4([4, 5, 2, 3]) }),
             _ => simd_shuffle(z, t.t22, NEXT_WORD),
-        }
-    }
-}
-
-/// (ts[i], 0): the tweak word added to word 1.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_tweak_odd(t: &PairTweak, i: usize) -> V {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let z = vconst([0; 4]);
-        let t = PairTweak {
-            t01: opaque(t.t01),
-            t22: opaque(t.t22),
-            one: t.one,
-        };
-        match i {
-            0 => simd_shuffle(t.t01, z, const { idx4([0, 1, 4, 5]) }),
-            1 => simd_shuffle(t.t01, z, NEXT_WORD),
-            _ => simd_shuffle(t.t22, z, NEXT_WORD),
         }
     }
 }
@@ -1226,17 +1245,22 @@ unsafe fn pair_add4(a: V, b: V, c: V, d: V) -> V {
 }
 
 /// The tweak parts of subkey `S`: (0, ts[(s+1) % 3]) for the even words and
-/// (ts[s % 3], s) for the odd ones; `counter` holds (0, s) and moves on.
+/// (ts[s % 3], s) for the odd ones, the counter taken from `COUNTERS` by one
+/// shuffle (a permute-unit instruction, not two vector additions).
 ///
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_tweak_parts<const S: usize>(t: &PairTweak, counter: &mut V) -> (V, V) {
+unsafe fn pair_tweak_parts<const S: usize>(t: &PairTweak, rc: &RotConsts) -> (V, V) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         let even = pair_tweak_even(t, const { (S + 1) % 3 });
-        let odd = simd_add(pair_tweak_odd(t, const { S % 3 }), *counter);
-        *counter = simd_add(*counter, t.one);
+        let c = rc.counter(S);
+        let odd = match S % 3 {
+            0 => simd_shuffle(opaque(t.t01), c, const { idx4([0, 1, 6, 7]) }),
+            1 => simd_shuffle(opaque(t.t01), c, const { idx4([2, 3, 6, 7]) }),
+            _ => simd_shuffle(opaque(t.t22), c, const { idx4([0, 1, 6, 7]) }),
+        };
         (even, odd)
     }
 }
@@ -1246,10 +1270,10 @@ unsafe fn pair_tweak_parts<const S: usize>(t: &PairTweak, counter: &mut V) -> (V
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, counter: &mut V) {
+unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, rc: &RotConsts) {
     // SAFETY: caller enables AltiVec.
     unsafe {
-        let (te, to) = pair_tweak_parts::<S>(t, counter);
+        let (te, to) = pair_tweak_parts::<S>(t, rc);
         x.e = pair_add3(x.e, pair_window(k, const { key_pos::<4>(S) }), te);
         x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
     }
@@ -1264,12 +1288,11 @@ unsafe fn pair_inject_round<const S: usize, const D: usize>(
     x: &mut Pair,
     k: &PairKey,
     t: &PairTweak,
-    counter: &mut V,
     rc: &RotConsts,
 ) {
     // SAFETY: caller enables AltiVec.
     unsafe {
-        let (te, to) = pair_tweak_parts::<S>(t, counter);
+        let (te, to) = pair_tweak_parts::<S>(t, rc);
         x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
         x.e = pair_add4(x.e, pair_window(k, const { key_pos::<4>(S) }), te, x.o);
         pair_round_rest::<D>(x, rc);
@@ -1285,18 +1308,17 @@ unsafe fn pair_four<const S: usize>(
     x: &mut Pair,
     k: &PairKey,
     t: &PairTweak,
-    counter: &mut V,
     rc: &RotConsts,
 ) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         if S & 1 == 0 {
-            pair_inject_round::<S, 0>(x, k, t, counter, rc);
+            pair_inject_round::<S, 0>(x, k, t, rc);
             pair_round::<1>(x, rc);
             pair_round::<2>(x, rc);
             pair_round::<3>(x, rc);
         } else {
-            pair_inject_round::<S, 4>(x, k, t, counter, rc);
+            pair_inject_round::<S, 4>(x, k, t, rc);
             pair_round::<5>(x, rc);
             pair_round::<6>(x, rc);
             pair_round::<7>(x, rc);
@@ -1334,8 +1356,12 @@ unsafe fn pair_blocks_256(
             e: vconst(lanes.0[0]),
             o: vconst(lanes.0[1]),
         };
-        let rc = RotConsts::new(&PAIR_256);
-        let one = opaque(vconst([0, 0, 0, 1]));
+        let mut rc = RotConsts::new(&PAIR_256);
+        let mut d = 0;
+        while d < 8 {
+            rc.resident_mask[d] = opaque(rc.mask(d, 0));
+            d += 1;
+        }
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
         while n != 0 {
             advance(&mut t0, &mut t1, bytes_per_block);
@@ -1349,29 +1375,27 @@ unsafe fn pair_blocks_256(
             let t = PairTweak {
                 t01,
                 t22: simd_xor(t01, simd_shuffle(t01, t01, const { idx4([2, 3, 0, 1]) })),
-                one,
             };
-            let mut counter = opaque(vconst([0; 4]));
             let mut x = m;
-            pair_four::<0>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<1>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<2>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<3>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<4>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<5>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<6>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<7>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<8>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<9>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<10>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<11>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<12>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<13>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<14>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<15>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<16>(&mut x, &k, &t, &mut counter, &rc);
-            pair_four::<17>(&mut x, &k, &t, &mut counter, &rc);
-            pair_inject::<18>(&mut x, &k, &t, &mut counter);
+            pair_four::<0>(&mut x, &k, &t, &rc);
+            pair_four::<1>(&mut x, &k, &t, &rc);
+            pair_four::<2>(&mut x, &k, &t, &rc);
+            pair_four::<3>(&mut x, &k, &t, &rc);
+            pair_four::<4>(&mut x, &k, &t, &rc);
+            pair_four::<5>(&mut x, &k, &t, &rc);
+            pair_four::<6>(&mut x, &k, &t, &rc);
+            pair_four::<7>(&mut x, &k, &t, &rc);
+            pair_four::<8>(&mut x, &k, &t, &rc);
+            pair_four::<9>(&mut x, &k, &t, &rc);
+            pair_four::<10>(&mut x, &k, &t, &rc);
+            pair_four::<11>(&mut x, &k, &t, &rc);
+            pair_four::<12>(&mut x, &k, &t, &rc);
+            pair_four::<13>(&mut x, &k, &t, &rc);
+            pair_four::<14>(&mut x, &k, &t, &rc);
+            pair_four::<15>(&mut x, &k, &t, &rc);
+            pair_four::<16>(&mut x, &k, &t, &rc);
+            pair_four::<17>(&mut x, &k, &t, &rc);
+            pair_inject::<18>(&mut x, &k, &t, &rc);
             chain = Pair {
                 e: simd_xor(x.e, m.e),
                 o: simd_xor(x.o, m.o),
