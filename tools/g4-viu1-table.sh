@@ -55,7 +55,7 @@ vrlb vrlh vrlw vslb vslh vslw vsrb vsrh vsrw vsrab vsrah vsraw
 vpu="
 vperm vsldoi vmrghb vmrghh vmrghw vmrglb vmrglh vmrglw vspltb vsplth vspltw
 vspltisb vspltish vspltisw vsl vsr vslo vsro vpkuhum vpkuwum vpkpx vupkhsb
-vupkhsh vupklsb vupklsh lvsl lvsr
+vupkhsh vupklsb vupklsh
 "
 
 RUSTC_BOOTSTRAP=1 cargo build -q --release --example hash_bytes --target "$triple" >&2
@@ -105,7 +105,7 @@ if [ "$detail" = 1 ]; then
         unit=""
         case " $(echo $viu1) " in *" $m "*) unit=VIU1 ;; esac
         case " $(echo $vpu) " in *" $m "*) unit=VPU ;; esac
-        case "$m" in lvx|stvx|lvxl|stvxl|lvebx|lvehx|lvewx|stvebx|stvehx|stvewx) unit=LSU ;; esac
+        case "$m" in lvsl|lvsr|lvx|stvx|lvxl|stvxl|lvebx|lvehx|lvewx|stvebx|stvehx|stvewx) unit=LSU ;; esac
         [ -n "$unit" ] || continue
         line="| $unit | $m"
         for bits in 256 512 1024; do
