@@ -27,6 +27,23 @@
 //! subkey are then consecutive, so each subkey vector is one shift
 //! (`vsldoi`) of registers built once per block.
 //!
+//! On the G4 (MPC7450) the bottleneck is the one simple vector-integer unit
+//! VIU1 (add, carry, logic, select, rotate; `vmr`), not the permute unit or
+//! the load-store unit, so the code trades VIU1 work for those where it can
+//! (tools/g4-viu1-table.sh counts VIU1-class instructions per byte):
+//!
+//! * The tweak and counter parts of a subkey cost no VIU1 work per subkey in
+//!   Skein-256 (counter from a table by one shuffle) and Skein-512 (added
+//!   into per-block key tables, see `FoldedKey`); Skein-1024 adds all three
+//!   tweaked words with one 64-bit addition after gathering them (`vperm`).
+//! * Rotation constants are loaded (`lvx`, addresses kept in GPRs) at each
+//!   use instead of occupying vector registers: held in registers they
+//!   forced spills and `vmr` copies (Skein-256 keeps its 8 masks resident).
+//! * Byte-multiple rotations by `vperm` alone would need all four lanes of a
+//!   register to rotate by multiples of 8 in the same round; that never
+//!   happens in Skein-512 or -1024, and in Skein-256 only for the rotations
+//!   by 32 (done as a half swap).
+//!
 //! LLVM only inlines functions with exactly the caller's target features on
 //! PowerPC, so the code below calls no ordinary library function: helpers are
 //! `#[inline(always)]` or carry the same `#[target_feature]`, and the only
