@@ -333,6 +333,7 @@ unsafe fn load_vector(base: *const u8, off: usize) -> V {
 
 /// `p`, hidden from LLVM so that it stays in a GPR.
 #[inline(always)]
+#[allow(clippy::pointers_in_nomem_asm_block)] // the asm is empty: nothing is dereferenced
 fn opaque_ptr(mut p: *const u8) -> *const u8 {
     // SAFETY: an empty instruction sequence.
     unsafe { asm!("/* {0} */", inout(reg) p, options(pure, nomem, nostack, preserves_flags)) };
