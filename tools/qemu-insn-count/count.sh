@@ -7,12 +7,15 @@
 #   --qemu PROG     QEMU user-mode emulator   (default: $QEMU or qemu-ppc)
 #   -L DIR          guest sysroot for the dynamic loader/libs
 #                   (default: $SYSROOT or /usr/powerpc-linux-gnu)
-#   --mode tb|insn  count per translation block (default, fast) or per
-#                   instruction (exact even if a block is left early)
+#   --mode tb|insn|hist
+#                   count per translation block (default, fast) or per
+#                   instruction (exact even if a block is left early);
+#                   hist: per instruction and per mnemonic (see below)
 #   --quiet         discard the program's own stdout/stderr
 #
 # Prints exactly one line on stdout: the number of executed guest
-# instructions. The program's own stdout and stderr go to stderr (or
+# instructions. With --mode hist it prints instead one line "MNEMONIC N" per
+# executed mnemonic (most executed first), then "total N". The program's own stdout and stderr go to stderr (or
 # nowhere with --quiet). Exits with the program's status if it fails.
 #
 # The plugin is (re)built with `gcc -shared -fPIC -O2` into
@@ -50,7 +53,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -ge 1 ] || die "no binary given (see --help)"
-case "$mode" in tb|insn) ;; *) die "--mode must be tb or insn" ;; esac
+case "$mode" in tb|insn|hist) ;; *) die "--mode must be tb, insn or hist" ;; esac
 bin="$1"; shift
 [ -f "$bin" ] || die "no such binary: $bin"
 command -v "$qemu" >/dev/null || die "$qemu not found (apt-get install qemu-user)"
@@ -79,6 +82,9 @@ if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
 
+if [ "$mode" = hist ]; then
+    sed -n 's/^mnem: \([^ ]*\) \([0-9][0-9]*\)$/\1 \2/p' "$log" | sort -k2,2nr -k1,1
+fi
 n="$(sed -n 's/^insns: \([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)"
 [ -n "$n" ] || { echo "count.sh: no 'insns:' line in QEMU's plugin log:" >&2; cat "$log" >&2; exit 3; }
-echo "$n"
+if [ "$mode" = hist ]; then echo "total $n"; else echo "$n"; fi

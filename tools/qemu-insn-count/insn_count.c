@@ -20,6 +20,13 @@
  * (the older spelling "arg=mode=insn" is accepted too; QEMU 7.2 warns that
  * it is deprecated).
  *
+ * Plugin argument "mode=hist" counts per instruction, keyed by mnemonic
+ * (the first word of qemu_plugin_insn_disas(), with a trailing "." of the
+ * record forms kept), and at exit writes one line "mnem: NAME N" per
+ * mnemonic executed, then the "insns: N" total:
+ *     -plugin ./libinsn_count.so,mode=hist
+ * (tools/g4-viu1-table.sh sums the lines of one execution unit's mnemonics).
+ *
  * The counter is a single non-atomic uint64_t: exact for single-threaded
  * guests; for multi-threaded guests concurrent vCPU threads may lose
  * updates.
@@ -28,6 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- QEMU plugin API v1 (subset), declared by hand ---- */
@@ -76,18 +84,70 @@ extern void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
                                            qemu_plugin_udata_cb_t cb,
                                            void *userdata);
 extern void qemu_plugin_outs(const char *string);
+extern char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
 
 /* ---- the plugin ---- */
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
 static uint64_t insn_count;
 static bool per_insn;
+static bool histogram;
+
+/* mode=hist: one counter per mnemonic, found by linear search at translation
+ * time only (a few hundred distinct mnemonics at most). Never freed: the
+ * inline adds point into it until exit. */
+struct mnem_count {
+    char name[24];
+    uint64_t count;
+};
+#define MAX_MNEMS 1024
+static struct mnem_count mnems[MAX_MNEMS];
+static size_t n_mnems;
+static uint64_t other_count; /* mnemonics beyond MAX_MNEMS */
+
+static uint64_t *mnem_counter(const struct qemu_plugin_insn *insn)
+{
+    char *text = qemu_plugin_insn_disas(insn);
+    char name[24];
+    size_t len = 0;
+    const char *p = text ? text : "?";
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    while (p[len] && p[len] != ' ' && p[len] != '\t' && len < sizeof name - 1) {
+        name[len] = p[len];
+        len++;
+    }
+    name[len] = 0;
+    if (len == 0) {
+        strcpy(name, "?");
+    }
+    free(text); /* g_free and free are the same allocator since glib 2.46 */
+    for (size_t i = 0; i < n_mnems; i++) {
+        if (strcmp(mnems[i].name, name) == 0) {
+            return &mnems[i].count;
+        }
+    }
+    if (n_mnems == MAX_MNEMS) {
+        return &other_count;
+    }
+    strcpy(mnems[n_mnems].name, name);
+    return &mnems[n_mnems++].count;
+}
 
 static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
     (void)id;
-    if (per_insn) {
+    if (histogram) {
+        for (size_t i = 0; i < n; i++) {
+            struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+            qemu_plugin_register_vcpu_insn_exec_inline(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, mnem_counter(insn), 1);
+            qemu_plugin_register_vcpu_insn_exec_inline(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count, 1);
+        }
+    } else if (per_insn) {
         for (size_t i = 0; i < n; i++) {
             struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
             qemu_plugin_register_vcpu_insn_exec_inline(
@@ -104,6 +164,19 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
     char buf[64];
     (void)id;
     (void)p;
+    if (histogram) {
+        char line[96];
+        for (size_t i = 0; i < n_mnems; i++) {
+            snprintf(line, sizeof line, "mnem: %.23s %llu\n", mnems[i].name,
+                     (unsigned long long)mnems[i].count);
+            qemu_plugin_outs(line);
+        }
+        if (other_count) {
+            snprintf(line, sizeof line, "mnem: (other) %llu\n",
+                     (unsigned long long)other_count);
+            qemu_plugin_outs(line);
+        }
+    }
     snprintf(buf, sizeof buf, "insns: %llu\n", (unsigned long long)insn_count);
     qemu_plugin_outs(buf);
 }
@@ -120,11 +193,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
         if (strcmp(a, "mode=insn") == 0) {
             per_insn = true;
+            histogram = false;
+        } else if (strcmp(a, "mode=hist") == 0) {
+            histogram = true;
         } else if (strcmp(a, "mode=tb") == 0) {
             per_insn = false;
+            histogram = false;
         } else {
             fprintf(stderr, "insn_count: unknown argument '%s' "
-                            "(expected mode=tb or mode=insn)\n", argv[i]);
+                            "(expected mode=tb, mode=insn or mode=hist)\n", argv[i]);
             return -1;
         }
     }
