@@ -70,7 +70,10 @@ impl<const W: usize> Ubi<W> {
         let block = Self::BLOCK;
         self.tweak[1] |= T1_FINAL | if bit_pad { T1_BIT_PAD } else { 0 };
         let at = self.buf_len;
-        self.buf()[at..block].fill(0);
+        if at < block {
+            // (A zero-length fill is still a `memset` call.)
+            self.buf()[at..block].fill(0);
+        }
         let buf: &[u8] = bytemuck::cast_slice(&self.buf[..]);
         platform.compress::<W>(&mut self.chain, &mut self.tweak, buf, self.buf_len as u64);
         self.buf_len = 0;
