@@ -1,8 +1,8 @@
 //! The streaming Skein hasher: one generic core for the three state sizes.
 
-use crate::params::argument_chain;
+use crate::params::{argument_chain, plain_chain};
 use crate::spec::types;
-use crate::ubi::{output, Ubi};
+use crate::ubi::{output, ubi, Ubi};
 use crate::{Error, Params, Platform};
 use zeroize::Zeroize;
 
@@ -68,8 +68,12 @@ impl<const W: usize> Skein<W> {
     /// let h = skein_simd::Skein1024::new(1024);
     /// assert_eq!(h.output_len(), 128);
     /// ```
+    #[inline]
     pub fn new(output_bits: u64) -> Self {
-        Self::with_params(&Params::new().output_bits(output_bits)).expect("output_bits must be at least 1")
+        assert!(output_bits != 0, "output_bits must be at least 1");
+        // Not through `with_params`: moving the hasher out of its `Result`
+        // was a 240-byte `memcpy` per hash (callgrind, 64-byte one-shots).
+        Self::from_valid_params(Platform::detect(), &Params::new(), output_bits)
     }
 
     /// A hasher for any combination of Skein arguments.
@@ -96,9 +100,17 @@ impl<const W: usize> Skein<W> {
         if params.tree.is_some() {
             return Err(Error::TreeNeedsAlloc);
         }
+        Ok(Self::from_valid_params(platform, params, output_bits))
+    }
+
+    /// The hasher for arguments `with_params` has checked.
+    #[inline]
+    fn from_valid_params(platform: Platform, params: &Params<'_>, output_bits: u64) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
         let chain = argument_chain::<W>(&platform, params, output_bits);
         let msg = Self::message_state(&chain, params.tree);
-        Ok(Skein { platform, output_bits, start: chain, msg, bit_pad: false })
+        Skein { platform, output_bits, start: chain, msg, bit_pad: false }
     }
 
     #[allow(unused_variables)]
@@ -118,9 +130,34 @@ impl<const W: usize> Skein<W> {
     /// ```
     #[cfg(feature = "alloc")]
     pub fn digest(output_bits: u64, data: &[u8]) -> Vec<u8> {
-        let mut h = Self::new(output_bits);
-        h.update(data);
-        h.finalize_vec()
+        let mut out = alloc::vec![0u8; output_bits.div_ceil(8) as usize];
+        Self::digest_into(output_bits, data, &mut out);
+        out
+    }
+
+    /// One-shot hash of `data` with an output of `output_bits` bits, written
+    /// into `out`. The same result as `new`, `update`, `finalize_into`, but
+    /// with no hasher to build, move and wipe: message blocks are read in
+    /// place and only a partial last block is copied (the fastest path for
+    /// short messages).
+    ///
+    /// # Panics
+    /// If `output_bits` is 0 or `out.len() != ceil(output_bits / 8)`.
+    ///
+    /// ```
+    /// let mut out = [0u8; 32];
+    /// skein_simd::Skein512::digest_into(256, b"abc", &mut out);
+    /// assert_eq!(out.to_vec(), skein_simd::Skein512::digest(256, b"abc"));
+    /// ```
+    pub fn digest_into(output_bits: u64, data: &[u8], out: &mut [u8]) {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        assert!(output_bits != 0, "output_bits must be at least 1");
+        assert_eq!(out.len() as u64, output_bits.div_ceil(8), "Skein: output buffer must be ceil(output_bits / 8) bytes");
+        let platform = Platform::detect();
+        let mut g = ubi::<W>(&platform, plain_chain::<W>(output_bits), types::MSG, data);
+        output::<W>(&platform, &g, out);
+        g.zeroize();
     }
 
     /// Output length in bits.
@@ -209,7 +246,14 @@ impl<const W: usize> Skein<W> {
     /// let mut out = [0u8; 20];
     /// h.finalize_into(&mut out);
     /// ```
+    #[inline(always)]
     pub fn finalize_into(mut self, out: &mut [u8]) {
+        // By reference from here: a by-value hasher passed to an outlined
+        // function was copied first (a 240-byte `memcpy` per hash).
+        self.finish_into(out);
+    }
+
+    fn finish_into(&mut self, out: &mut [u8]) {
         assert_eq!(out.len(), self.output_len(), "Skein: output buffer must be output_len() bytes");
         let mut g = self.message_chain();
         output::<W>(&self.platform, &g, out);

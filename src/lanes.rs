@@ -34,6 +34,7 @@ use zeroize::Zeroize;
 
 /// Below this many message bytes in total, threads cost more than they bring
 /// (`hash_many` and tree hashing).
+#[cfg(feature = "alloc")]
 pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
 /// `L` UBI computations side by side, struct-of-arrays (see the seam above).

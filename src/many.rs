@@ -8,7 +8,9 @@
 //! lanes.
 
 use crate::backend::LaneChoice;
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob, PARALLEL_MIN_BYTES};
+use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
+#[cfg(feature = "rayon")]
+use crate::lanes::PARALLEL_MIN_BYTES;
 use crate::params::argument_chain;
 use crate::spec::types;
 use crate::ubi::{output_on_lanes, start_tweak};

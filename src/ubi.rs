@@ -70,7 +70,10 @@ impl<const W: usize> Ubi<W> {
         let block = Self::BLOCK;
         self.tweak[1] |= T1_FINAL | if bit_pad { T1_BIT_PAD } else { 0 };
         let at = self.buf_len;
-        self.buf()[at..block].fill(0);
+        if at < block {
+            // (A zero-length fill is still a `memset` call.)
+            self.buf()[at..block].fill(0);
+        }
         let buf: &[u8] = bytemuck::cast_slice(&self.buf[..]);
         platform.compress::<W>(&mut self.chain, &mut self.tweak, buf, self.buf_len as u64);
         self.buf_len = 0;
@@ -85,11 +88,26 @@ impl<const W: usize> Drop for Ubi<W> {
     }
 }
 
-/// A whole UBI over `data` in one call.
-pub(crate) fn ubi<const W: usize>(platform: &Platform, chain: [u64; W], ubi_type: u64, data: &[u8]) -> [u64; W] {
-    let mut u = Ubi::new(chain, ubi_type, 0, 0);
-    u.update(platform, data);
-    u.finish(platform, false)
+/// A whole UBI over `data` in one call. Blocks are read from `data` in
+/// place; only a partial (or empty) last block is copied, to pad it.
+pub(crate) fn ubi<const W: usize>(platform: &Platform, mut chain: [u64; W], ubi_type: u64, data: &[u8]) -> [u64; W] {
+    let block = 8 * W;
+    let mut tweak = start_tweak(ubi_type, 0, 0);
+    let whole = data.len().saturating_sub(1) / block * block;
+    let (body, last) = data.split_at(whole);
+    if !body.is_empty() {
+        platform.compress::<W>(&mut chain, &mut tweak, body, block as u64);
+    }
+    tweak[1] |= T1_FINAL;
+    if last.len() == block {
+        platform.compress::<W>(&mut chain, &mut tweak, last, block as u64);
+    } else {
+        let mut buf = [0u64; W];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut buf[..])[..last.len()].copy_from_slice(last);
+        platform.compress::<W>(&mut chain, &mut tweak, bytemuck::cast_slice(&buf[..]), last.len() as u64);
+        buf.zeroize();
+    }
+    chain
 }
 
 /// Words of the 32-byte configuration string (spec 3.5.2), zero-padded to a

@@ -82,6 +82,37 @@ fn portable_matches_rustcrypto_skein() {
     }
 }
 
+/// The one-shot `digest_into` (automatic backend, no hasher object) against
+/// RustCrypto `skein` on every length 0..=600 at unaligned offsets, and
+/// against the streaming `portable` hasher for outputs other than the state
+/// size (no precomputed IV, several output blocks, a partial last byte).
+#[test]
+fn digest_into_matches_rustcrypto_and_portable() {
+    use skein::digest::{consts, Digest};
+    use skein_simd::{Skein1024, Skein256, Skein512};
+    let buf = random_buffer(5);
+    for len in 0..=MAX_LEN {
+        let data = &buf[len % 16..len % 16 + len];
+        let mut out = [0u8; 128];
+        Skein256::digest_into(256, data, &mut out[..32]);
+        assert_eq!(out[..32], skein::Skein256::<consts::U32>::digest(data)[..], "Skein-256, len {len}");
+        Skein512::digest_into(512, data, &mut out[..64]);
+        assert_eq!(out[..64], skein::Skein512::<consts::U64>::digest(data)[..], "Skein-512, len {len}");
+        Skein1024::digest_into(1024, data, &mut out[..]);
+        assert_eq!(out[..], skein::Skein1024::<consts::U128>::digest(data)[..], "Skein-1024, len {len}");
+        for bits in [8usize, 100, 1000, 2056] {
+            let mut got = vec![0u8; bits.div_ceil(8)];
+            let want = |state| hash(state, Params::new().output_bits(bits as u64), Backend::Portable, &[data]);
+            Skein256::digest_into(bits as u64, data, &mut got);
+            assert_eq!(got, want(StateSize::S256), "Skein-256-{bits}, len {len}");
+            Skein512::digest_into(bits as u64, data, &mut got);
+            assert_eq!(got, want(StateSize::S512), "Skein-512-{bits}, len {len}");
+            Skein1024::digest_into(bits as u64, data, &mut got);
+            assert_eq!(got, want(StateSize::S1024), "Skein-1024-{bits}, len {len}");
+        }
+    }
+}
+
 /// Every backend against `portable`: every length 0..=600 at every offset
 /// mod 16, several output lengths (shorter, equal and longer than the state,
 /// a non-multiple of 8 bits), one-shot and keyed.

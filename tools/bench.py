@@ -9,6 +9,7 @@ same machine; prints markdown tables (ns per hash, cycles per byte, ratios).
 Contenders, all fed the same bytes:
   * skein-simd through its public API (`Skein512::new(256)`, `update`,
     `finalize_into`), automatic backend choice, and every backend forced;
+    and its one-shot `Skein512::digest_into(256, data, out)`;
   * the reference-derived C inside crates.io `skein-ffi` 0.5.0
     (`ext/skein/c_skein.c`, one-shot `skein_hash`: Skein-512 up to 512 output
     bits, Skein-1024 above; no Skein-256), compiled at `-O3 -mtune=generic`;
@@ -146,7 +147,7 @@ def main():
 
     plain = [k for k in best if not k[0].startswith("ZFS")]
     peers = ["skein-ffi C", "pyskein C", "Botan 2", "RustCrypto 0.2", "RustCrypto 0.1"]
-    head = ["Hash", "Message", "skein-simd ns", "cpb"]
+    head = ["Hash", "Message", "skein-simd ns", "cpb", "digest_into ns", "digest_into vs skein-ffi C"]
     for p in peers:
         head += [f"{p} ns", f"vs {p}"]
     print("| " + " | ".join(head) + " |")
@@ -158,6 +159,9 @@ def main():
             t["pyskein C"] = py[(case, length)]
         ours = t["skein-simd"]
         cells = [case, size_label(length), f"{ours:.0f}", f"{cpb(ours, length):.2f}"]
+        oneshot = t.get("skein-simd digest_into")
+        cells += [f"{oneshot:.0f}" if oneshot else "-",
+                  f"{t['skein-ffi C'] / oneshot:.2f}x" if oneshot and "skein-ffi C" in t else "-"]
         for p in peers:
             if p in t:
                 cells += [f"{t[p]:.0f}", f"{t[p] / ours:.2f}x"]

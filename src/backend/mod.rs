@@ -329,7 +329,8 @@ impl LaneChoice {
         }
     }
 
-    /// The instruction set of the kernel.
+    /// The instruction set of the kernel (`SkeinMany` and tree hashing ask).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn backend(self) -> Backend {
         self.0.backend()
     }
@@ -415,7 +416,21 @@ fn preference(state_bits: usize) -> &'static [Backend] {
 
 impl Platform {
     /// The fastest backends this CPU supports, per state size.
+    ///
+    /// Detected once per process (with `std`) and then read from a cache:
+    /// every hasher starts here, and detecting anew cost about 30
+    /// instructions per hash (callgrind, 64-byte one-shots).
     pub fn detect() -> Platform {
+        #[cfg(feature = "std")]
+        {
+            static DETECTED: std::sync::OnceLock<Platform> = std::sync::OnceLock::new();
+            *DETECTED.get_or_init(Platform::detect_now)
+        }
+        #[cfg(not(feature = "std"))]
+        Platform::detect_now()
+    }
+
+    fn detect_now() -> Platform {
         let pick = |bits| {
             preference(bits).iter().find_map(|&b| Choice::of(b)).unwrap_or(Choice::Portable)
         };

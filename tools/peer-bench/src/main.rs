@@ -1,8 +1,8 @@
 //! skein-simd against its peers, interleaved in one process on the same data:
 //! the reference-derived C of crates.io `skein-ffi` 0.5.0 (one-shot
 //! `skein_hash`), RustCrypto `skein` 0.2 and 0.1, Botan 2 (Skein-512, when
-//! built), and skein-simd through its public API (automatic choice, and every
-//! backend forced). `tools/bench.py` runs it, adds pyskein and prints tables.
+//! built), and skein-simd through its public API (automatic choice, every
+//! backend forced, and the one-shot `digest_into`). `tools/bench.py` runs it, adds pyskein and prints tables.
 //!
 //! Output, one tab-separated line per (case, implementation):
 //! `case  state_bits  output_bits  msg_bytes  impl  ns_per_hash`, the best of
@@ -146,6 +146,12 @@ fn plain_case(state: u64, output_bits: u64, len: usize, backends: &[Backend]) ->
         _ => ours::<16>(output_bits, b),
     };
     contenders.push(("skein-simd".into(), ours_of(None)));
+    let oneshot: HashFn = match state {
+        256 => Box::new(move |data, out| Skein::<4>::digest_into(output_bits, data, out)),
+        512 => Box::new(move |data, out| Skein::<8>::digest_into(output_bits, data, out)),
+        _ => Box::new(move |data, out| Skein::<16>::digest_into(output_bits, data, out)),
+    };
+    contenders.push(("skein-simd digest_into".into(), oneshot));
     for &b in backends {
         contenders.push((format!("skein-simd/{}", b.name()), ours_of(Some(b))));
     }

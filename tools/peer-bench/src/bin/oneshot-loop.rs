@@ -4,7 +4,8 @@
 //!     oneshot-loop IMPL STATE OUTPUT_BITS LEN COUNT
 //!
 //! IMPL is `ours` (skein-simd's public API: `new`, `update`, `finalize_into`),
-//! `ours-template` (a keyed template cloned per hash, the ZFS pattern) or `c`
+//! `ours-digest` (the one-shot `digest_into`), `ours-template` (a keyed
+//! template cloned per hash, the ZFS pattern) or `c`
 //! (skein-ffi's `skein_hash`). Instructions per hash = (total of a run with
 //! COUNT = N) - (total with COUNT = 0), over N; see tools/callgrind-oneshot.sh.
 
@@ -27,6 +28,7 @@ fn run<const W: usize>(imp: &str, output_bits: u64, data: &[u8], count: usize) -
                 h.update(black_box(data));
                 h.finalize_into(&mut out);
             }
+            "ours-digest" => Skein::<W>::digest_into(output_bits, black_box(data), &mut out),
             "ours-template" => {
                 let mut h = template.clone();
                 h.update(black_box(data));
@@ -37,7 +39,7 @@ fn run<const W: usize>(imp: &str, output_bits: u64, data: &[u8], count: usize) -
             "c" => unsafe {
                 skein_hash(output_bits as i32, data.as_ptr(), data.len() * 8, out.as_mut_ptr());
             },
-            _ => panic!("IMPL is ours, ours-template or c"),
+            _ => panic!("IMPL is ours, ours-digest, ours-template or c"),
         }
         acc ^= black_box(&out)[0];
     }
