@@ -395,11 +395,11 @@ fn preference(state_bits: usize) -> &'static [Backend] {
     // PowerPC, instructions per message byte under QEMU user mode
     // (tools/ppc-insn-table.sh; no PowerPC hardware here, so instruction
     // counts stand in for time), Skein-256 / -512 / -1024:
-    //   ppc32, 7450 (G4):     altivec 34.0 26.3 29.5   portable 50.3 51.9 83.9
+    //   ppc32, 7450 (G4):     altivec 32.2 25.7 28.9   portable 50.3 51.9 83.9
     //   ppc64 BE, POWER8:     vsx 15.2 12.5 16.7   portable 21.9 19.0 22.1
     //                         altivec 37.0 26.7 29.9 (same code on POWER7)
     //   ppc64le, POWER9:      vsx 12.9 11.5 16.6   portable 19.2 18.2 21.2
-    //                         altivec 30.0 24.3 28.9
+    //                         altivec 31.7 23.4 27.2
     // 32-bit code has no 64-bit scalar instructions, so AltiVec wins there;
     // 64-bit scalar code beats the AltiVec emulation of 64-bit lanes, so on
     // ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
