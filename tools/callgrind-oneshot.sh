@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per one-shot hash, counted by callgrind (independent of load):
 #   bash tools/callgrind-oneshot.sh [IMPL STATE OUTPUT_BITS LEN]...
-# Default: skein-simd and skein-ffi's C for Skein-512-256, Skein-512-512 and
+# Default: skein-simd (streaming `new/update/finalize_into`, and the
+# one-shot `digest_into`) and skein-ffi's C for Skein-512-256, Skein-512-512 and
 # Skein-1024-1024 at 64 B and 1 KiB, plus the keyed-template (ZFS) pattern.
 # Each figure is (run of N hashes - run of 0 hashes) / N, so start-up cost
 # is excluded. Top functions of the last run go to target/callgrind.*.
@@ -19,7 +20,7 @@ cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
     for c in "512 256" "512 512" "1024 1024"; do
         for len in 64 1024; do
-            cases+=("ours $c $len" "c $c $len")
+            cases+=("ours $c $len" "ours-digest $c $len" "c $c $len")
         done
     done
     cases+=("ours 256 256 64" "ours-template 512 256 64" "ours 512 256 131072" "ours-template 512 256 131072")
