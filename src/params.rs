@@ -172,9 +172,10 @@ pub(crate) fn argument_chain<const W: usize>(platform: &Platform, params: &Param
     if !params.key.is_empty() {
         chain = ubi(platform, chain, types::KEY, params.key);
     }
-    let mut next = match (params.key.is_empty() && params.tree.is_none(), iv::lookup::<W>(output_bits)) {
-        (true, Some(precomputed)) => precomputed,
-        _ => config_chain_from::<W>(&chain, output_bits, leaf, fan_out, max_height),
+    let mut next = if params.key.is_empty() && params.tree.is_none() {
+        plain_chain::<W>(output_bits)
+    } else {
+        config_chain_from::<W>(&chain, output_bits, leaf, fan_out, max_height)
     };
     chain.zeroize();
     chain = next;
