@@ -173,6 +173,10 @@ fn check_list(
         checker.tally.well_formed += 1;
         if batch.is_none() {
             checker.sequential(&entry, state, output_bits)?;
+            if !regular {
+                // Whoever feeds the list may wait for this answer.
+                checker.out.flush()?;
+            }
             continue;
         }
         pending_bytes += entry.name.len() + entry.expected.len();

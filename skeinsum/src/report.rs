@@ -1,13 +1,66 @@
 //! Talking to the user: result lines on stdout, one-line messages on stderr
 //! (file names in them go through `quote::quote_name`).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-/// `skeinsum: MESSAGE` on stderr.
+/// `skeinsum: MESSAGE` on stderr, after the result lines before it.
 pub fn warn(message: impl std::fmt::Display) {
+    // A write error here is kept for the next `Output` call to report.
+    pending().write_out();
     // Nothing sensible is left to do if stderr itself is gone.
     let _ = writeln!(io::stderr().lock(), "skeinsum: {message}");
+}
+
+/// Result lines not yet on stdout. Rust's stdout makes one system call per
+/// line; for thousands of small files those calls cost more than hashing
+/// them. So unless stdout is a terminal, lines gather here and go out in
+/// pieces of [`PENDING_BYTES`], or once the oldest has waited
+/// [`PENDING_TIME`], and always before a message goes to stderr, so that the
+/// two streams keep their order when they share a file (coreutils' `error()`
+/// flushes stdout the same way).
+struct Pending {
+    bytes: Vec<u8>,
+    since: Option<Instant>,
+    /// A write error met while flushing for `warn`, not yet reported.
+    error: Option<io::Error>,
+}
+
+const PENDING_BYTES: usize = 32 << 10;
+const PENDING_TIME: Duration = Duration::from_millis(100);
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    bytes: Vec::new(),
+    since: None,
+    error: None,
+});
+
+fn pending() -> MutexGuard<'static, Pending> {
+    // A panic while holding it leaves plain bytes behind: still usable.
+    PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Pending {
+    /// Write every pending byte; a failure is kept in `error` (the first).
+    fn write_out(&mut self) {
+        self.since = None;
+        if self.bytes.is_empty() {
+            return;
+        }
+        let mut stdout = io::stdout().lock();
+        let written = stdout.write_all(&self.bytes).and_then(|()| stdout.flush());
+        self.bytes.clear();
+        if let Err(e) = written {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// The kept write error, if any, taken.
+    fn result(&mut self) -> io::Result<()> {
+        self.error.take().map_or(Ok(()), Err)
+    }
 }
 
 /// The reason of an I/O error without Rust's ` (os error N)` suffix, so that
@@ -57,13 +110,14 @@ pub struct OutputClosed;
 /// reported and also ends the run with status 1. Rust ignores SIGPIPE, so the
 /// closed pipe arrives here as `BrokenPipe` instead of killing us.
 pub struct Output {
-    stdout: io::Stdout,
+    /// Every line goes out at once (someone may be watching).
+    terminal: bool,
 }
 
 impl Output {
     pub fn new() -> Output {
         Output {
-            stdout: io::stdout(),
+            terminal: io::stdout().is_terminal(),
         }
     }
 
@@ -72,15 +126,33 @@ impl Output {
         closed_at_start(1).map_err(|e| self.failed(e))
     }
 
-    /// Write one whole result line (already terminated).
+    /// Write one whole result line (already terminated), now or soon: see
+    /// [`Pending`].
     pub fn line(&mut self, bytes: &[u8]) -> Result<(), OutputClosed> {
         self.check_open()?;
-        self.stdout.write_all(bytes).map_err(|e| self.failed(e))
+        // The lock is released before `failed` reports (through `warn`).
+        let written = {
+            let mut pending = pending();
+            if pending.error.is_none() {
+                pending.bytes.extend_from_slice(bytes);
+                let since = *pending.since.get_or_insert_with(Instant::now);
+                if self.terminal || pending.bytes.len() >= PENDING_BYTES || since.elapsed() >= PENDING_TIME {
+                    pending.write_out();
+                }
+            }
+            pending.result()
+        };
+        written.map_err(|e| self.failed(e))
     }
 
-    /// Push out what is buffered (lines ending in NUL wait in the buffer).
+    /// Write out every pending line.
     pub fn flush(&mut self) -> Result<(), OutputClosed> {
-        self.stdout.flush().map_err(|e| self.failed(e))
+        let written = {
+            let mut pending = pending();
+            pending.write_out();
+            pending.result()
+        };
+        written.map_err(|e| self.failed(e))
     }
 
     /// Report a write error (not a closed pipe) and stop.

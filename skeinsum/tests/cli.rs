@@ -673,6 +673,42 @@ fn missing_and_directory_files_among_others() {
         .stderr("skeinsum: missing: No such file or directory\nskeinsum: sub: Is a directory\n");
 }
 
+/// Result lines are written in large pieces, but always before a message
+/// on stderr: with both streams in one file, every message stands between
+/// the lines of the files before and after it (as with GNU tools), on the
+/// sequential and the batch path.
+#[test]
+fn messages_keep_their_place_among_result_lines_in_one_file() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    let mut expected = String::new();
+    for i in 0..600 {
+        if i == 300 {
+            names.push("missing".to_string());
+            expected.push_str("skeinsum: missing: No such file or directory\n");
+        }
+        let data = pattern(i % 70, i as u32);
+        let name = format!("f{i}");
+        dir.file(&name, &data);
+        expected.push_str(&format!("{}  {name}\n", reference(512, 256, &data)));
+        names.push(name);
+    }
+    for jobs in ["1", "2"] {
+        let log = dir.path().join(format!("log{jobs}"));
+        let file = fs::File::create(&log).unwrap();
+        let status = std::process::Command::new(&*BIN)
+            .current_dir(dir.path())
+            .args(["-a", "512", "-l", "256", "-j", jobs])
+            .args(&names)
+            .stdout(file.try_clone().unwrap())
+            .stderr(file)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(1), "-j {jobs}");
+        assert!(fs::read_to_string(&log).unwrap() == expected, "-j {jobs}: order differs");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn unreadable_file_among_others() {
