@@ -57,7 +57,8 @@ pub struct Request<'a> {
 enum Many {
     S256(SkeinMany256),
     S512(SkeinMany512),
-    S1024(SkeinMany1024),
+    // Boxed: four times the size of the others, and made once per run.
+    S1024(Box<SkeinMany1024>),
 }
 
 impl Many {
@@ -67,7 +68,7 @@ impl Many {
         Some(match state {
             StateSize::S256 => Many::S256(SkeinMany256::new(params).ok()?),
             StateSize::S512 => Many::S512(SkeinMany512::new(params).ok()?),
-            StateSize::S1024 => Many::S1024(SkeinMany1024::new(params).ok()?),
+            StateSize::S1024 => Many::S1024(Box::new(SkeinMany1024::new(params).ok()?)),
         })
     }
 
@@ -121,6 +122,10 @@ pub struct Batch<'c> {
     progress: bool,
     bar: Option<ProgressBar>,
     hashed: u64,
+    /// Read buffers of the last window, for the next: fresh ones would
+    /// cost a page fault per 4 KiB (and 128 KiB or more come straight from
+    /// `mmap`, to be unmapped again on free).
+    spare: Vec<Vec<u8>>,
 }
 
 impl<'c> Batch<'c> {
@@ -134,6 +139,7 @@ impl<'c> Batch<'c> {
             progress: progress && io::stderr().is_terminal(),
             bar: None,
             hashed: 0,
+            spare: Vec::new(),
         }
     }
 
@@ -188,12 +194,20 @@ impl<'c> Batch<'c> {
 
         // Open and read or map them, in parallel.
         let use_mmap = self.use_mmap;
+        let buffers: Vec<Vec<u8>> = chosen
+            .iter()
+            .map(|wanted| match wanted {
+                Some(_) => self.spare.pop().unwrap_or_default(),
+                None => Vec::new(),
+            })
+            .collect();
         let slots: Vec<Slot> = requests[..chosen.len()]
             .par_iter()
             .zip(&chosen)
-            .map(|(request, wanted)| match wanted {
+            .zip(buffers)
+            .map(|((request, wanted), buffer)| match wanted {
                 None => Slot::Sequential,
-                Some((many, _)) => match open(request.name, use_mmap) {
+                Some((many, _)) => match open(request.name, use_mmap, buffer) {
                     Ok(Some(ready)) => Slot::Ready(ready, *many),
                     Ok(None) => Slot::Sequential,
                     Err(e) => Slot::Failed(e),
@@ -229,18 +243,23 @@ impl<'c> Batch<'c> {
         self.advance(bytes);
 
         // Check every file again (in parallel); the outcomes stay in order.
-        slots
+        let (outcomes, buffers): (Vec<Outcome>, Vec<Option<Vec<u8>>>) = slots
             .into_par_iter()
             .zip(digests)
             .map(|(slot, digest)| match slot {
-                Slot::Sequential => Outcome::Sequential,
-                Slot::Failed(e) => Outcome::Failed(e),
-                Slot::Ready(ready, _) => match settle(ready) {
-                    Ok(()) => Outcome::Digest(digest.expect("every ready file is hashed")),
-                    Err(e) => Outcome::Failed(e),
-                },
+                Slot::Sequential => (Outcome::Sequential, None),
+                Slot::Failed(e) => (Outcome::Failed(e), None),
+                Slot::Ready(ready, _) => {
+                    let (settled, buffer) = settle(ready);
+                    match settled {
+                        Ok(()) => (Outcome::Digest(digest.expect("every ready file is hashed")), buffer),
+                        Err(e) => (Outcome::Failed(e), buffer),
+                    }
+                }
             })
-            .collect()
+            .unzip();
+        self.spare.extend(buffers.into_iter().flatten());
+        outcomes
     }
 
     /// Count `bytes` more on the progress bar, shown once the batch is large.
@@ -275,9 +294,10 @@ impl Drop for Batch<'_> {
     }
 }
 
-/// Open a file of the window, snapshot it and read or map it whole.
-/// `Ok(None)`: it is not (or no longer) a regular file of batch size.
-fn open(name: &[u8], use_mmap: bool) -> Result<Option<Ready>, InputError> {
+/// Open a file of the window, snapshot it and read (into `buffer`) or map
+/// it whole. `Ok(None)`: it is not (or no longer) a regular file of batch
+/// size.
+fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, InputError> {
     // Non-blocking: should the name have become a FIFO since it was looked
     // up, opening it must not wait for a writer (regular files ignore it).
     let mut options = std::fs::OpenOptions::new();
@@ -307,29 +327,36 @@ fn open(name: &[u8], use_mmap: bool) -> Result<Option<Ready>, InputError> {
         }
         // Refused, or every guard slot taken: read it instead.
     }
-    let mut data = Vec::new();
-    data.try_reserve_exact(before.len as usize)
+    // One `read` for the whole file (`read_to_end` would take several,
+    // growing its reads from 8 KiB); a reused buffer is zeroed only where
+    // it grows.
+    let mut data = buffer;
+    let len = before.len as usize;
+    data.try_reserve_exact(len.saturating_sub(data.len()))
         .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
-    (&file).take(before.len).read_to_end(&mut data)?;
-    if data.len() as u64 != before.len {
-        return Err(InputError::Changed);
+    data.resize(len, 0);
+    match (&file).read_exact(&mut data) {
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Err(InputError::Changed),
+        read => read?,
     }
     Ok(Some(Ready { file, before, data: Data::Read(data) }))
 }
 
 /// After hashing: drop the mapping (a fault under it is a change) and
-/// compare the file's snapshot with the one taken before.
-fn settle(ready: Ready) -> Result<(), InputError> {
-    let faulted = match ready.data {
+/// compare the file's snapshot with the one taken before. The read buffer
+/// comes back for reuse.
+fn settle(ready: Ready) -> (Result<(), InputError>, Option<Vec<u8>>) {
+    let (faulted, buffer) = match ready.data {
         Data::Mapped(guard, map) => {
             let faulted = guard.disarm();
             drop(map);
-            faulted
+            (faulted, None)
         }
-        Data::Read(_) => false,
+        Data::Read(buffer) => (false, Some(buffer)),
     };
     if faulted {
-        return Err(InputError::Changed);
+        return (Err(InputError::Changed), buffer);
     }
-    unchanged(Some(ready.before), Snapshot::of(&ready.file.metadata()?))
+    let now = ready.file.metadata().map_err(InputError::from);
+    (now.and_then(|now| unchanged(Some(ready.before), Snapshot::of(&now))), buffer)
 }
