@@ -39,7 +39,7 @@ def functions(dump):
         yield name, body
 
 
-BRANCH = re.compile(r"^(b|b\.\w+|bc|bdnz\w*|bne\w*|beq\w*|blt\w*|bgt\w*|ble\w*|bge\w*|cbn?z|tbn?z)\s+(.*)$")
+BRANCH = re.compile(r"^(b|b\.\w+|bc|bdnz\w*|bne\w*|beq\w*|blt\w*|bgt\w*|ble\w*|bge\w*|cbn?z|tbn?z|j[a-z]+)\s+(.*)$")
 
 
 def clean(insn):
