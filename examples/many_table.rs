@@ -4,9 +4,11 @@
 //!
 //! Rows: `hash_many` over 1 KiB messages per multi-lane kernel (one thread and
 //! all threads), the ZFS case (Skein-512-256 keyed, 128 KiB blocks), and tree
-//! hashing 10,1,255 of a 1 GiB buffer.
+//! hashing 10,1,255 of a 1 GiB buffer. On x86-64 it also prints the clock
+//! (a chain of dependent adds, one per cycle) and each row's cycles per
+//! byte at that clock, for comparison with llvm-mca's estimates.
 
-use skein_simd::{Backend, Params, Skein512, SkeinMany512, TreeParams};
+use skein_simd::{Backend, Params, Skein, Skein512, SkeinMany, SkeinMany512, TreeParams};
 use std::time::Instant;
 
 /// A case of a section: name, bytes processed per call, the work (run in
@@ -29,9 +31,68 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize) {
         }
     }
     let rates: Vec<f64> = cases.iter().zip(&best).map(|(c, t)| c.1 as f64 / t / 1e9).collect();
+    let ghz = clock_ghz();
     for (case, rate) in cases.iter().zip(&rates) {
-        println!("| {:<58} | {:>7.2} | {:>6.2}x |", case.0, rate, rate / rates[0]);
+        // Cycles per byte of one core: all threads' cycles over the bytes.
+        let cpb = ghz * case.2 as f64 / rate;
+        println!("| {:<58} | {:>7.2} | {:>6.2}x | {:>5.2} |", case.0, rate, rate / rates[0], cpb);
     }
+}
+
+/// Clock in GHz from a chain of dependent adds (one per cycle), best of
+/// many short trials.
+#[cfg(target_arch = "x86_64")]
+fn clock_ghz() -> f64 {
+    let mut best = 0.0f64;
+    for _ in 0..40 {
+        let n = 200_000u64;
+        let mut x = 0u64;
+        let t = Instant::now();
+        for _ in 0..n {
+            // SAFETY: register arithmetic only.
+            unsafe {
+                core::arch::asm!(
+                    "add {0}, 1", "add {0}, 1", "add {0}, 1", "add {0}, 1",
+                    "add {0}, 1", "add {0}, 1", "add {0}, 1", "add {0}, 1",
+                    inout(reg) x, options(nomem, nostack),
+                );
+            }
+        }
+        std::hint::black_box(x);
+        best = best.max(8.0 * n as f64 / t.elapsed().as_nanos() as f64);
+    }
+    best
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn clock_ghz() -> f64 {
+    f64::NAN
+}
+
+/// Skein-(64 W): one stream against every multi-lane kernel, one thread,
+/// on messages that stay in L2.
+fn kernel_section<const W: usize>(runs: usize) {
+    let messages: Vec<Vec<u8>> = (0..32u32).map(|i| vec![i as u8; 16 << 10]).collect();
+    let total = messages.len() << 14;
+    let bits = 64 * W as u64;
+    let auto = Skein::<W>::new(bits).platform().backend(64 * W);
+    let mut cases: Vec<Case> = vec![(
+        format!("Skein-{bits} single-stream ({auto}), 16 KiB msgs in L2"),
+        total,
+        1,
+        Box::new(|| {
+            for m in &messages {
+                std::hint::black_box(Skein::<W>::digest(bits, m));
+            }
+        }),
+    )];
+    for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
+        let Ok(many) = SkeinMany::<W>::new(&Params::new().backend(backend)) else { continue };
+        let messages = &messages;
+        let mut out = vec![0u8; messages.len() * 8 * W];
+        let name = format!("Skein-{bits} hash_many, {backend} x{} lanes, 1 thread", many.lanes());
+        cases.push((name, total, 1, Box::new(move || many.hash_into(messages, &mut out))));
+    }
+    race(cases, runs);
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -65,8 +126,9 @@ fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 3 } else { 7 };
     let threads = rayon::current_num_threads();
-    println!("| {:<58} | {:>7} | {:>7} |", "case (ratio: to the first row of its section)", "GB/s", "ratio");
-    println!("|{:-<60}|{:-<9}|{:-<9}|", "", "", "");
+    println!("clock {:.2} GHz (dependent adds)", clock_ghz());
+    println!("| {:<58} | {:>7} | {:>7} | {:>5} |", "case (ratio: to the first row of its section)", "GB/s", "ratio", "c/B");
+    println!("|{:-<60}|{:-<9}|{:-<9}|{:-<7}|", "", "", "", "");
 
     // 1 KiB messages.
     let messages: Vec<Vec<u8>> = (0..2048u32).map(|i| vec![i as u8; 1024]).collect();
@@ -92,6 +154,13 @@ fn main() {
         }
     }
     race(cases, runs);
+
+    // The lane kernels alone: long messages that stay in L2 (32 x 16 KiB),
+    // against one stream over them; llvm-mca estimates the same block loop
+    // (tools/mca-loop.py).
+    kernel_section::<4>(runs);
+    kernel_section::<8>(runs);
+    kernel_section::<16>(runs);
 
     // ZFS: Skein-512-256 keyed with a 32-byte salt, 128 KiB blocks.
     let salt = [0x5au8; 32];
