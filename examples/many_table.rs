@@ -33,40 +33,16 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize) {
     let rates: Vec<f64> = cases.iter().zip(&best).map(|(c, t)| c.1 as f64 / t / 1e9).collect();
     let ghz = clock_ghz();
     for (case, rate) in cases.iter().zip(&rates) {
-        // Cycles per byte of one core: all threads' cycles over the bytes.
-        let cpb = ghz * case.2 as f64 / rate;
-        println!("| {:<58} | {:>7.2} | {:>6.2}x | {:>5.2} |", case.0, rate, rate / rates[0], cpb);
+        // Cycles per byte of one core, so for one thread only (the clock
+        // of a loaded machine is not the idle one measured).
+        let cpb = if case.2 == 1 { format!("{:.2}", ghz / rate) } else { "-".into() };
+        println!("| {:<58} | {:>7.2} | {:>6.2}x | {:>5} |", case.0, rate, rate / rates[0], cpb);
     }
 }
 
-/// Clock in GHz from a chain of dependent adds (one per cycle), best of
-/// many short trials.
-#[cfg(target_arch = "x86_64")]
-fn clock_ghz() -> f64 {
-    let mut best = 0.0f64;
-    for _ in 0..40 {
-        let n = 200_000u64;
-        let mut x = 0u64;
-        let t = Instant::now();
-        for _ in 0..n {
-            // SAFETY: register arithmetic only.
-            unsafe {
-                core::arch::asm!(
-                    "add {0}, 1", "add {0}, 1", "add {0}, 1", "add {0}, 1",
-                    "add {0}, 1", "add {0}, 1", "add {0}, 1", "add {0}, 1",
-                    inout(reg) x, options(nomem, nostack),
-                );
-            }
-        }
-        std::hint::black_box(x);
-        best = best.max(8.0 * n as f64 / t.elapsed().as_nanos() as f64);
-    }
-    best
-}
-#[cfg(not(target_arch = "x86_64"))]
-fn clock_ghz() -> f64 {
-    f64::NAN
-}
+#[path = "../tools/shared/clock.rs"]
+mod clock;
+use clock::clock_ghz;
 
 /// Skein-(64 W): one stream against every multi-lane kernel, one thread,
 /// on messages that stay in L2.

@@ -3,16 +3,16 @@
 #   one stream over 1000 x 128 KiB concatenated, the 1000 files with -j 1 and -j 2,
 #   one stream over 10,000 x 4 KiB concatenated, those files with -j 1 and -j 2,
 #   a 1 GiB file, and tree 10,1,255 -j 2 of it,
-# all -a 512 -l 256, files in /dev/shm (made once, random bytes), one
+# all -a 512 -l 256 (the tree row -a 512, as in issue 11), files in /dev/shm (made once, random bytes), one
 # hyperfine run so that a change of load hits every row alike.
 #
 # usage: tools/skeinsum-many-bench.sh SKEINSUM [RUNS] [OTHER_SKEINSUM]
 # OTHER_SKEINSUM (e.g. a build of an older commit) adds its rows, marked "other".
 # Prints per row: min and median wall time, user and system time (means), ms.
 set -euo pipefail
-S=$1
+S=$(realpath "$1")
 RUNS=${2:-15}
-OTHER=${3:-}
+OTHER=${3:+$(realpath "$3")}
 D=/dev/shm/skeinsum-many-bench
 if [ ! -e "$D/done" ]; then
     mkdir -p "$D/b128" "$D/b4"
@@ -36,7 +36,9 @@ cd "$D"
 F128=$(echo b128/f*)
 F4=$(echo b4/f*)
 cases=()
-for bin in "$S" $OTHER; do
+bins=("$S")
+[ -n "$OTHER" ] && bins+=("$OTHER")
+for bin in "${bins[@]}"; do
     tag=$([ "$bin" = "$S" ] && echo "" || echo "other ")
     cases+=(-n "${tag}one stream 128 MB" "$bin -a 512 -l 256 cat128")
     cases+=(-n "${tag}1000 x 128 KiB -j 1" "$bin -a 512 -l 256 -j 1 $F128")
@@ -48,7 +50,7 @@ for bin in "$S" $OTHER; do
     cases+=(-n "${tag}tree 10,1,255 -j 2, 1 GiB" "$bin -a 512 --tree 10,1,255 -j 2 big")
 done
 json=$(mktemp)
-hyperfine -N -w 1 -r "$RUNS" --export-json "$json" "${cases[@]}" >/dev/null 2>&1
+hyperfine -N -w 1 -r "$RUNS" --export-json "$json" "${cases[@]}" >/dev/null
 python3 - "$json" <<'EOF'
 import json, statistics, sys
 for r in json.load(open(sys.argv[1]))['results']:

@@ -34,6 +34,8 @@ pub const WINDOW_BYTES: u64 = 256 << 20;
 /// would hold a lane (at a fraction of the one-stream speed) while the
 /// others idle, and one stream already hashes it at full speed.
 pub const BATCH_FILE_MAX: u64 = 8 << 20;
+/// Read buffers up to this capacity are kept for the next window.
+const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;
 
@@ -159,6 +161,8 @@ impl<'c> Batch<'c> {
     /// Hash one window taken from the front of `requests` (at least one
     /// request); one outcome per request taken, in order.
     pub fn hash_window(&mut self, requests: &[Request<'_>]) -> Vec<Outcome> {
+        // A window can take a while: the lines before it go out first.
+        crate::report::write_pending();
         // Look the next names up (in parallel: for small files these system
         // calls cost more than hashing), then choose the window by size. No
         // further than one window's worth of names: a name looked up here but
@@ -258,7 +262,9 @@ impl<'c> Batch<'c> {
                 }
             })
             .unzip();
-        self.spare.extend(buffers.into_iter().flatten());
+        // Kept: one per file of a window, none over SPARE_MAX, so at most
+        // WINDOW_FILES * SPARE_MAX = WINDOW_BYTES.
+        self.spare.extend(buffers.into_iter().flatten().filter(|b| b.capacity() <= SPARE_MAX));
         outcomes
     }
 

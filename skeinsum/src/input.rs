@@ -20,6 +20,9 @@ use crate::testing;
 pub const MMAP_MIN: u64 = 16 * 1024;
 /// Read size for standard input, pipes, devices and small files.
 const READ_BLOCK: usize = 1 << 20;
+/// Before an input this large (or a stream), pending result lines are
+/// written out (`crate::report::write_pending`).
+const WRITE_PENDING_MIN: u64 = 1 << 20;
 /// Inputs at least this large get a progress bar with `--progress`.
 pub(crate) const PROGRESS_MIN: u64 = 64 << 20;
 /// With a progress bar, a mapped file is hashed in pieces this large.
@@ -144,6 +147,7 @@ impl Reader {
     /// mtime or ctime meanwhile, or shrinks under its mapping, is an error.
     pub fn hash(&mut self, name: &[u8], hasher: &mut DynSkein) -> Result<(), InputError> {
         if name == b"-" {
+            crate::report::write_pending();
             let input = stdin()?;
             let before = stdin_snapshot();
             self.hash_stream(input, before.map(|s| s.len), name, hasher)?;
@@ -156,6 +160,10 @@ impl Reader {
         }
         let before = Snapshot::of(&meta);
         let size = before.map(|s| s.len);
+        if size.is_none_or(|len| len >= WRITE_PENDING_MIN) {
+            // A stream or a large file: no result line waits behind it.
+            crate::report::write_pending();
+        }
         let mut faulted = false;
         match size {
             Some(len) if self.use_mmap && len >= MMAP_MIN => {

@@ -4,7 +4,6 @@
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
 
 /// `skeinsum: MESSAGE` on stderr, after the result lines before it.
 pub fn warn(message: impl std::fmt::Display) {
@@ -17,25 +16,30 @@ pub fn warn(message: impl std::fmt::Display) {
 /// Result lines not yet on stdout. Rust's stdout makes one system call per
 /// line; for thousands of small files those calls cost more than hashing
 /// them. So unless stdout is a terminal, lines gather here and go out in
-/// pieces of [`PENDING_BYTES`], or once the oldest has waited
-/// [`PENDING_TIME`], and always before a message goes to stderr, so that the
-/// two streams keep their order when they share a file (coreutils' `error()`
-/// flushes stdout the same way).
+/// pieces of [`PENDING_BYTES`], and always before anything that may take a
+/// while ([`write_pending`]: a large or streamed input, a batch window) and
+/// before a message goes to stderr, so that no line waits behind a long
+/// hash and the two streams keep their order when they share a file
+/// (coreutils' `error()` flushes stdout the same way).
 struct Pending {
     bytes: Vec<u8>,
-    since: Option<Instant>,
-    /// A write error met while flushing for `warn`, not yet reported.
+    /// A write error met while writing out for `warn` or
+    /// [`write_pending`], not yet reported.
     error: Option<io::Error>,
 }
 
 const PENDING_BYTES: usize = 32 << 10;
-const PENDING_TIME: Duration = Duration::from_millis(100);
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
     bytes: Vec::new(),
-    since: None,
     error: None,
 });
+
+/// Write out the pending result lines now: called before work that may
+/// take a while. A write error is kept for the next `Output` call.
+pub(crate) fn write_pending() {
+    pending().write_out();
+}
 
 fn pending() -> MutexGuard<'static, Pending> {
     // A panic while holding it leaves plain bytes behind: still usable.
@@ -45,7 +49,6 @@ fn pending() -> MutexGuard<'static, Pending> {
 impl Pending {
     /// Write every pending byte; a failure is kept in `error` (the first).
     fn write_out(&mut self) {
-        self.since = None;
         if self.bytes.is_empty() {
             return;
         }
@@ -135,8 +138,7 @@ impl Output {
             let mut pending = pending();
             if pending.error.is_none() {
                 pending.bytes.extend_from_slice(bytes);
-                let since = *pending.since.get_or_insert_with(Instant::now);
-                if self.terminal || pending.bytes.len() >= PENDING_BYTES || since.elapsed() >= PENDING_TIME {
+                if self.terminal || pending.bytes.len() >= PENDING_BYTES {
                     pending.write_out();
                 }
             }
@@ -161,6 +163,20 @@ impl Output {
             warn(format_args!("write error: {}", io_reason(&e)));
         }
         OutputClosed
+    }
+}
+
+impl Drop for Output {
+    /// Lines still pending when the run ends early (a panic unwinding
+    /// through `run`) are written too; the normal end has flushed already.
+    fn drop(&mut self) {
+        // `try_lock`: never wait here, even on a lock this thread holds.
+        let mut pending = match PENDING.try_lock() {
+            Ok(pending) => pending,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        };
+        pending.write_out();
     }
 }
 

@@ -95,6 +95,13 @@ impl Dir {
         fs::write(&p, data).unwrap();
         p
     }
+    /// Make the named pipe `name`; returns its path.
+    fn fifo(&self, name: &str) -> PathBuf {
+        let p = self.tmp.path().join(name);
+        let made = std::process::Command::new("mkfifo").arg(&p).status().unwrap();
+        assert!(made.success());
+        p
+    }
     fn cmd(&self) -> Command {
         let mut c = skeinsum();
         c.current_dir(self.path());
@@ -417,12 +424,7 @@ fn empty_file() {
 #[test]
 fn named_pipe() {
     let dir = Dir::new();
-    let fifo = dir.path().join("fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    let fifo = dir.fifo("fifo");
     let data = pattern(300_000, 5);
     let writer = {
         let (fifo, data) = (fifo.clone(), data.clone());
@@ -442,6 +444,41 @@ fn named_pipe() {
         .success()
         .stdout(format!("{}  fifo\n", reference(256, 256, &data)));
     writer.join().unwrap();
+}
+
+/// Result lines are written in pieces, but none waits behind a stream: the
+/// line of the file before a FIFO arrives while the FIFO is still open and
+/// silent.
+#[cfg(unix)]
+#[test]
+fn no_result_line_waits_behind_a_stream() {
+    let dir = Dir::new();
+    dir.file("f", b"data");
+    let fifo = dir.fifo("fifo");
+    let mut child = std::process::Command::new(&*BIN)
+        .current_dir(dir.path())
+        .args(["-a", "256", "-j", "1", "f", "fifo"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Returns once skeinsum has opened the FIFO, that is, after hashing f.
+    let mut writer = fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (sent, received) = std::sync::mpsc::channel();
+    let expected = format!("{}  f\n", reference(256, 256, b"data"));
+    let want = expected.len();
+    std::thread::spawn(move || {
+        let mut line = vec![0u8; want];
+        let read = stdout.read_exact(&mut line).map(|()| line);
+        let _ = sent.send((read, stdout));
+    });
+    let first = received.recv_timeout(Duration::from_secs(30));
+    writer.write_all(b"late").unwrap();
+    drop(writer);
+    let status = child.wait().unwrap();
+    let (line, _) = first.expect("f's line waited for the FIFO");
+    assert_eq!(String::from_utf8(line.unwrap()).unwrap(), expected);
+    assert!(status.success());
 }
 
 /// A 64 MiB file of zeros (sparse), mapped and read, against RustCrypto; a
@@ -705,7 +742,7 @@ fn messages_keep_their_place_among_result_lines_in_one_file() {
             .status()
             .unwrap();
         assert_eq!(status.code(), Some(1), "-j {jobs}");
-        assert!(fs::read_to_string(&log).unwrap() == expected, "-j {jobs}: order differs");
+        assert_eq!(fs::read_to_string(&log).unwrap(), expected, "-j {jobs}");
     }
 }
 
