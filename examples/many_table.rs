@@ -5,8 +5,8 @@
 //! Rows: `hash_many` over 1 KiB messages per multi-lane kernel (one thread and
 //! all threads), the ZFS case (Skein-512-256 keyed, 128 KiB blocks), and tree
 //! hashing 10,1,255 of a 1 GiB buffer. On x86-64 it also prints the clock
-//! (a chain of dependent adds, one per cycle) and each row's cycles per
-//! byte at that clock, for comparison with llvm-mca's estimates.
+//! (a chain of dependent adds, one per cycle) and each one-thread row's
+//! cycles per byte at that clock, for comparison with llvm-mca's estimates.
 
 use skein_simd::{Backend, Params, Skein, Skein512, SkeinMany, SkeinMany512, TreeParams};
 use std::time::Instant;
@@ -17,8 +17,9 @@ type Case<'a> = (String, usize, usize, Box<dyn FnMut() + Send + 'a>);
 
 /// Time the cases of a section round-robin, `runs` rounds after a warm-up,
 /// so that a change of machine load hits every case alike; print each one's
-/// best throughput and its ratio to the first case (the baseline).
-fn race(mut cases: Vec<Case<'_>>, runs: usize) {
+/// best throughput, its ratio to the first case (the baseline) and, for one
+/// thread, its cycles per byte at `ghz`.
+fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
     let pools: Vec<rayon::ThreadPool> = cases.iter().map(|c| pool(c.2)).collect();
     let mut best = vec![f64::MAX; cases.len()];
     for round in 0..=runs {
@@ -31,7 +32,6 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize) {
         }
     }
     let rates: Vec<f64> = cases.iter().zip(&best).map(|(c, t)| c.1 as f64 / t / 1e9).collect();
-    let ghz = clock_ghz();
     for (case, rate) in cases.iter().zip(&rates) {
         // Cycles per byte of one core, so for one thread only (the clock
         // of a loaded machine is not the idle one measured).
@@ -46,7 +46,7 @@ use clock::clock_ghz;
 
 /// Skein-(64 W): one stream against every multi-lane kernel, one thread,
 /// on messages that stay in L2.
-fn kernel_section<const W: usize>(runs: usize) {
+fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
     let messages: Vec<Vec<u8>> = (0..32u32).map(|i| vec![i as u8; 16 << 10]).collect();
     let total = messages.len() << 14;
     let bits = 64 * W as u64;
@@ -68,7 +68,7 @@ fn kernel_section<const W: usize>(runs: usize) {
         let name = format!("Skein-{bits} hash_many, {backend} x{} lanes, 1 thread", many.lanes());
         cases.push((name, total, 1, Box::new(move || many.hash_into(messages, &mut out))));
     }
-    race(cases, runs);
+    race(cases, runs, ghz);
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -102,7 +102,9 @@ fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 3 } else { 7 };
     let threads = rayon::current_num_threads();
-    println!("clock {:.2} GHz (dependent adds)", clock_ghz());
+    // Measured once: every row's cycles per byte use the clock printed here.
+    let ghz = clock_ghz();
+    println!("clock {ghz:.2} GHz (dependent adds)");
     println!("| {:<58} | {:>7} | {:>7} | {:>5} |", "case (ratio: to the first row of its section)", "GB/s", "ratio", "c/B");
     println!("|{:-<60}|{:-<9}|{:-<9}|{:-<7}|", "", "", "", "");
 
@@ -129,14 +131,14 @@ fn main() {
             cases.push((name, total, t, Box::new(move || many.hash_into(messages, &mut out))));
         }
     }
-    race(cases, runs);
+    race(cases, runs, ghz);
 
     // The lane kernels alone: long messages that stay in L2 (32 x 16 KiB),
     // against one stream over them; llvm-mca estimates the same block loop
     // (tools/mca-loop.py).
-    kernel_section::<4>(runs);
-    kernel_section::<8>(runs);
-    kernel_section::<16>(runs);
+    kernel_section::<4>(runs, ghz);
+    kernel_section::<8>(runs, ghz);
+    kernel_section::<16>(runs, ghz);
 
     // ZFS: Skein-512-256 keyed with a 32-byte salt, 128 KiB blocks.
     let salt = [0x5au8; 32];
@@ -163,7 +165,7 @@ fn main() {
         let name = format!("ZFS hash_many ({} x{}), {t} thread(s)", many.backend(), many.lanes());
         cases.push((name, total, t, Box::new(move || many.hash_into(blocks, &mut out))));
     }
-    race(cases, runs);
+    race(cases, runs, ghz);
 
     // Tree 10,1,255 over a large buffer.
     let size = if quick { 256 << 20 } else { 1 << 30 };
@@ -203,5 +205,5 @@ fn main() {
             std::hint::black_box(h.finalize_vec());
         }),
     ));
-    race(cases, if quick { 2 } else { 3 });
+    race(cases, if quick { 2 } else { 3 }, ghz);
 }

@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 /// `skeinsum: MESSAGE` on stderr, after the result lines before it.
 pub fn warn(message: impl std::fmt::Display) {
     // A write error here is kept for the next `Output` call to report.
-    pending().write_out();
+    write_pending();
     // Nothing sensible is left to do if stderr itself is gone.
     let _ = writeln!(io::stderr().lock(), "skeinsum: {message}");
 }
