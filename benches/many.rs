@@ -11,7 +11,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
 }
 
 fn lanes_1kib(c: &mut Criterion) {
@@ -29,9 +32,10 @@ fn lanes_1kib(c: &mut Criterion) {
     let mut out = vec![0u8; messages.len() * 64];
     for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
         let many = SkeinMany512::new(&Params::new().backend(backend)).unwrap();
-        g.bench_function(BenchmarkId::new("hash_many", format!("{backend}x{}", many.lanes())), |b| {
-            b.iter(|| one.install(|| many.hash_into(&messages, &mut out)))
-        });
+        g.bench_function(
+            BenchmarkId::new("hash_many", format!("{backend}x{}", many.lanes())),
+            |b| b.iter(|| one.install(|| many.hash_into(&messages, &mut out))),
+        );
     }
     g.finish();
 }
@@ -56,17 +60,24 @@ fn zfs_128kib(c: &mut Criterion) {
     let mut out = vec![0u8; blocks.len() * 32];
     for threads in [1, rayon::current_num_threads()] {
         let p = pool(threads);
-        g.bench_function(BenchmarkId::new("hash_many", format!("{threads}thr")), |b| b.iter(|| p.install(|| many.hash_into(&blocks, &mut out))));
+        g.bench_function(
+            BenchmarkId::new("hash_many", format!("{threads}thr")),
+            |b| b.iter(|| p.install(|| many.hash_into(&blocks, &mut out))),
+        );
     }
     g.finish();
 }
 
 fn tree_10_1_255(c: &mut Criterion) {
-    let data: Vec<u8> = (0..64usize << 20).map(|i| (i * 7 + (i >> 13)) as u8).collect();
+    let data: Vec<u8> = (0..64usize << 20)
+        .map(|i| (i * 7 + (i >> 13)) as u8)
+        .collect();
     let params = Params::new().tree(TreeParams::new(10, 1, 255).unwrap());
     let mut g = c.benchmark_group("tree_10_1_255");
     g.throughput(Throughput::Bytes(data.len() as u64));
-    g.bench_function("sequential-plain", |b| b.iter(|| black_box(Skein512::digest(512, &data))));
+    g.bench_function("sequential-plain", |b| {
+        b.iter(|| black_box(Skein512::digest(512, &data)))
+    });
     for threads in [1, rayon::current_num_threads()] {
         let p = pool(threads);
         g.bench_function(BenchmarkId::new("tree", format!("{threads}thr")), |b| {

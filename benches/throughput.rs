@@ -10,7 +10,12 @@ use skein_simd::{Backend, DynSkein, Params, StateSize};
 use std::hint::black_box;
 use std::time::Duration;
 
-const SIZES: [(usize, &str); 4] = [(64, "64B"), (1024, "1KiB"), (64 << 10, "64KiB"), (16 << 20, "16MiB")];
+const SIZES: [(usize, &str); 4] = [
+    (64, "64B"),
+    (1024, "1KiB"),
+    (64 << 10, "64KiB"),
+    (16 << 20, "16MiB"),
+];
 
 fn ours(state: StateSize, backend: Backend, data: &[u8], out: &mut [u8]) {
     let mut h = DynSkein::new(state, &Params::new().backend(backend)).expect("available backend");
@@ -27,15 +32,23 @@ fn rustcrypto(state: StateSize, data: &[u8], out: &mut [u8]) {
 }
 
 fn throughput(c: &mut Criterion) {
-    let data: Vec<u8> = (0..SIZES[3].0).map(|i| (i as u32).wrapping_mul(2654435761).to_le_bytes()[3]).collect();
-    let backends: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
+    let data: Vec<u8> = (0..SIZES[3].0)
+        .map(|i| (i as u32).wrapping_mul(2654435761).to_le_bytes()[3])
+        .collect();
+    let backends: Vec<Backend> = Backend::ALL
+        .into_iter()
+        .filter(|b| b.is_available())
+        .collect();
     for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {
         let mut out = vec![0u8; state.bits() as usize / 8];
         for (len, label) in SIZES {
             let msg = &data[..len];
             let mut group = c.benchmark_group(format!("Skein-{}/{label}", state.bits()));
             group.throughput(Throughput::Bytes(len as u64));
-            group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+            group
+                .sample_size(10)
+                .warm_up_time(Duration::from_millis(300))
+                .measurement_time(Duration::from_secs(1));
             for &backend in &backends {
                 group.bench_function(BenchmarkId::from_parameter(backend.name()), |b| {
                     b.iter(|| ours(state, backend, black_box(msg), &mut out))

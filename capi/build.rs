@@ -2,6 +2,9 @@
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     for var in ["TARGET", "HOST"] {
-        println!("cargo:rustc-env=SKEIN_CAPI_{var}={}", std::env::var(var).unwrap_or_default());
+        println!(
+            "cargo:rustc-env=SKEIN_CAPI_{var}={}",
+            std::env::var(var).unwrap_or_default()
+        );
     }
 }

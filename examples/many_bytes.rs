@@ -14,7 +14,11 @@
 use skein_simd::{Backend, Params, Skein, SkeinMany};
 use std::process::ExitCode;
 
-fn run<const W: usize>(params: &Params, lanes: bool, messages: &[&[u8]]) -> Result<(Backend, usize, Vec<Vec<u8>>), String> {
+fn run<const W: usize>(
+    params: &Params,
+    lanes: bool,
+    messages: &[&[u8]],
+) -> Result<(Backend, usize, Vec<Vec<u8>>), String> {
     if lanes {
         let many = SkeinMany::<W>::new(params).map_err(|e| e.to_string())?;
         Ok((many.backend(), many.lanes(), many.hash_vec(messages)))
@@ -35,7 +39,8 @@ fn run<const W: usize>(params: &Params, lanes: bool, messages: &[&[u8]]) -> Resu
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: many_bytes <backend> <lanes|stream> <state-bits> <output-bits> <count> <nbytes>";
+    let usage =
+        "usage: many_bytes <backend> <lanes|stream> <state-bits> <output-bits> <count> <nbytes>";
     if args.len() != 7 {
         eprintln!("{usage}");
         return ExitCode::from(2);
@@ -65,13 +70,20 @@ fn main() -> ExitCode {
     };
 
     let len = (count * nbytes).max(4 << 20);
-    let data: Vec<u8> = (0..len).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_be_bytes()[0]).collect();
-    let messages: Vec<&[u8]> = (0..count).map(|i| &data[i * nbytes..(i + 1) * nbytes]).collect();
+    let data: Vec<u8> = (0..len)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_be_bytes()[0])
+        .collect();
+    let messages: Vec<&[u8]> = (0..count)
+        .map(|i| &data[i * nbytes..(i + 1) * nbytes])
+        .collect();
     let mut params = Params::new().output_bits(output_bits as u64);
     if let Some(b) = backend {
         params = params.backend(b);
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("one-thread pool");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("one-thread pool");
     let result = pool.install(|| match bits {
         256 => run::<4>(&params, lanes, &messages),
         512 => run::<8>(&params, lanes, &messages),
@@ -85,7 +97,10 @@ fn main() -> ExitCode {
                 (Some(f), Some(l)) => (hex(f), hex(l)),
                 _ => (String::new(), String::new()),
             };
-            println!("{} x{lane_count} {bits} {count}x{nbytes} {first} {last}", used.name());
+            println!(
+                "{} x{lane_count} {bits} {count}x{nbytes} {first} {last}",
+                used.name()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -31,12 +31,26 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
             }
         }
     }
-    let rates: Vec<f64> = cases.iter().zip(&best).map(|(c, t)| c.1 as f64 / t / 1e9).collect();
+    let rates: Vec<f64> = cases
+        .iter()
+        .zip(&best)
+        .map(|(c, t)| c.1 as f64 / t / 1e9)
+        .collect();
     for (case, rate) in cases.iter().zip(&rates) {
         // Cycles per byte of one core, so for one thread only (the clock
         // of a loaded machine is not the idle one measured).
-        let cpb = if case.2 == 1 { format!("{:.2}", ghz / rate) } else { "-".into() };
-        println!("| {:<58} | {:>7.2} | {:>6.2}x | {:>5} |", case.0, rate, rate / rates[0], cpb);
+        let cpb = if case.2 == 1 {
+            format!("{:.2}", ghz / rate)
+        } else {
+            "-".into()
+        };
+        println!(
+            "| {:<58} | {:>7.2} | {:>6.2}x | {:>5} |",
+            case.0,
+            rate,
+            rate / rates[0],
+            cpb
+        );
     }
 }
 
@@ -62,17 +76,30 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
         }),
     )];
     for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
-        let Ok(many) = SkeinMany::<W>::new(&Params::new().backend(backend)) else { continue };
+        let Ok(many) = SkeinMany::<W>::new(&Params::new().backend(backend)) else {
+            continue;
+        };
         let messages = &messages;
         let mut out = vec![0u8; messages.len() * 8 * W];
-        let name = format!("Skein-{bits} hash_many, {backend} x{} lanes, 1 thread", many.lanes());
-        cases.push((name, total, 1, Box::new(move || many.hash_into(messages, &mut out))));
+        let name = format!(
+            "Skein-{bits} hash_many, {backend} x{} lanes, 1 thread",
+            many.lanes()
+        );
+        cases.push((
+            name,
+            total,
+            1,
+            Box::new(move || many.hash_into(messages, &mut out)),
+        ));
     }
     race(cases, runs, ghz);
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
 }
 
 /// `--tree-digest FILE YL YF YM`: print the Skein-512-512 tree digest of the
@@ -105,7 +132,10 @@ fn main() {
     // Measured once: every row's cycles per byte use the clock printed here.
     let ghz = clock_ghz();
     println!("clock {ghz:.2} GHz (dependent adds)");
-    println!("| {:<58} | {:>7} | {:>7} | {:>5} |", "case (ratio: to the first row of its section)", "GB/s", "ratio", "c/B");
+    println!(
+        "| {:<58} | {:>7} | {:>7} | {:>5} |",
+        "case (ratio: to the first row of its section)", "GB/s", "ratio", "c/B"
+    );
     println!("|{:-<60}|{:-<9}|{:-<9}|{:-<7}|", "", "", "", "");
 
     // 1 KiB messages.
@@ -127,8 +157,16 @@ fn main() {
         for t in [1, threads] {
             let (many, messages) = (many.clone(), &messages);
             let mut out = vec![0u8; messages.len() * 64];
-            let name = format!("hash_many 1 KiB, {backend} x{} lanes, {t} thread(s)", many.lanes());
-            cases.push((name, total, t, Box::new(move || many.hash_into(messages, &mut out))));
+            let name = format!(
+                "hash_many 1 KiB, {backend} x{} lanes, {t} thread(s)",
+                many.lanes()
+            );
+            cases.push((
+                name,
+                total,
+                t,
+                Box::new(move || many.hash_into(messages, &mut out)),
+            ));
         }
     }
     race(cases, runs, ghz);
@@ -143,7 +181,9 @@ fn main() {
     // ZFS: Skein-512-256 keyed with a 32-byte salt, 128 KiB blocks.
     let salt = [0x5au8; 32];
     let zfs = Params::new().output_bits(256).key(&salt);
-    let blocks: Vec<Vec<u8>> = (0..(if quick { 32 } else { 128 })).map(|i| vec![i as u8; 128 * 1024]).collect();
+    let blocks: Vec<Vec<u8>> = (0..(if quick { 32 } else { 128 }))
+        .map(|i| vec![i as u8; 128 * 1024])
+        .collect();
     let total = blocks.len() * 128 * 1024;
     let prepared = Skein512::with_params(&zfs).unwrap();
     let mut cases: Vec<Case> = vec![(
@@ -162,8 +202,17 @@ fn main() {
     for t in [1, threads] {
         let (many, blocks) = (many.clone(), &blocks);
         let mut out = vec![0u8; blocks.len() * 32];
-        let name = format!("ZFS hash_many ({} x{}), {t} thread(s)", many.backend(), many.lanes());
-        cases.push((name, total, t, Box::new(move || many.hash_into(blocks, &mut out))));
+        let name = format!(
+            "ZFS hash_many ({} x{}), {t} thread(s)",
+            many.backend(),
+            many.lanes()
+        );
+        cases.push((
+            name,
+            total,
+            t,
+            Box::new(move || many.hash_into(blocks, &mut out)),
+        ));
     }
     race(cases, runs, ghz);
 

@@ -35,12 +35,18 @@ pub struct SkeinFixed<const W: usize, N: 'static> {
 
 impl<const W: usize, N: Unsigned + 'static> Default for SkeinFixed<W, N> {
     fn default() -> Self {
-        SkeinFixed { inner: Skein::new(N::U64 * 8), _n: PhantomData }
+        SkeinFixed {
+            inner: Skein::new(N::U64 * 8),
+            _n: PhantomData,
+        }
     }
 }
 impl<const W: usize, N: 'static> Clone for SkeinFixed<W, N> {
     fn clone(&self) -> Self {
-        SkeinFixed { inner: self.inner.clone(), _n: PhantomData }
+        SkeinFixed {
+            inner: self.inner.clone(),
+            _n: PhantomData,
+        }
     }
 }
 impl<const W: usize, N: 'static> core::fmt::Debug for SkeinFixed<W, N> {
@@ -107,7 +113,9 @@ impl<const W: usize> SkeinVar<W> {
         if output_size == 0 || output_size > Self::MAX_OUTPUT_SIZE {
             return Err(InvalidOutputSize);
         }
-        Ok(SkeinVar { inner: Skein::new(output_size as u64 * 8) })
+        Ok(SkeinVar {
+            inner: Skein::new(output_size as u64 * 8),
+        })
     }
     /// Absorb more input.
     pub fn update(&mut self, data: &[u8]) {
@@ -159,7 +167,10 @@ pub struct SkeinMac<const W: usize, N: 'static> {
 
 impl<const W: usize, N: 'static> Clone for SkeinMac<W, N> {
     fn clone(&self) -> Self {
-        SkeinMac { inner: self.inner.clone(), _n: PhantomData }
+        SkeinMac {
+            inner: self.inner.clone(),
+            _n: PhantomData,
+        }
     }
 }
 impl<const W: usize, N: 'static> core::fmt::Debug for SkeinMac<W, N> {
@@ -172,7 +183,10 @@ impl<const W: usize, N: Unsigned + 'static> SkeinMac<W, N> {
     fn keyed(key: &[u8]) -> Self {
         let params = Params::new().output_bits(N::U64 * 8).key(key);
         let inner = Skein::with_params(&params).expect("the output length is at least 1 bit");
-        SkeinMac { inner, _n: PhantomData }
+        SkeinMac {
+            inner,
+            _n: PhantomData,
+        }
     }
 }
 
@@ -271,10 +285,18 @@ macro_rules! digest_traits {
 }
 
 #[cfg(feature = "digest")]
-digest_traits!(digest, digest::common::KeySizeUser, digest::array::ArraySize);
+digest_traits!(
+    digest,
+    digest::common::KeySizeUser,
+    digest::array::ArraySize
+);
 
 #[cfg(feature = "digest010")]
-digest_traits!(digest010, digest010::crypto_common::KeySizeUser, digest010::generic_array::ArrayLength<u8>);
+digest_traits!(
+    digest010,
+    digest010::crypto_common::KeySizeUser,
+    digest010::generic_array::ArrayLength<u8>
+);
 
 #[cfg(feature = "digest010")]
 impl<const W: usize> digest010::VariableOutput for SkeinVar<W> {
@@ -292,7 +314,10 @@ impl<const W: usize> digest010::VariableOutput for SkeinVar<W> {
 
 #[cfg(feature = "digest010")]
 impl<const W: usize> digest010::VariableOutputReset for SkeinVar<W> {
-    fn finalize_variable_reset(&mut self, out: &mut [u8]) -> Result<(), digest010::InvalidBufferSize> {
+    fn finalize_variable_reset(
+        &mut self,
+        out: &mut [u8],
+    ) -> Result<(), digest010::InvalidBufferSize> {
         SkeinVar::finalize_variable_reset(self, out).map_err(|_| digest010::InvalidBufferSize)
     }
 }

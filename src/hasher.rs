@@ -110,7 +110,13 @@ impl<const W: usize> Skein<W> {
         let () = Self::VALID;
         let chain = argument_chain::<W>(&platform, params, output_bits);
         let msg = Self::message_state(&chain, params.tree);
-        Skein { platform, output_bits, start: chain, msg, bit_pad: false }
+        Skein {
+            platform,
+            output_bits,
+            start: chain,
+            msg,
+            bit_pad: false,
+        }
     }
 
     #[allow(unused_variables)]
@@ -153,7 +159,11 @@ impl<const W: usize> Skein<W> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
         assert!(output_bits != 0, "output_bits must be at least 1");
-        assert_eq!(out.len() as u64, output_bits.div_ceil(8), "Skein: output buffer must be ceil(output_bits / 8) bytes");
+        assert_eq!(
+            out.len() as u64,
+            output_bits.div_ceil(8),
+            "Skein: output buffer must be ceil(output_bits / 8) bytes"
+        );
         let platform = Platform::detect();
         let mut g = ubi::<W>(&platform, plain_chain::<W>(output_bits), types::MSG, data);
         output::<W>(&platform, &g, out);
@@ -185,7 +195,10 @@ impl<const W: usize> Skein<W> {
     /// h.update(b"abc");
     /// ```
     pub fn update(&mut self, data: &[u8]) {
-        assert!(!self.bit_pad, "Skein: no input may follow a partial final byte");
+        assert!(
+            !self.bit_pad,
+            "Skein: no input may follow a partial final byte"
+        );
         self.absorb(data);
     }
 
@@ -212,7 +225,11 @@ impl<const W: usize> Skein<W> {
     /// let _ = h.finalize_vec();
     /// ```
     pub fn update_bits(&mut self, data: &[u8], bits: u64) {
-        assert_eq!(data.len() as u64, bits.div_ceil(8), "Skein: update_bits needs ceil(bits/8) bytes");
+        assert_eq!(
+            data.len() as u64,
+            bits.div_ceil(8),
+            "Skein: update_bits needs ceil(bits/8) bytes"
+        );
         let partial = (bits % 8) as u32;
         if partial == 0 {
             self.update(data);
@@ -254,7 +271,11 @@ impl<const W: usize> Skein<W> {
     }
 
     fn finish_into(&mut self, out: &mut [u8]) {
-        assert_eq!(out.len(), self.output_len(), "Skein: output buffer must be output_len() bytes");
+        assert_eq!(
+            out.len(),
+            self.output_len(),
+            "Skein: output buffer must be output_len() bytes"
+        );
         let mut g = self.message_chain();
         output::<W>(&self.platform, &g, out);
         g.zeroize();

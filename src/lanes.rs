@@ -48,7 +48,10 @@ pub(crate) struct LaneState<const W: usize, const L: usize> {
 
 impl<const W: usize, const L: usize> LaneState<W, L> {
     pub(crate) fn new() -> Self {
-        LaneState { chain: [[0; L]; W], tweak: [[0; L]; 2] }
+        LaneState {
+            chain: [[0; L]; W],
+            tweak: [[0; L]; 2],
+        }
     }
 
     /// Start lane `lane` on a computation with this chain and tweak.
@@ -133,17 +136,41 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
             let tail = &j.data[body_len..];
             lasts[l][..tail.len()].copy_from_slice(tail);
             lasts[l][tail.len()..block].fill(0);
-            let last_flags = if j.bit_pad { T1_FINAL | T1_BIT_PAD } else { T1_FINAL };
+            let last_flags = if j.bit_pad {
+                T1_FINAL | T1_BIT_PAD
+            } else {
+                T1_FINAL
+            };
             state.load(l, j.chain, j.tweak);
-            *slot = Some(Lane { job: next, body: &j.data[..body_len], last_len: tail.len(), at_last: body_len == 0, last_flags });
+            *slot = Some(Lane {
+                job: next,
+                body: &j.data[..body_len],
+                last_len: tail.len(),
+                at_last: body_len == 0,
+                last_flags,
+            });
             next += 1;
         }
-        let Some(n) = lanes.iter().flatten().map(|lane| if lane.at_last { 1 } else { lane.body.len() / block }).min()
+        let Some(n) = lanes
+            .iter()
+            .flatten()
+            .map(|lane| {
+                if lane.at_last {
+                    1
+                } else {
+                    lane.body.len() / block
+                }
+            })
+            .min()
         else {
             break;
         };
         // Idle lanes compute on any readable bytes of the right length.
-        let filler: &[u8] = match lanes.iter().enumerate().find_map(|(l, lane)| lane.as_ref().map(|lane| (l, lane))) {
+        let filler: &[u8] = match lanes
+            .iter()
+            .enumerate()
+            .find_map(|(l, lane)| lane.as_ref().map(|lane| (l, lane)))
+        {
             Some((l, lane)) if lane.at_last => &lasts[l][..block],
             Some((_, lane)) => &lane.body[..n * block],
             None => unreachable!(),
@@ -192,7 +219,12 @@ mod tests {
     #[derive(Clone, Copy)]
     struct AnyLanes;
     impl<const W: usize, const L: usize> LaneKernel<W, L> for AnyLanes {
-        fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+        fn compress(
+            self,
+            state: &mut LaneState<W, L>,
+            blocks: [&[u8]; L],
+            bytes_per_block: [u64; L],
+        ) {
             portable_lanes::compress::<W, L>(state, blocks, bytes_per_block)
         }
     }
@@ -205,9 +237,17 @@ mod tests {
             .map(|_| {
                 let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
                 // Positions near 2^64 make the tweak add carry into word 1.
-                let position = if rng.gen() { u64::MAX - rng.gen_range(0..2000) } else { rng.gen_range(0..1 << 40) };
+                let position = if rng.gen() {
+                    u64::MAX - rng.gen_range(0..2000)
+                } else {
+                    rng.gen_range(0..1 << 40)
+                };
                 let level = rng.gen_range(0..4);
-                let len = if rng.gen_range(0..4) == 0 { rng.gen_range(0..3000) } else { rng.gen_range(0..300) };
+                let len = if rng.gen_range(0..4) == 0 {
+                    rng.gen_range(0..3000)
+                } else {
+                    rng.gen_range(0..300)
+                };
                 let data = (0..len).map(|_| rng.gen()).collect();
                 (chain, level, position, data, rng.gen_range(0..4) == 0)
             })
@@ -242,7 +282,11 @@ mod tests {
                 },
             );
             for (i, job) in jobs.iter().enumerate() {
-                assert_eq!(got[i], Some(sequential::<W>(job)), "W={W} L={L} job {i} of {count}");
+                assert_eq!(
+                    got[i],
+                    Some(sequential::<W>(job)),
+                    "W={W} L={L} job {i} of {count}"
+                );
             }
         }
     }
@@ -268,23 +312,39 @@ mod tests {
             for n in [1usize, 2, 5] {
                 let mut state = LaneState::<W, L>::new();
                 let mut want = Vec::new();
-                let data: Vec<Vec<u8>> = (0..L).map(|_| (0..n * 8 * W + 7).map(|_| rng.gen()).collect()).collect();
+                let data: Vec<Vec<u8>> = (0..L)
+                    .map(|_| (0..n * 8 * W + 7).map(|_| rng.gen()).collect())
+                    .collect();
                 let mut bytes_per_block = [0u64; L];
                 for i in 0..L {
                     let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
-                    let tweak = [u64::MAX - rng.gen_range(0..3 * 8 * W as u64), rng.gen::<u64>() | T1_FIRST];
-                    bytes_per_block[i] = [8 * W as u64, rng.gen_range(1..=8 * W as u64), rng.gen()][i % 3];
+                    let tweak = [
+                        u64::MAX - rng.gen_range(0..3 * 8 * W as u64),
+                        rng.gen::<u64>() | T1_FIRST,
+                    ];
+                    bytes_per_block[i] =
+                        [8 * W as u64, rng.gen_range(1..=8 * W as u64), rng.gen()][i % 3];
                     state.load(i, &chain, tweak);
                     let (mut c, mut t) = (chain, tweak);
                     let offset = i % 8; // unaligned
-                    portable::compress::<W>(&mut c, &mut t, &data[i][offset..offset + n * 8 * W], bytes_per_block[i]);
+                    portable::compress::<W>(
+                        &mut c,
+                        &mut t,
+                        &data[i][offset..offset + n * 8 * W],
+                        bytes_per_block[i],
+                    );
                     want.push((c, t));
                 }
-                let blocks: [&[u8]; L] = core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
+                let blocks: [&[u8]; L] =
+                    core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
                 kernel.compress(&mut state, blocks, bytes_per_block);
                 for (i, (c, t)) in want.iter().enumerate() {
                     assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
-                    assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} L={L} n={n} lane {i} tweak");
+                    assert_eq!(
+                        [state.tweak[0][i], state.tweak[1][i]],
+                        *t,
+                        "W={W} L={L} n={n} lane {i} tweak"
+                    );
                 }
             }
         }
@@ -300,7 +360,9 @@ mod tests {
             let platform = Platform::force(Backend::Portable).unwrap();
             for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097, 64 * 128 + 5] {
                 for count in [1usize, 3] {
-                    let finals: Vec<[u64; W]> = (0..count).map(|_| core::array::from_fn(|_| rng.gen())).collect();
+                    let finals: Vec<[u64; W]> = (0..count)
+                        .map(|_| core::array::from_fn(|_| rng.gen()))
+                        .collect();
                     let mut want = alloc::vec![0u8; count * len];
                     for (g, digest) in finals.iter().zip(want.chunks_exact_mut(len)) {
                         output_sequential::<W>(&platform, g, digest);
@@ -316,7 +378,9 @@ mod tests {
     #[test]
     fn output_stage_on_lanes_matches_sequential() {
         for backend in Backend::ALL {
-            let Some(choice) = LaneChoice::of(backend) else { continue };
+            let Some(choice) = LaneChoice::of(backend) else {
+                continue;
+            };
             choice.run::<4, _>(OutputCheck::<4>(11));
             choice.run::<8, _>(OutputCheck::<8>(12));
             choice.run::<16, _>(OutputCheck::<16>(13));
@@ -326,7 +390,9 @@ mod tests {
     #[test]
     fn every_kernel_matches_portable_per_lane() {
         for backend in Backend::ALL {
-            let Some(choice) = LaneChoice::of(backend) else { continue };
+            let Some(choice) = LaneChoice::of(backend) else {
+                continue;
+            };
             choice.run::<4, _>(KernelCheck::<4>(1));
             choice.run::<8, _>(KernelCheck::<8>(2));
             choice.run::<16, _>(KernelCheck::<16>(3));

@@ -26,7 +26,18 @@
 //! scheduler that `tree` and `many` run on, and `backend` one module per
 //! instruction set plus the one place that picks among them.
 #![cfg_attr(not(feature = "std"), no_std)]
-#![cfg_attr(skein_simd_nightly, feature(stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, portable_simd, core_intrinsics, asm_experimental_arch), allow(internal_features))]
+#![cfg_attr(
+    skein_simd_nightly,
+    feature(
+        stdarch_powerpc,
+        stdarch_powerpc_feature_detection,
+        powerpc_target_feature,
+        portable_simd,
+        core_intrinsics,
+        asm_experimental_arch
+    ),
+    allow(internal_features)
+)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 // Index loops over constant word counts are how the unrolled rounds are written.
@@ -58,18 +69,18 @@ pub mod consts {
     pub use crate::spec::*;
 }
 
-#[cfg(any(feature = "digest", feature = "digest010"))]
-pub use digest_impl::*;
+pub use backend::{Backend, Platform};
 #[cfg(feature = "digest")]
 pub use digest;
 #[cfg(feature = "digest010")]
 pub use digest010;
+#[cfg(any(feature = "digest", feature = "digest010"))]
+pub use digest_impl::*;
 pub use dyn_hasher::{DynSkein, StateSize};
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
 pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
 pub use params::{Params, TreeParams};
-pub use backend::{Backend, Platform};
 pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};
 
 /// Why a hasher could not be built.
@@ -90,9 +101,14 @@ impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Error::ZeroOutputBits => f.write_str("output length must be at least 1 bit"),
-            Error::InvalidTree => f.write_str("tree parameters must satisfy leaf >= 1, fan-out >= 1, 2 <= height <= 255"),
+            Error::InvalidTree => f.write_str(
+                "tree parameters must satisfy leaf >= 1, fan-out >= 1, 2 <= height <= 255",
+            ),
             Error::TreeNeedsAlloc => f.write_str("tree hashing needs the `alloc` feature"),
-            Error::BackendUnavailable(b) => write!(f, "backend `{b}` is not available on this CPU or in this build"),
+            Error::BackendUnavailable(b) => write!(
+                f,
+                "backend `{b}` is not available on this CPU or in this build"
+            ),
         }
     }
 }

@@ -8,9 +8,9 @@
 //! lanes.
 
 use crate::backend::LaneChoice;
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
 #[cfg(feature = "rayon")]
 use crate::lanes::PARALLEL_MIN_BYTES;
+use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
 use crate::params::argument_chain;
 use crate::spec::types;
 use crate::ubi::{output_on_lanes, start_tweak};
@@ -84,7 +84,6 @@ pub type SkeinMany512 = SkeinMany<8>;
 /// [`SkeinMany`] with a 1024-bit state.
 pub type SkeinMany1024 = SkeinMany<16>;
 
-
 impl<const W: usize> SkeinMany<W> {
     /// Prepare for hashing messages with these arguments.
     ///
@@ -104,7 +103,10 @@ impl<const W: usize> SkeinMany<W> {
             return Err(Error::ZeroOutputBits);
         }
         let (platform, lanes) = match params.backend {
-            Some(b) => (Platform::force(b)?, LaneChoice::of(b).ok_or(Error::BackendUnavailable(b))?),
+            Some(b) => (
+                Platform::force(b)?,
+                LaneChoice::of(b).ok_or(Error::BackendUnavailable(b))?,
+            ),
             None => (Platform::detect(), LaneChoice::detect()),
         };
         let tree = match params.tree {
@@ -112,7 +114,12 @@ impl<const W: usize> SkeinMany<W> {
             None => None,
         };
         let start = argument_chain::<W>(&platform, params, output_bits);
-        Ok(SkeinMany { lanes, output_bits, start, tree })
+        Ok(SkeinMany {
+            lanes,
+            output_bits,
+            start,
+            tree,
+        })
     }
 
     /// Output length of each digest in bytes: `ceil(output_bits / 8)`.
@@ -146,7 +153,11 @@ impl<const W: usize> SkeinMany<W> {
     /// ```
     pub fn hash_into<M: AsRef<[u8]> + Sync>(&self, messages: &[M], out: &mut [u8]) {
         let len = self.output_len();
-        assert_eq!(out.len(), messages.len() * len, "hash_many: output must be messages.len() * output_len() bytes");
+        assert_eq!(
+            out.len(),
+            messages.len() * len,
+            "hash_many: output must be messages.len() * output_len() bytes"
+        );
         if let Some(tree) = &self.tree {
             for (message, digest) in messages.iter().zip(out.chunks_exact_mut(len)) {
                 let mut h = tree.clone();
@@ -197,7 +208,11 @@ impl<const W: usize> SkeinMany<W> {
         impl<M: AsRef<[u8]>, const W: usize> LaneJob<W> for Batch<'_, '_, M, W> {
             type Output = ();
             fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-                let Batch { many, messages, out } = self;
+                let Batch {
+                    many,
+                    messages,
+                    out,
+                } = self;
                 // Longest first: lanes that start together end together.
                 let mut order: Vec<usize> = (0..messages.len()).collect();
                 order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
@@ -206,14 +221,23 @@ impl<const W: usize> SkeinMany<W> {
                 run_ubis::<W, L, K>(
                     kernel,
                     messages.len(),
-                    |i| UbiJob { chain: &many.start, tweak: message_tweak, data: messages[order[i]].as_ref(), bit_pad: false },
+                    |i| UbiJob {
+                        chain: &many.start,
+                        tweak: message_tweak,
+                        data: messages[order[i]].as_ref(),
+                        bit_pad: false,
+                    },
                     |i, chain| finals[order[i]] = *chain,
                 );
                 output_on_lanes::<W, L, K>(kernel, &finals, out, many.output_len());
                 finals.iter_mut().for_each(Zeroize::zeroize);
             }
         }
-        self.lanes.run::<W, _>(Batch { many: self, messages, out })
+        self.lanes.run::<W, _>(Batch {
+            many: self,
+            messages,
+            out,
+        })
     }
 }
 
@@ -225,7 +249,14 @@ impl<const W: usize> Drop for SkeinMany<W> {
 
 impl<const W: usize> core::fmt::Debug for SkeinMany<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "SkeinMany{}-{} {{ backend: {}, lanes: {} }}", 64 * W, self.output_bits, self.backend(), self.lanes())
+        write!(
+            f,
+            "SkeinMany{}-{} {{ backend: {}, lanes: {} }}",
+            64 * W,
+            self.output_bits,
+            self.backend(),
+            self.lanes()
+        )
     }
 }
 
@@ -245,7 +276,11 @@ impl<const W: usize> Skein<W> {
     /// Skein512::hash_many(&Params::new(), &messages, &mut out).unwrap();
     /// assert_eq!(&out[128..], &Skein512::digest(512, &messages[2])[..]);
     /// ```
-    pub fn hash_many<M: AsRef<[u8]> + Sync>(params: &Params<'_>, messages: &[M], out: &mut [u8]) -> Result<(), Error> {
+    pub fn hash_many<M: AsRef<[u8]> + Sync>(
+        params: &Params<'_>,
+        messages: &[M],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
         SkeinMany::<W>::new(params)?.hash_into(messages, out);
         Ok(())
     }
@@ -258,7 +293,10 @@ impl<const W: usize> Skein<W> {
     /// let digests = Skein256::hash_many_vec(&Params::new().output_bits(160), &[&b"a"[..], b"bc"]).unwrap();
     /// assert_eq!(digests, [Skein256::digest(160, b"a"), Skein256::digest(160, b"bc")]);
     /// ```
-    pub fn hash_many_vec<M: AsRef<[u8]> + Sync>(params: &Params<'_>, messages: &[M]) -> Result<Vec<Vec<u8>>, Error> {
+    pub fn hash_many_vec<M: AsRef<[u8]> + Sync>(
+        params: &Params<'_>,
+        messages: &[M],
+    ) -> Result<Vec<Vec<u8>>, Error> {
         Ok(SkeinMany::<W>::new(params)?.hash_vec(messages))
     }
 }

@@ -31,7 +31,11 @@ impl TreeParams {
         if leaf == 0 || fan_out == 0 || max_height < 2 {
             return Err(Error::InvalidTree);
         }
-        Ok(TreeParams { leaf, fan_out, max_height })
+        Ok(TreeParams {
+            leaf,
+            fan_out,
+            max_height,
+        })
     }
     /// Yl: a leaf is `2^Yl` state-size blocks.
     pub fn leaf_log2(&self) -> u8 {
@@ -152,7 +156,11 @@ impl core::fmt::Debug for Params<'_> {
 /// the specification's order: key, configuration (from the precomputed IVs
 /// when there is neither key nor tree), personalization, public key, key
 /// identifier, nonce.
-pub(crate) fn argument_chain<const W: usize>(platform: &Platform, params: &Params<'_>, output_bits: u64) -> [u64; W] {
+pub(crate) fn argument_chain<const W: usize>(
+    platform: &Platform,
+    params: &Params<'_>,
+    output_bits: u64,
+) -> [u64; W] {
     // Plain hashing first: nothing to hash and nothing secret to wipe
     // (the general path below cost ~110 instructions per hasher here).
     let plain = params.key.is_empty()
@@ -164,8 +172,9 @@ pub(crate) fn argument_chain<const W: usize>(platform: &Platform, params: &Param
     if plain {
         return plain_chain::<W>(output_bits);
     }
-    let (leaf, fan_out, max_height) =
-        params.tree.map_or((0, 0, 0), |t| (t.leaf_log2(), t.fan_out_log2(), t.max_height()));
+    let (leaf, fan_out, max_height) = params.tree.map_or((0, 0, 0), |t| {
+        (t.leaf_log2(), t.fan_out_log2(), t.max_height())
+    });
     // Each step's input chain is overwritten by its result; the replaced
     // values are wiped as they go.
     let mut chain = [0u64; W];
@@ -200,5 +209,6 @@ pub(crate) fn argument_chain<const W: usize>(platform: &Platform, params: &Param
 /// precomputed for the common output sizes.
 #[inline]
 pub(crate) fn plain_chain<const W: usize>(output_bits: u64) -> [u64; W] {
-    iv::lookup::<W>(output_bits).unwrap_or_else(|| config_chain_from::<W>(&[0; W], output_bits, 0, 0, 0))
+    iv::lookup::<W>(output_bits)
+        .unwrap_or_else(|| config_chain_from::<W>(&[0; W], output_bits, 0, 0, 0))
 }

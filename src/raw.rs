@@ -41,7 +41,11 @@ pub fn compress<const W: usize>(
     bytes_per_block: u64,
 ) {
     const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
-    assert_eq!(blocks.len() % (8 * W), 0, "raw::compress: whole blocks only");
+    assert_eq!(
+        blocks.len() % (8 * W),
+        0,
+        "raw::compress: whole blocks only"
+    );
     platform.compress::<W>(chain, tweak, blocks, bytes_per_block);
 }
 
@@ -51,7 +55,12 @@ pub fn compress<const W: usize>(
 /// (`leaf | fan_out << 8 | max_height << 16`, 0 for sequential hashing; any
 /// value is hashed as given, as the reference code does). Precomputed for the
 /// common unkeyed sequential sizes.
-pub fn config_chain<const W: usize>(platform: &Platform, chain: &[u64; W], output_bits: u64, tree_info: u64) -> [u64; W] {
+pub fn config_chain<const W: usize>(
+    platform: &Platform,
+    chain: &[u64; W],
+    output_bits: u64,
+    tree_info: u64,
+) -> [u64; W] {
     const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
     if tree_info == 0 && chain.iter().all(|&w| w == 0) {
         if let Some(precomputed) = iv::lookup::<W>(output_bits) {

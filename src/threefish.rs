@@ -44,7 +44,13 @@ pub(crate) const fn tweak_schedule(tweak: &[u64; 2]) -> [u64; 3] {
 /// Subkey word `i` of subkey `s` (spec 3.3.2), with the subkey number `s`
 /// supplied as `number` (see [`SUBKEY_NUMBERS`]).
 #[inline(always)]
-pub(crate) const fn subkey_word_with<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize, number: u64) -> u64 {
+pub(crate) const fn subkey_word_with<const W: usize>(
+    ks: &KeySchedule,
+    ts: &[u64; 3],
+    s: usize,
+    i: usize,
+    number: u64,
+) -> u64 {
     let mut k = ks[(s + i) % (W + 1)];
     if i == W - 3 {
         k = k.wrapping_add(ts[s % 3]);
@@ -58,7 +64,12 @@ pub(crate) const fn subkey_word_with<const W: usize>(ks: &KeySchedule, ts: &[u64
 
 /// Subkey word `i` of subkey `s` (spec 3.3.2).
 #[inline(always)]
-pub(crate) const fn subkey_word<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], s: usize, i: usize) -> u64 {
+pub(crate) const fn subkey_word<const W: usize>(
+    ks: &KeySchedule,
+    ts: &[u64; 3],
+    s: usize,
+    i: usize,
+) -> u64 {
     subkey_word_with::<W>(ks, ts, s, i, s as u64)
 }
 
@@ -87,7 +98,13 @@ pub(crate) const SUBKEY_NUMBERS: [u64; 21] = {
 /// literal: given a literal, LLVM moves the `+ s` to the end of the sum, onto
 /// the state word's dependency chain (one more cycle per injection).
 #[inline(always)]
-fn inject<const W: usize>(x: &mut [u64; W], ks: &KeySchedule, ts: &[u64; 3], numbers: &[u64; 21], s: usize) {
+fn inject<const W: usize>(
+    x: &mut [u64; W],
+    ks: &KeySchedule,
+    ts: &[u64; 3],
+    numbers: &[u64; 21],
+    s: usize,
+) {
     for i in 0..W {
         x[i] = x[i].wrapping_add(subkey_word_with::<W>(ks, ts, s, i, numbers[s]));
     }
@@ -95,7 +112,12 @@ fn inject<const W: usize>(x: &mut [u64; W], ks: &KeySchedule, ts: &[u64; 3], num
 
 /// Eight rounds starting at a multiple of eight, followed by subkeys S+1 and S+2.
 #[inline(always)]
-fn eight_rounds<const W: usize, const S: usize>(x: &mut [u64; W], ks: &KeySchedule, ts: &[u64; 3], n: &[u64; 21]) {
+fn eight_rounds<const W: usize, const S: usize>(
+    x: &mut [u64; W],
+    ks: &KeySchedule,
+    ts: &[u64; 3],
+    n: &[u64; 21],
+) {
     round::<W, 0>(x);
     round::<W, 1>(x);
     round::<W, 2>(x);
@@ -116,7 +138,12 @@ pub(crate) fn encrypt_words<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], x: 
 
 /// As `encrypt_words`, with the subkey numbers supplied (see `inject`).
 #[inline(always)]
-pub(crate) fn encrypt_words_with<const W: usize>(ks: &KeySchedule, ts: &[u64; 3], n: &[u64; 21], x: &mut [u64; W]) {
+pub(crate) fn encrypt_words_with<const W: usize>(
+    ks: &KeySchedule,
+    ts: &[u64; 3],
+    n: &[u64; 21],
+    x: &mut [u64; W],
+) {
     inject::<W>(x, ks, ts, n, 0);
     eight_rounds::<W, 0>(x, ks, ts, n);
     eight_rounds::<W, 2>(x, ks, ts, n);
@@ -147,7 +174,11 @@ pub(crate) fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
 }
 
 /// Threefish encryption written with plain loops, evaluable at compile time.
-pub const fn encrypt_const<const W: usize>(key: &[u64; W], tweak: &[u64; 2], block: &[u64; W]) -> [u64; W] {
+pub const fn encrypt_const<const W: usize>(
+    key: &[u64; W],
+    tweak: &[u64; 2],
+    block: &[u64; W],
+) -> [u64; W] {
     let ks = key_schedule(key);
     let ts = tweak_schedule(tweak);
     let slot = slots::<W>();
@@ -234,7 +265,10 @@ pub type Threefish512 = Threefish<8>;
 pub type Threefish1024 = Threefish<16>;
 
 impl<const W: usize> Threefish<W> {
-    const VALID: () = assert!(W == 4 || W == 8 || W == 16, "Threefish has 4, 8 or 16 words");
+    const VALID: () = assert!(
+        W == 4 || W == 8 || W == 16,
+        "Threefish has 4, 8 or 16 words"
+    );
 
     /// Block (and key) size in bytes.
     pub const BLOCK_BYTES: usize = 8 * W;
@@ -257,7 +291,10 @@ impl<const W: usize> Threefish<W> {
         let tweak_words = words_from_le::<2>(tweak);
         let ks = key_schedule(&key_words);
         key_words.zeroize();
-        Threefish { ks, ts: tweak_schedule(&tweak_words) }
+        Threefish {
+            ks,
+            ts: tweak_schedule(&tweak_words),
+        }
     }
 
     /// Encrypt one block of `8 * W` bytes in place.
@@ -271,7 +308,12 @@ impl<const W: usize> Threefish<W> {
     /// cipher.encrypt_block(&mut block);
     /// ```
     pub fn encrypt_block(&self, block: &mut [u8]) {
-        assert_eq!(block.len(), 8 * W, "Threefish block must be {} bytes", 8 * W);
+        assert_eq!(
+            block.len(),
+            8 * W,
+            "Threefish block must be {} bytes",
+            8 * W
+        );
         let mut x = words_from_le::<W>(block);
         encrypt_words::<W>(&self.ks, &self.ts, &mut x);
         words_to_le(&x, block);
@@ -291,7 +333,12 @@ impl<const W: usize> Threefish<W> {
     /// assert_eq!(block, [3u8; 32]);
     /// ```
     pub fn decrypt_block(&self, block: &mut [u8]) {
-        assert_eq!(block.len(), 8 * W, "Threefish block must be {} bytes", 8 * W);
+        assert_eq!(
+            block.len(),
+            8 * W,
+            "Threefish block must be {} bytes",
+            8 * W
+        );
         let mut x = words_from_le::<W>(block);
         decrypt_words::<W>(&self.ks, &self.ts, &mut x);
         words_to_le(&x, block);

@@ -52,7 +52,13 @@ struct Level<const W: usize> {
 
 impl<const W: usize> Level<W> {
     fn new() -> Self {
-        Level { children: 0, held: None, node: None, node_children: 0, node_index: 0 }
+        Level {
+            children: 0,
+            held: None,
+            node: None,
+            node_children: 0,
+            node_index: 0,
+        }
     }
 }
 
@@ -99,7 +105,9 @@ impl<const W: usize> TreeHasher<W> {
     pub(crate) fn new(key: [u64; W], params: TreeParams) -> Self {
         let leaf_bytes = saturating_shl(8 * W as u64, params.leaf_log2());
         let batch_leaves = (BATCH_TARGET_BYTES / leaf_bytes).max(BATCH_MIN_LEAVES);
-        let batchable = batch_leaves.checked_mul(leaf_bytes).is_some_and(|b| b <= BATCH_MAX_BYTES);
+        let batchable = batch_leaves
+            .checked_mul(leaf_bytes)
+            .is_some_and(|b| b <= BATCH_MAX_BYTES);
         TreeHasher {
             params,
             key,
@@ -130,7 +138,11 @@ impl<const W: usize> TreeHasher<W> {
             // Whole leaves straight from the caller's slice, when there are
             // enough of them to fill the lanes (or leaves are too big to batch).
             let whole = (data.len() as u64 / leaf_bytes) as usize;
-            let enough = if self.batch_leaves == 0 { 2 } else { lanes.lanes() * threads() };
+            let enough = if self.batch_leaves == 0 {
+                2
+            } else {
+                lanes.lanes() * threads()
+            };
             if at_boundary && !bit_pad && whole >= enough {
                 let (leaves, rest) = data.split_at(whole * leaf_bytes as usize);
                 self.hash_leaves(platform, lanes, leaves, false);
@@ -178,7 +190,11 @@ impl<const W: usize> TreeHasher<W> {
             outs.resize(n, [0u64; W]);
             let jobs = |i: usize| UbiJob {
                 chain: key,
-                tweak: start_tweak(types::MSG, 1, (leaf_index + i as u64).saturating_mul(leaf_bytes as u64)),
+                tweak: start_tweak(
+                    types::MSG,
+                    1,
+                    (leaf_index + i as u64).saturating_mul(leaf_bytes as u64),
+                ),
                 data: &round[i * leaf_bytes..round.len().min((i + 1) * leaf_bytes)],
                 bit_pad: bit_pad && first + i + 1 == count,
             };
@@ -195,12 +211,21 @@ impl<const W: usize> TreeHasher<W> {
 
     /// Give consecutive child outputs to `levels[index]`: whole nodes at a
     /// node boundary on lanes, the rest one by one.
-    fn push_many(&mut self, platform: &Platform, lanes: LaneChoice, index: usize, children: &[[u64; W]]) {
+    fn push_many(
+        &mut self,
+        platform: &Platform,
+        lanes: LaneChoice,
+        index: usize,
+        children: &[[u64; W]],
+    ) {
         let top = index + 2 == self.params.max_height() as usize;
         let fan_out = self.node_children;
         let mut rest = children;
         while let Some((&child, after)) = rest.split_first() {
-            let at_boundary = self.levels.get(index).is_none_or(|l| l.node.is_none() && l.held.is_none());
+            let at_boundary = self
+                .levels
+                .get(index)
+                .is_none_or(|l| l.node.is_none() && l.held.is_none());
             if at_boundary && !top && rest.len() as u64 >= fan_out {
                 let whole = rest.len() / fan_out as usize * fan_out as usize;
                 self.hash_nodes(platform, lanes, index, &rest[..whole]);
@@ -213,7 +238,13 @@ impl<const W: usize> TreeHasher<W> {
     }
 
     /// Whole nodes of `levels[index]`, which sits at a node boundary.
-    fn hash_nodes(&mut self, platform: &Platform, lanes: LaneChoice, index: usize, children: &[[u64; W]]) {
+    fn hash_nodes(
+        &mut self,
+        platform: &Platform,
+        lanes: LaneChoice,
+        index: usize,
+        children: &[[u64; W]],
+    ) {
         if self.levels.len() == index {
             self.levels.push(Level::new());
         }
@@ -228,7 +259,11 @@ impl<const W: usize> TreeHasher<W> {
         let (key, first) = (&self.key, self.levels[index].node_index);
         let jobs = |i: usize| UbiJob {
             chain: key,
-            tweak: start_tweak(types::MSG, tree_level, (first + i as u64).saturating_mul(node_bytes as u64)),
+            tweak: start_tweak(
+                types::MSG,
+                tree_level,
+                (first + i as u64).saturating_mul(node_bytes as u64),
+            ),
             data: &bytes[i * node_bytes..(i + 1) * node_bytes],
             bit_pad: false,
         };
@@ -266,7 +301,11 @@ impl<const W: usize> TreeHasher<W> {
             return;
         }
         if lvl.node.is_none() {
-            let position = if top { 0 } else { lvl.node_index.saturating_mul(node_bytes) };
+            let position = if top {
+                0
+            } else {
+                lvl.node_index.saturating_mul(node_bytes)
+            };
             let mut node = Ubi::new(self.key, types::MSG, tree_level, position);
             if let Some(mut first) = lvl.held.take() {
                 words_to_le(&first, &mut bytes[..8 * W]);
@@ -320,8 +359,12 @@ impl<const W: usize> TreeHasher<W> {
 
 /// Equal-shaped UBIs into `out[i]`, on lanes and, with `parallel`, on the
 /// threads of the current rayon pool.
-pub(crate) fn ubis_into<'a, const W: usize, F>(lanes: LaneChoice, jobs: F, out: &mut [[u64; W]], parallel: bool)
-where
+pub(crate) fn ubis_into<'a, const W: usize, F>(
+    lanes: LaneChoice,
+    jobs: F,
+    out: &mut [[u64; W]],
+    parallel: bool,
+) where
     F: Fn(usize) -> UbiJob<'a, W> + Sync,
 {
     struct Job<'o, F, const W: usize> {
@@ -332,23 +375,41 @@ where
     impl<'a, 'o, const W: usize, F: Fn(usize) -> UbiJob<'a, W> + Sync> LaneJob<W> for Job<'o, F, W> {
         type Output = ();
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-            let Job { jobs, out, parallel } = self;
+            let Job {
+                jobs,
+                out,
+                parallel,
+            } = self;
             #[cfg(feature = "rayon")]
             if parallel && rayon::current_num_threads() > 1 && out.len() > L {
                 use rayon::prelude::*;
                 // A few chunks per thread, each a whole number of lane groups.
-                let per_chunk = out.len().div_ceil(4 * rayon::current_num_threads()).next_multiple_of(L);
-                out.par_chunks_mut(per_chunk).enumerate().for_each(|(c, outs)| {
-                    let first = c * per_chunk;
-                    run_ubis::<W, L, K>(kernel, outs.len(), |i| jobs(first + i), |i, chain| outs[i] = *chain);
-                });
+                let per_chunk = out
+                    .len()
+                    .div_ceil(4 * rayon::current_num_threads())
+                    .next_multiple_of(L);
+                out.par_chunks_mut(per_chunk)
+                    .enumerate()
+                    .for_each(|(c, outs)| {
+                        let first = c * per_chunk;
+                        run_ubis::<W, L, K>(
+                            kernel,
+                            outs.len(),
+                            |i| jobs(first + i),
+                            |i, chain| outs[i] = *chain,
+                        );
+                    });
                 return;
             }
             let _ = parallel;
             run_ubis::<W, L, K>(kernel, out.len(), &jobs, |i, chain| out[i] = *chain);
         }
     }
-    lanes.run::<W, _>(Job { jobs, out, parallel })
+    lanes.run::<W, _>(Job {
+        jobs,
+        out,
+        parallel,
+    })
 }
 
 /// Threads that leaf groups are spread over: those of the current rayon pool.
@@ -375,11 +436,17 @@ mod tests {
     #[test]
     fn forced_backend_reaches_tree_leaves() {
         for backend in Backend::ALL {
-            let Ok(platform) = Platform::force(backend) else { continue };
+            let Ok(platform) = Platform::force(backend) else {
+                continue;
+            };
             let mut tree = TreeHasher::<8>::new([1; 8], TreeParams::new(1, 1, 255).unwrap());
             tree.update(&platform, &[7u8; 64 * 1024], false);
             let want = LaneChoice::of(backend).map_or(Backend::Portable, LaneChoice::backend);
-            assert_eq!(tree.lanes.map(LaneChoice::backend), Some(want), "forced {backend}");
+            assert_eq!(
+                tree.lanes.map(LaneChoice::backend),
+                Some(want),
+                "forced {backend}"
+            );
         }
     }
 }

@@ -12,7 +12,10 @@ use zeroize::Zeroize;
 /// Tweak of the first block of a UBI of `ubi_type` at tree `level`, starting at
 /// byte `position`.
 pub(crate) const fn start_tweak(ubi_type: u64, level: u8, position: u64) -> [u64; 2] {
-    [position, T1_FIRST | (ubi_type << T1_TYPE_SHIFT) | ((level as u64) << T1_LEVEL_SHIFT)]
+    [
+        position,
+        T1_FIRST | (ubi_type << T1_TYPE_SHIFT) | ((level as u64) << T1_LEVEL_SHIFT),
+    ]
 }
 
 /// One UBI computation in progress. The last block (full or not) always stays
@@ -34,7 +37,12 @@ impl<const W: usize> Ubi<W> {
     const BLOCK: usize = 8 * W;
 
     pub(crate) fn new(chain: [u64; W], ubi_type: u64, level: u8, position: u64) -> Self {
-        Ubi { chain, tweak: start_tweak(ubi_type, level, position), buf: [0; W], buf_len: 0 }
+        Ubi {
+            chain,
+            tweak: start_tweak(ubi_type, level, position),
+            buf: [0; W],
+            buf_len: 0,
+        }
     }
 
     fn buf(&mut self) -> &mut [u8] {
@@ -55,7 +63,12 @@ impl<const W: usize> Ubi<W> {
             }
             if data.len() > block {
                 let whole = (data.len() - 1) / block * block;
-                platform.compress::<W>(&mut self.chain, &mut self.tweak, &data[..whole], block as u64);
+                platform.compress::<W>(
+                    &mut self.chain,
+                    &mut self.tweak,
+                    &data[..whole],
+                    block as u64,
+                );
                 data = &data[whole..];
             }
         }
@@ -90,7 +103,12 @@ impl<const W: usize> Drop for Ubi<W> {
 
 /// A whole UBI over `data` in one call. Blocks are read from `data` in
 /// place; only a partial (or empty) last block is copied, to pad it.
-pub(crate) fn ubi<const W: usize>(platform: &Platform, mut chain: [u64; W], ubi_type: u64, data: &[u8]) -> [u64; W] {
+pub(crate) fn ubi<const W: usize>(
+    platform: &Platform,
+    mut chain: [u64; W],
+    ubi_type: u64,
+    data: &[u8],
+) -> [u64; W] {
     let block = 8 * W;
     let mut tweak = start_tweak(ubi_type, 0, 0);
     let whole = data.len().saturating_sub(1) / block * block;
@@ -104,7 +122,12 @@ pub(crate) fn ubi<const W: usize>(platform: &Platform, mut chain: [u64; W], ubi_
     } else {
         let mut buf = [0u64; W];
         bytemuck::cast_slice_mut::<u64, u8>(&mut buf[..])[..last.len()].copy_from_slice(last);
-        platform.compress::<W>(&mut chain, &mut tweak, bytemuck::cast_slice(&buf[..]), last.len() as u64);
+        platform.compress::<W>(
+            &mut chain,
+            &mut tweak,
+            bytemuck::cast_slice(&buf[..]),
+            last.len() as u64,
+        );
         buf.zeroize();
     }
     chain
@@ -112,7 +135,12 @@ pub(crate) fn ubi<const W: usize>(platform: &Platform, mut chain: [u64; W], ubi_
 
 /// Words of the 32-byte configuration string (spec 3.5.2), zero-padded to a
 /// block: schema "SHA3", version 1, output length in bits, tree parameters.
-pub(crate) const fn config_words<const W: usize>(output_bits: u64, leaf: u8, fan_out: u8, max_height: u8) -> [u64; W] {
+pub(crate) const fn config_words<const W: usize>(
+    output_bits: u64,
+    leaf: u8,
+    fan_out: u8,
+    max_height: u8,
+) -> [u64; W] {
     let mut c = [0u64; W];
     c[0] = 0x0000_0001_3341_4853; // "SHA3" then version 1, little-endian
     c[1] = output_bits;
@@ -141,7 +169,12 @@ pub(crate) const fn config_chain_from<const W: usize>(
 }
 
 /// Chaining value after configuration for an unkeyed hash.
-pub(crate) const fn config_chain<const W: usize>(output_bits: u64, leaf: u8, fan_out: u8, max_height: u8) -> [u64; W] {
+pub(crate) const fn config_chain<const W: usize>(
+    output_bits: u64,
+    leaf: u8,
+    fan_out: u8,
+    max_height: u8,
+) -> [u64; W] {
     config_chain_from::<W>(&[0; W], output_bits, leaf, fan_out, max_height)
 }
 
@@ -222,7 +255,12 @@ pub(crate) fn output_on_lanes<const W: usize, const L: usize, K: LaneKernel<W, L
         run_ubis::<W, L, K>(
             kernel,
             finals.len() * n,
-            |i| UbiJob { chain: &finals[i / n], tweak, data: &counters[i % n], bit_pad: false },
+            |i| UbiJob {
+                chain: &finals[i / n],
+                tweak,
+                data: &counters[i % n],
+                bit_pad: false,
+            },
             |i, chain| {
                 let (m, c) = (i / n, first + i % n);
                 let digest = &mut out[m * len..(m + 1) * len];

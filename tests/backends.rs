@@ -25,7 +25,8 @@ fn random_buffer(seed: u64) -> Vec<u8> {
 }
 
 fn hash(state: StateSize, params: Params<'_>, backend: Backend, chunks: &[&[u8]]) -> Vec<u8> {
-    let mut h = DynSkein::new(state, &params.backend(backend)).expect("backend listed as available");
+    let mut h =
+        DynSkein::new(state, &params.backend(backend)).expect("backend listed as available");
     for c in chunks {
         h.update(c);
     }
@@ -52,8 +53,14 @@ fn random_split<'a>(rng: &mut StdRng, data: &'a [u8]) -> Vec<&'a [u8]> {
 }
 
 fn others() -> Vec<Backend> {
-    let list: Vec<Backend> = Backend::available().into_iter().filter(|&b| b != Backend::Portable).collect();
-    println!("backends under test against portable: {:?}", list.iter().map(|b| b.name()).collect::<Vec<_>>());
+    let list: Vec<Backend> = Backend::available()
+        .into_iter()
+        .filter(|&b| b != Backend::Portable)
+        .collect();
+    println!(
+        "backends under test against portable: {:?}",
+        list.iter().map(|b| b.name()).collect::<Vec<_>>()
+    );
     list
 }
 
@@ -64,7 +71,11 @@ fn hex(b: &[u8]) -> String {
 #[test]
 fn portable_is_always_available() {
     assert!(Backend::available().contains(&Backend::Portable));
-    assert!(Backend::Portable.supports(256) && Backend::Portable.supports(512) && Backend::Portable.supports(1024));
+    assert!(
+        Backend::Portable.supports(256)
+            && Backend::Portable.supports(512)
+            && Backend::Portable.supports(1024)
+    );
 }
 
 /// `portable` against RustCrypto `skein` (full-size output, plain hashing)
@@ -76,9 +87,21 @@ fn portable_matches_rustcrypto_skein() {
     for len in 0..=MAX_LEN {
         let data = &buf[len % 16..len % 16 + len];
         let ours = |state| hash(state, Params::new(), Backend::Portable, &[data]);
-        assert_eq!(ours(StateSize::S256), skein::Skein256::<consts::U32>::digest(data).to_vec(), "Skein-256, len {len}");
-        assert_eq!(ours(StateSize::S512), skein::Skein512::<consts::U64>::digest(data).to_vec(), "Skein-512, len {len}");
-        assert_eq!(ours(StateSize::S1024), skein::Skein1024::<consts::U128>::digest(data).to_vec(), "Skein-1024, len {len}");
+        assert_eq!(
+            ours(StateSize::S256),
+            skein::Skein256::<consts::U32>::digest(data).to_vec(),
+            "Skein-256, len {len}"
+        );
+        assert_eq!(
+            ours(StateSize::S512),
+            skein::Skein512::<consts::U64>::digest(data).to_vec(),
+            "Skein-512, len {len}"
+        );
+        assert_eq!(
+            ours(StateSize::S1024),
+            skein::Skein1024::<consts::U128>::digest(data).to_vec(),
+            "Skein-1024, len {len}"
+        );
     }
 }
 
@@ -95,14 +118,33 @@ fn digest_into_matches_rustcrypto_and_portable() {
         let data = &buf[len % 16..len % 16 + len];
         let mut out = [0u8; 128];
         Skein256::digest_into(256, data, &mut out[..32]);
-        assert_eq!(out[..32], skein::Skein256::<consts::U32>::digest(data)[..], "Skein-256, len {len}");
+        assert_eq!(
+            out[..32],
+            skein::Skein256::<consts::U32>::digest(data)[..],
+            "Skein-256, len {len}"
+        );
         Skein512::digest_into(512, data, &mut out[..64]);
-        assert_eq!(out[..64], skein::Skein512::<consts::U64>::digest(data)[..], "Skein-512, len {len}");
+        assert_eq!(
+            out[..64],
+            skein::Skein512::<consts::U64>::digest(data)[..],
+            "Skein-512, len {len}"
+        );
         Skein1024::digest_into(1024, data, &mut out[..]);
-        assert_eq!(out[..], skein::Skein1024::<consts::U128>::digest(data)[..], "Skein-1024, len {len}");
+        assert_eq!(
+            out[..],
+            skein::Skein1024::<consts::U128>::digest(data)[..],
+            "Skein-1024, len {len}"
+        );
         for bits in [8usize, 100, 1000, 2056] {
             let mut got = vec![0u8; bits.div_ceil(8)];
-            let want = |state| hash(state, Params::new().output_bits(bits as u64), Backend::Portable, &[data]);
+            let want = |state| {
+                hash(
+                    state,
+                    Params::new().output_bits(bits as u64),
+                    Backend::Portable,
+                    &[data],
+                )
+            };
             Skein256::digest_into(bits as u64, data, &mut got);
             assert_eq!(got, want(StateSize::S256), "Skein-256-{bits}, len {len}");
             Skein512::digest_into(bits as u64, data, &mut got);
@@ -127,7 +169,12 @@ fn every_backend_matches_portable_one_shot() {
                 for len in 0..=MAX_LEN {
                     let offset = (len * 7 + output_bits as usize) % 16;
                     let data = &buf[offset..offset + len];
-                    let params = if len % 3 == 0 { Params::new().key(key) } else { Params::new() }.output_bits(output_bits);
+                    let params = if len % 3 == 0 {
+                        Params::new().key(key)
+                    } else {
+                        Params::new()
+                    }
+                    .output_bits(output_bits);
                     let want = hash(state, params, Backend::Portable, &[data]);
                     let got = hash(state, params, backend, &[data]);
                     assert!(
@@ -158,7 +205,11 @@ fn every_backend_matches_portable_streaming() {
                 let pieces = random_split(&mut rng, data);
                 let want = hash(state, Params::new(), Backend::Portable, &[data]);
                 let got = hash(state, Params::new(), backend, &pieces);
-                assert!(got == want, "[{backend}] Skein-{bits} streaming len {len} in {} pieces", pieces.len());
+                assert!(
+                    got == want,
+                    "[{backend}] Skein-{bits} streaming len {len} in {} pieces",
+                    pieces.len()
+                );
                 if len % 10 == 0 {
                     let tree = Params::new().tree(TreeParams::new(1, 1, 255).unwrap());
                     let want = hash(state, tree, Backend::Portable, &[data]);
@@ -183,7 +234,11 @@ fn every_backend_matches_portable_long() {
                 let (a, b) = data.split_at(cut);
                 let want = hash(state, Params::new(), Backend::Portable, &[&data[1..]]);
                 let got = hash(state, Params::new(), backend, &[&a[1..], b]);
-                assert!(got == want, "[{backend}] Skein-{} long, cut {cut}", state.bits());
+                assert!(
+                    got == want,
+                    "[{backend}] Skein-{} long, cut {cut}",
+                    state.bits()
+                );
             }
         }
     }

@@ -64,9 +64,15 @@ mod digest011 {
         let mut h = skein_simd::Skein512_512::new();
         Digest::update(&mut h, b"discarded");
         let first = h.finalize_fixed_reset();
-        assert_eq!(first.to_vec(), rc::Skein512::<U64>::digest(b"discarded").to_vec());
+        assert_eq!(
+            first.to_vec(),
+            rc::Skein512::<U64>::digest(b"discarded").to_vec()
+        );
         Digest::update(&mut h, b"abc");
-        assert_eq!(h.finalize().to_vec(), rc::Skein512::<U64>::digest(b"abc").to_vec());
+        assert_eq!(
+            h.finalize().to_vec(),
+            rc::Skein512::<U64>::digest(b"abc").to_vec()
+        );
     }
 
     #[test]
@@ -107,7 +113,13 @@ mod digest011 {
                 (1024, 1024) => mac_tag::<skein_simd::SkeinMac1024_1024>(&key, &msg),
                 _ => continue,
             };
-            assert_eq!(tag, result, "Skein-{state}-{bits} MAC, key {} bytes, {} bytes", key.len(), msg.len());
+            assert_eq!(
+                tag,
+                result,
+                "Skein-{state}-{bits} MAC, key {} bytes, {} bytes",
+                key.len(),
+                msg.len()
+            );
             checked += 1;
         }
         assert!(checked >= 30, "only {checked} MAC entries checked");
@@ -137,7 +149,11 @@ mod digest010 {
     fn same<Ours: Digest, Theirs: Digest>() {
         for len in LENGTHS {
             let data = message(len);
-            assert_eq!(Ours::digest(&data).to_vec(), Theirs::digest(&data).to_vec(), "{len} bytes");
+            assert_eq!(
+                Ours::digest(&data).to_vec(),
+                Theirs::digest(&data).to_vec(),
+                "{len} bytes"
+            );
         }
     }
 
@@ -158,7 +174,10 @@ mod digest010 {
         skein_simd::digest010::Update::update(&mut v, &data);
         let mut out = [0u8; 100];
         VariableOutput::finalize_variable(v, &mut out).unwrap();
-        assert_eq!(out.to_vec(), skein::Skein512::<U100>::digest(&data).to_vec());
+        assert_eq!(
+            out.to_vec(),
+            skein::Skein512::<U100>::digest(&data).to_vec()
+        );
         assert!(<skein_simd::Skein256Var as VariableOutput>::new(0).is_err());
     }
 

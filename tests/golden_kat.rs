@@ -36,7 +36,10 @@ fn main() {
     // The one-shot `digest_into` (no hasher object) on every plain entry:
     // no key, no tree, whole bytes of message.
     let (mut passed, mut failed) = (0usize, 0usize);
-    for e in entries.iter().filter(|e| e.key.is_none() && e.tree.is_none() && e.msg_bits % 8 == 0) {
+    for e in entries
+        .iter()
+        .filter(|e| e.key.is_none() && e.tree.is_none() && e.msg_bits % 8 == 0)
+    {
         let mut got = vec![0u8; e.result.len()];
         match e.state_bits {
             256 => skein_simd::Skein256::digest_into(e.output_bits, &e.msg, &mut got),
@@ -53,7 +56,10 @@ fn main() {
     println!("[digest_into] golden KAT (plain entries): {passed} passed, {failed} failed");
     all_ok &= failed == 0 && passed > 0;
     if !all_ok {
-        eprintln!("golden KAT: FAILED (every backend must pass all {} entries)", common::GOLDEN_ENTRIES);
+        eprintln!(
+            "golden KAT: FAILED (every backend must pass all {} entries)",
+            common::GOLDEN_ENTRIES
+        );
         std::process::exit(1);
     }
 }

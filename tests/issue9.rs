@@ -21,7 +21,10 @@ fn no_stub_backend_is_listed() {
     // the names are exactly the instruction-set modules of src/backend
     // (`neon` since issue 12 made it real).
     let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-    assert_eq!(names, ["portable", "sse2", "avx2", "avx512", "asm", "altivec", "vsx", "neon"]);
+    assert_eq!(
+        names,
+        ["portable", "sse2", "avx2", "avx512", "asm", "altivec", "vsx", "neon"]
+    );
 }
 
 #[test]

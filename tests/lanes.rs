@@ -6,7 +6,10 @@ use rand::{Rng, SeedableRng};
 use skein_simd::{Backend, Params, Skein, SkeinMany, TreeParams};
 
 fn lane_backends() -> Vec<Backend> {
-    let list: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.lanes().is_some()).collect();
+    let list: Vec<Backend> = Backend::ALL
+        .into_iter()
+        .filter(|b| b.lanes().is_some())
+        .collect();
     assert!(list.contains(&Backend::Portable));
     list
 }
@@ -39,7 +42,14 @@ fn check<const W: usize>(params: &Params, messages: &[Vec<u8>], what: &str) {
         assert_eq!(many.backend(), backend);
         let got = many.hash_vec(messages);
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(g, w, "Skein-{} {what}: message {i} of {} (len {}) on {backend}", 64 * W, messages.len(), messages[i].len());
+            assert_eq!(
+                g,
+                w,
+                "Skein-{} {what}: message {i} of {} (len {}) on {backend}",
+                64 * W,
+                messages.len(),
+                messages[i].len()
+            );
         }
     }
 }
@@ -62,7 +72,9 @@ fn all_sizes(params: &Params, messages: &[Vec<u8>], what: &str) {
 #[test]
 fn every_length_0_to_600_in_one_batch() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    let messages: Vec<Vec<u8>> = (0..=600).map(|len| (0..len).map(|_| rng.gen()).collect()).collect();
+    let messages: Vec<Vec<u8>> = (0..=600)
+        .map(|len| (0..len).map(|_| rng.gen()).collect())
+        .collect();
     all_sizes(&Params::new(), &messages, "lengths 0..=600");
 }
 
@@ -82,7 +94,9 @@ fn equal_lengths_every_batch_size() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     for count in 1..=17 {
         for len in [0usize, 1, 31, 32, 33, 64, 127, 128, 129, 1024] {
-            let messages: Vec<Vec<u8>> = (0..count).map(|_| (0..len).map(|_| rng.gen()).collect()).collect();
+            let messages: Vec<Vec<u8>> = (0..count)
+                .map(|_| (0..len).map(|_| rng.gen()).collect())
+                .collect();
             all_sizes(&Params::new(), &messages, "equal lengths");
         }
     }
@@ -96,8 +110,16 @@ fn every_argument_and_long_outputs() {
     let long_key = [0xa5u8; 300];
     let cases = [
         Params::new().output_bits(256).key(&key),
-        Params::new().output_bits(160).key(&long_key).personalization(b"20261130 me@example.org app"),
-        Params::new().output_bits(2056).nonce(b"nonce").public_key(b"pk").key_id(b"id").key(&key),
+        Params::new()
+            .output_bits(160)
+            .key(&long_key)
+            .personalization(b"20261130 me@example.org app"),
+        Params::new()
+            .output_bits(2056)
+            .nonce(b"nonce")
+            .public_key(b"pk")
+            .key_id(b"id")
+            .key(&key),
         Params::new().output_bits(1),
         Params::new().output_bits(1025),
         Params::new().output_bits(4096),
@@ -111,7 +133,9 @@ fn every_argument_and_long_outputs() {
 fn tree_parameters_hash_each_message_as_a_tree() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     let messages = random_messages(&mut rng, 9, 3000);
-    let params = Params::new().output_bits(384).tree(TreeParams::new(1, 2, 3).unwrap());
+    let params = Params::new()
+        .output_bits(384)
+        .tree(TreeParams::new(1, 2, 3).unwrap());
     all_sizes(&params, &messages, "tree");
 }
 
@@ -120,7 +144,9 @@ fn zfs_style_keyed_large_blocks_and_one_call_forms() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(6);
     let salt: [u8; 32] = rng.gen();
     let params = Params::new().output_bits(256).key(&salt);
-    let messages: Vec<Vec<u8>> = (0..11).map(|_| (0..128 * 1024).map(|_| rng.gen()).collect()).collect();
+    let messages: Vec<Vec<u8>> = (0..11)
+        .map(|_| (0..128 * 1024).map(|_| rng.gen()).collect())
+        .collect();
     let want = one_by_one::<8>(&params, &messages);
     let mut flat = vec![0u8; messages.len() * 32];
     Skein::<8>::hash_many(&params, &messages, &mut flat).unwrap();
@@ -139,7 +165,11 @@ fn plain_skein512_256_matches_rustcrypto() {
     for backend in lane_backends() {
         let many = SkeinMany::<8>::new(&Params::new().output_bits(256).backend(backend)).unwrap();
         for (m, got) in messages.iter().zip(many.hash_vec(&messages)) {
-            assert_eq!(got, skein::Skein512::<skein::consts::U32>::digest(m).to_vec(), "{backend}");
+            assert_eq!(
+                got,
+                skein::Skein512::<skein::consts::U32>::digest(m).to_vec(),
+                "{backend}"
+            );
         }
     }
 }
@@ -153,7 +183,10 @@ fn thread_count_does_not_change_results() {
     let params = Params::new().output_bits(512).key(b"k");
     let want = one_by_one::<8>(&params, &messages);
     for threads in [1, 2, 3, 8] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let got = pool.install(|| Skein::<8>::hash_many_vec(&params, &messages).unwrap());
         assert_eq!(got, want, "{threads} threads");
     }

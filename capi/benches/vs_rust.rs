@@ -30,7 +30,10 @@ fn build_library() -> PathBuf {
     assert!(status.success());
     // The bench binary is <target-dir>/release/deps/vs_rust-*.
     let exe = std::env::current_exe().unwrap();
-    exe.parent().and_then(|d| d.parent()).unwrap().join("libskein_simd.so")
+    exe.parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .join("libskein_simd.so")
 }
 
 /// Best time per call of `f` over `rounds` rounds of `reps` calls.
@@ -43,7 +46,10 @@ fn time(reps: u32, f: &mut dyn FnMut()) -> f64 {
 }
 
 fn main() {
-    let rounds: u32 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(40);
+    let rounds: u32 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(40);
     let path = build_library();
     // SAFETY: loading this package's own library, whose initializers are
     // Rust's (none that would misbehave); the symbols have these C types.
@@ -51,10 +57,22 @@ fn main() {
     let backend: libloading::Symbol<unsafe extern "C" fn(usize) -> *const std::ffi::c_char> =
         unsafe { lib.get(b"skein_simd_backend\0") }.unwrap();
     // SAFETY: a static NUL-terminated string for a valid size.
-    let name = unsafe { CStr::from_ptr(backend(512)) }.to_string_lossy().into_owned();
-    println!("libskein_simd: {}; backend for Skein-512: {name}", path.display());
-    println!("{:<16} {:>10} {:>12} {:>12} {:>8}", "function", "message", "Rust ns", "C ns", "C/Rust");
-    for (bits, prefix) in [(256usize, "Skein_256_"), (512, "Skein_512_"), (1024, "Skein1024_")] {
+    let name = unsafe { CStr::from_ptr(backend(512)) }
+        .to_string_lossy()
+        .into_owned();
+    println!(
+        "libskein_simd: {}; backend for Skein-512: {name}",
+        path.display()
+    );
+    println!(
+        "{:<16} {:>10} {:>12} {:>12} {:>8}",
+        "function", "message", "Rust ns", "C ns", "C/Rust"
+    );
+    for (bits, prefix) in [
+        (256usize, "Skein_256_"),
+        (512, "Skein_512_"),
+        (1024, "Skein1024_"),
+    ] {
         let sym = |f: &str| format!("{prefix}{f}\0").into_bytes();
         // SAFETY: the exported functions have exactly these signatures (skein.h).
         let (init, update, fin) = unsafe {
@@ -114,7 +132,11 @@ fn main() {
             c_side();
             rust_side();
             assert_eq!(out[..out_len], rust_out[..out_len], "C and Rust disagree");
-            let shown = if len == 64 { "64 B".to_string() } else { "16 MiB".to_string() };
+            let shown = if len == 64 {
+                "64 B".to_string()
+            } else {
+                "16 MiB".to_string()
+            };
             println!(
                 "{:<16} {:>10} {:>12.1} {:>12.1} {:>8.3}",
                 format!("{prefix}{bits}"),

@@ -71,7 +71,14 @@ impl<const W: usize> Ctx<W> {
     /// lacks (personalization, public key, key identifier, nonce), each as a
     /// UBI after the configuration, in the specification's order. An empty
     /// argument is an absent one, as for the key in the reference.
-    pub(crate) fn init(&mut self, p: &Platform, hash_bit_len: usize, tree_info: u64, key: &[u8], rest: [(u64, &[u8]); 4]) -> c_int {
+    pub(crate) fn init(
+        &mut self,
+        p: &Platform,
+        hash_bit_len: usize,
+        tree_info: u64,
+        key: &[u8],
+        rest: [(u64, &[u8]); 4],
+    ) -> c_int {
         if hash_bit_len == 0 {
             return SKEIN_BAD_HASHLEN;
         }
@@ -116,7 +123,13 @@ impl<const W: usize> Ctx<W> {
                 let (head, tail) = msg.split_at(block - fill);
                 self.b.as_flattened_mut()[fill..].copy_from_slice(head);
                 msg = tail;
-                raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), block as u64);
+                raw::compress::<W>(
+                    p,
+                    &mut self.x,
+                    &mut self.h.t,
+                    self.b.as_flattened(),
+                    block as u64,
+                );
                 fill = 0;
             }
             if msg.len() > block {
@@ -138,7 +151,13 @@ impl<const W: usize> Ctx<W> {
         }
         self.h.t[1] |= T1_FLAG_FINAL;
         self.b.as_flattened_mut()[fill..].fill(0);
-        raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), fill as u64);
+        raw::compress::<W>(
+            p,
+            &mut self.x,
+            &mut self.h.t,
+            self.b.as_flattened(),
+            fill as u64,
+        );
         SKEIN_SUCCESS
     }
 
@@ -208,9 +227,24 @@ mod tests {
         assert_eq!(offset_of!(CtxHdr, t), 2 * z);
         assert_eq!(size_of::<CtxHdr>(), 2 * z + 16);
         for (w, size, x, b) in [
-            (4, size_of::<Ctx<4>>(), offset_of!(Ctx<4>, x), offset_of!(Ctx<4>, b)),
-            (8, size_of::<Ctx<8>>(), offset_of!(Ctx<8>, x), offset_of!(Ctx<8>, b)),
-            (16, size_of::<Ctx<16>>(), offset_of!(Ctx<16>, x), offset_of!(Ctx<16>, b)),
+            (
+                4,
+                size_of::<Ctx<4>>(),
+                offset_of!(Ctx<4>, x),
+                offset_of!(Ctx<4>, b),
+            ),
+            (
+                8,
+                size_of::<Ctx<8>>(),
+                offset_of!(Ctx<8>, x),
+                offset_of!(Ctx<8>, b),
+            ),
+            (
+                16,
+                size_of::<Ctx<16>>(),
+                offset_of!(Ctx<16>, x),
+                offset_of!(Ctx<16>, b),
+            ),
         ] {
             assert_eq!(x, 2 * z + 16, "X of W={w}");
             assert_eq!(b, 2 * z + 16 + 8 * w, "b of W={w}");

@@ -74,13 +74,18 @@ fn tree_params(tree_info: u64) -> Option<Option<TreeParams>> {
 
 /// # Safety
 /// As for the exported `init_params` functions.
-unsafe fn init_params<const W: usize>(ctx: *mut Ctx<W>, params: *const skein_simd_params_t) -> c_int {
+unsafe fn init_params<const W: usize>(
+    ctx: *mut Ctx<W>,
+    params: *const skein_simd_params_t,
+) -> c_int {
     // SAFETY: the caller passes null or valid pointers.
     let (Some(ctx), Some(params)) = (unsafe { ctx.as_mut() }, unsafe { params.as_ref() }) else {
         return SKEIN_FAIL;
     };
     // SAFETY: the caller's contract for the argument pointers.
-    let Some((key, rest)) = (unsafe { args(params) }) else { return SKEIN_FAIL };
+    let Some((key, rest)) = (unsafe { args(params) }) else {
+        return SKEIN_FAIL;
+    };
     ctx.init(platform(), params.hashBitLen, params.treeInfo, key, rest)
 }
 
@@ -94,15 +99,26 @@ unsafe fn hash_many<const W: usize>(
     hash_vals: *mut u8,
 ) -> c_int {
     // SAFETY: the caller passes null or a valid pointer.
-    let Some(p) = (unsafe { params.as_ref() }) else { return SKEIN_FAIL };
+    let Some(p) = (unsafe { params.as_ref() }) else {
+        return SKEIN_FAIL;
+    };
     if p.hashBitLen == 0 {
         return SKEIN_BAD_HASHLEN;
     }
     // SAFETY: the caller's contract for the argument pointers.
-    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p) }) else { return SKEIN_FAIL };
-    let Some(tree) = tree_params(p.treeInfo) else { return SKEIN_FAIL };
-    let mut params =
-        Params::new().output_bits(p.hashBitLen as u64).key(key).personalization(pers).public_key(pk).key_id(kid).nonce(nonce);
+    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p) }) else {
+        return SKEIN_FAIL;
+    };
+    let Some(tree) = tree_params(p.treeInfo) else {
+        return SKEIN_FAIL;
+    };
+    let mut params = Params::new()
+        .output_bits(p.hashBitLen as u64)
+        .key(key)
+        .personalization(pers)
+        .public_key(pk)
+        .key_id(kid)
+        .nonce(nonce);
     if let Some(t) = tree {
         params = params.tree(t);
     }
@@ -111,18 +127,26 @@ unsafe fn hash_many<const W: usize>(
         .or_else(|| SkeinMany::<W>::new(&params).ok());
     let Some(many) = many else { return SKEIN_FAIL };
     // SAFETY: the caller's contract: `count` pointers and lengths.
-    let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe { slice_of(msg_byte_cnts, count) }) else {
+    let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe {
+        slice_of(msg_byte_cnts, count)
+    }) else {
         return SKEIN_FAIL;
     };
     let mut messages = Vec::with_capacity(count);
     for (&ptr, &len) in ptrs.iter().zip(lens) {
         // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
-        let Some(m) = (unsafe { input(ptr, len) }) else { return SKEIN_FAIL };
+        let Some(m) = (unsafe { input(ptr, len) }) else {
+            return SKEIN_FAIL;
+        };
         messages.push(m);
     }
-    let Some(total) = count.checked_mul(many.output_len()) else { return SKEIN_FAIL };
+    let Some(total) = count.checked_mul(many.output_len()) else {
+        return SKEIN_FAIL;
+    };
     // SAFETY: the caller's contract: `count` results of the output length.
-    let Some(out) = (unsafe { output(hash_vals, total) }) else { return SKEIN_FAIL };
+    let Some(out) = (unsafe { output(hash_vals, total) }) else {
+        return SKEIN_FAIL;
+    };
     many.hash_into(&messages, out);
     SKEIN_SUCCESS
 }
@@ -148,7 +172,10 @@ macro_rules! extension_api {
         /// `ctx` and `params` are null or valid; `params`' pointers are
         /// valid for their lengths.
         #[no_mangle]
-        pub unsafe extern "C" fn $init_params(ctx: *mut Ctx<$w>, params: *const skein_simd_params_t) -> c_int {
+        pub unsafe extern "C" fn $init_params(
+            ctx: *mut Ctx<$w>,
+            params: *const skein_simd_params_t,
+        ) -> c_int {
             // SAFETY: forwarded contract.
             unsafe { init_params::<$w>(ctx, params) }
         }

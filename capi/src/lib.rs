@@ -48,16 +48,31 @@ fn forced_backend() -> Option<Backend> {
 /// the same for every context afterwards (contexts never store it).
 pub fn platform() -> &'static Platform {
     static PLATFORM: OnceLock<Platform> = OnceLock::new();
-    PLATFORM.get_or_init(|| forced_backend().and_then(|b| Platform::force(b).ok()).unwrap_or_else(Platform::detect))
+    PLATFORM.get_or_init(|| {
+        forced_backend()
+            .and_then(|b| Platform::force(b).ok())
+            .unwrap_or_else(Platform::detect)
+    })
 }
 
 /// A backend's name as a static C string.
 fn backend_c_name(backend: Backend) -> *const c_char {
     static NAMES: OnceLock<Vec<(Backend, CString)>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        Backend::ALL.into_iter().map(|b| (b, CString::new(b.name()).expect("backend names have no NUL"))).collect()
+        Backend::ALL
+            .into_iter()
+            .map(|b| {
+                (
+                    b,
+                    CString::new(b.name()).expect("backend names have no NUL"),
+                )
+            })
+            .collect()
     });
-    names.iter().find(|(b, _)| *b == backend).map_or(c"unknown".as_ptr(), |(_, n)| n.as_ptr())
+    names
+        .iter()
+        .find(|(b, _)| *b == backend)
+        .map_or(c"unknown".as_ptr(), |(_, n)| n.as_ptr())
 }
 
 /// `len` bytes at `ptr` as a slice; `None` for a null `ptr` with `len > 0`.

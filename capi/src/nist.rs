@@ -66,7 +66,9 @@ macro_rules! on_ctx {
 #[no_mangle]
 pub unsafe extern "C" fn Init(state: *mut hashState, hashbitlen: c_int) -> c_int {
     // SAFETY: by the contract above; null is refused.
-    let Some(state) = (unsafe { state.as_mut() }) else { return SKEIN_FAIL };
+    let Some(state) = (unsafe { state.as_mut() }) else {
+        return SKEIN_FAIL;
+    };
     if hashbitlen <= 0 {
         return SKEIN_BAD_HASHLEN;
     }
@@ -90,11 +92,19 @@ pub unsafe extern "C" fn Init(state: *mut hashState, hashbitlen: c_int) -> c_int
 /// `state` is null or initialized by `Init`; `data` is valid for
 /// `ceil(databitlen / 8)` reads (or null when 0).
 #[no_mangle]
-pub unsafe extern "C" fn Update(state: *mut hashState, data: *const u8, databitlen: usize) -> c_int {
+pub unsafe extern "C" fn Update(
+    state: *mut hashState,
+    data: *const u8,
+    databitlen: usize,
+) -> c_int {
     // SAFETY: by the contract above; null is refused.
-    let Some(state) = (unsafe { state.as_mut() }) else { return SKEIN_FAIL };
+    let Some(state) = (unsafe { state.as_mut() }) else {
+        return SKEIN_FAIL;
+    };
     // SAFETY: by the contract above.
-    let Some(data) = (unsafe { input(data, databitlen.div_ceil(8)) }) else { return SKEIN_FAIL };
+    let Some(data) = (unsafe { input(data, databitlen.div_ceil(8)) }) else {
+        return SKEIN_FAIL;
+    };
     // SAFETY: the header overlays every variant (plain data).
     let bit_padded = unsafe { state.u.h.t[1] } & T1_FLAG_BIT_PAD != 0;
     if bit_padded && databitlen != 0 {
@@ -128,11 +138,15 @@ pub unsafe extern "C" fn Update(state: *mut hashState, data: *const u8, databitl
 #[no_mangle]
 pub unsafe extern "C" fn Final(state: *mut hashState, hashval: *mut u8) -> c_int {
     // SAFETY: by the contract above; null is refused.
-    let Some(state) = (unsafe { state.as_mut() }) else { return SKEIN_FAIL };
+    let Some(state) = (unsafe { state.as_mut() }) else {
+        return SKEIN_FAIL;
+    };
     // SAFETY: the header overlays every variant (plain data).
     let len = unsafe { state.u.h.hash_bit_len }.div_ceil(8);
     // SAFETY: by the contract above.
-    let Some(out) = (unsafe { output(hashval, len) }) else { return SKEIN_FAIL };
+    let Some(out) = (unsafe { output(hashval, len) }) else {
+        return SKEIN_FAIL;
+    };
     let p = platform();
     on_ctx!(state, |c| c.finalize(p, out))
 }
@@ -142,7 +156,12 @@ pub unsafe extern "C" fn Final(state: *mut hashState, hashval: *mut u8) -> c_int
 /// # Safety
 /// As for `Update` and `Final`.
 #[no_mangle]
-pub unsafe extern "C" fn Hash(hashbitlen: c_int, data: *const u8, databitlen: usize, hashval: *mut u8) -> c_int {
+pub unsafe extern "C" fn Hash(
+    hashbitlen: c_int,
+    data: *const u8,
+    databitlen: usize,
+    hashval: *mut u8,
+) -> c_int {
     let mut state = core::mem::MaybeUninit::<hashState>::zeroed();
     let state = state.as_mut_ptr();
     // SAFETY: `state` is a local `hashState`; the buffers are the caller's.
@@ -169,7 +188,10 @@ mod tests {
     #[test]
     fn hash_state_layout() {
         let u = offset_of!(hashState, u);
-        assert_eq!(u, size_of::<c_uint>().next_multiple_of(core::mem::align_of::<u64>()));
+        assert_eq!(
+            u,
+            size_of::<c_uint>().next_multiple_of(core::mem::align_of::<u64>())
+        );
         assert_eq!(size_of::<HashStateUnion>(), size_of::<Ctx<16>>());
         assert_eq!(size_of::<hashState>(), u + size_of::<Ctx<16>>());
     }

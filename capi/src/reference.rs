@@ -25,7 +25,9 @@ macro_rules! reference_api {
         #[no_mangle]
         pub unsafe extern "C" fn $init(ctx: *mut $ctx, hash_bit_len: usize) -> c_int {
             // SAFETY: by the contract above; null is refused.
-            let Some(ctx) = (unsafe { ctx.as_mut() }) else { return SKEIN_FAIL };
+            let Some(ctx) = (unsafe { ctx.as_mut() }) else {
+                return SKEIN_FAIL;
+            };
             ctx.init(platform(), hash_bit_len, 0, &[], NO_ARGS)
         }
 
@@ -44,7 +46,9 @@ macro_rules! reference_api {
             key_bytes: usize,
         ) -> c_int {
             // SAFETY: by the contract above; null is refused.
-            let (Some(ctx), Some(key)) = (unsafe { ctx.as_mut() }, unsafe { input(key, key_bytes) }) else {
+            let (Some(ctx), Some(key)) =
+                (unsafe { ctx.as_mut() }, unsafe { input(key, key_bytes) })
+            else {
                 return SKEIN_FAIL;
             };
             ctx.init(platform(), hash_bit_len, tree_info, key, NO_ARGS)
@@ -56,9 +60,15 @@ macro_rules! reference_api {
         /// `ctx` is null or an initialized context; `msg` is valid for
         /// `msg_byte_cnt` reads (or null when 0).
         #[no_mangle]
-        pub unsafe extern "C" fn $update(ctx: *mut $ctx, msg: *const u8, msg_byte_cnt: usize) -> c_int {
+        pub unsafe extern "C" fn $update(
+            ctx: *mut $ctx,
+            msg: *const u8,
+            msg_byte_cnt: usize,
+        ) -> c_int {
             // SAFETY: by the contract above; null is refused.
-            let (Some(ctx), Some(msg)) = (unsafe { ctx.as_mut() }, unsafe { input(msg, msg_byte_cnt) }) else {
+            let (Some(ctx), Some(msg)) =
+                (unsafe { ctx.as_mut() }, unsafe { input(msg, msg_byte_cnt) })
+            else {
                 return SKEIN_FAIL;
             };
             ctx.update(platform(), msg)
@@ -72,9 +82,13 @@ macro_rules! reference_api {
         #[no_mangle]
         pub unsafe extern "C" fn $final(ctx: *mut $ctx, hash_val: *mut u8) -> c_int {
             // SAFETY: by the contract above; null is refused.
-            let Some(ctx) = (unsafe { ctx.as_mut() }) else { return SKEIN_FAIL };
+            let Some(ctx) = (unsafe { ctx.as_mut() }) else {
+                return SKEIN_FAIL;
+            };
             // SAFETY: by the contract above.
-            let Some(out) = (unsafe { output(hash_val, ctx.output_len()) }) else { return SKEIN_FAIL };
+            let Some(out) = (unsafe { output(hash_val, ctx.output_len()) }) else {
+                return SKEIN_FAIL;
+            };
             ctx.finalize(platform(), out)
         }
 
@@ -88,9 +102,13 @@ macro_rules! reference_api {
         #[no_mangle]
         pub unsafe extern "C" fn $final_pad(ctx: *mut $ctx, hash_val: *mut u8) -> c_int {
             // SAFETY: by the contract above; null is refused.
-            let Some(ctx) = (unsafe { ctx.as_mut() }) else { return SKEIN_FAIL };
+            let Some(ctx) = (unsafe { ctx.as_mut() }) else {
+                return SKEIN_FAIL;
+            };
             // SAFETY: by the contract above.
-            let Some(out) = (unsafe { output(hash_val, 8 * $w) }) else { return SKEIN_FAIL };
+            let Some(out) = (unsafe { output(hash_val, 8 * $w) }) else {
+                return SKEIN_FAIL;
+            };
             ctx.final_pad(platform(), out)
         }
 
@@ -102,15 +120,46 @@ macro_rules! reference_api {
         #[no_mangle]
         pub unsafe extern "C" fn $output(ctx: *mut $ctx, hash_val: *mut u8) -> c_int {
             // SAFETY: by the contract above; null is refused.
-            let Some(ctx) = (unsafe { ctx.as_mut() }) else { return SKEIN_FAIL };
+            let Some(ctx) = (unsafe { ctx.as_mut() }) else {
+                return SKEIN_FAIL;
+            };
             // SAFETY: by the contract above.
-            let Some(out) = (unsafe { output(hash_val, ctx.output_len()) }) else { return SKEIN_FAIL };
+            let Some(out) = (unsafe { output(hash_val, ctx.output_len()) }) else {
+                return SKEIN_FAIL;
+            };
             ctx.output(platform(), out);
             crate::context::SKEIN_SUCCESS
         }
     };
 }
 
-reference_api!(4, Skein_256_Ctxt_t, Skein_256_Init, Skein_256_InitExt, Skein_256_Update, Skein_256_Final, Skein_256_Final_Pad, Skein_256_Output);
-reference_api!(8, Skein_512_Ctxt_t, Skein_512_Init, Skein_512_InitExt, Skein_512_Update, Skein_512_Final, Skein_512_Final_Pad, Skein_512_Output);
-reference_api!(16, Skein1024_Ctxt_t, Skein1024_Init, Skein1024_InitExt, Skein1024_Update, Skein1024_Final, Skein1024_Final_Pad, Skein1024_Output);
+reference_api!(
+    4,
+    Skein_256_Ctxt_t,
+    Skein_256_Init,
+    Skein_256_InitExt,
+    Skein_256_Update,
+    Skein_256_Final,
+    Skein_256_Final_Pad,
+    Skein_256_Output
+);
+reference_api!(
+    8,
+    Skein_512_Ctxt_t,
+    Skein_512_Init,
+    Skein_512_InitExt,
+    Skein_512_Update,
+    Skein_512_Final,
+    Skein_512_Final_Pad,
+    Skein_512_Output
+);
+reference_api!(
+    16,
+    Skein1024_Ctxt_t,
+    Skein1024_Init,
+    Skein1024_InitExt,
+    Skein1024_Update,
+    Skein1024_Final,
+    Skein1024_Final_Pad,
+    Skein1024_Output
+);

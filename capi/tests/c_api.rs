@@ -31,7 +31,8 @@ fn library_dir() -> PathBuf {
             }
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let mut cmd = Command::new(cargo);
-            cmd.args(["build", "-p", "skein-simd-capi", "--target-dir"]).arg(&target_dir);
+            cmd.args(["build", "-p", "skein-simd-capi", "--target-dir"])
+                .arg(&target_dir);
             // Named only when cross-compiling, so that a host build shares
             // the test's build directory.
             let mut dir = target_dir.clone();
@@ -42,11 +43,18 @@ fn library_dir() -> PathBuf {
             if profile_dir.file_name().is_some_and(|n| n == "release") {
                 cmd.arg("--release");
             }
-            let status = cmd.current_dir(manifest_dir()).status().expect("cargo build");
+            let status = cmd
+                .current_dir(manifest_dir())
+                .status()
+                .expect("cargo build");
             assert!(status.success(), "cargo build -p skein-simd-capi failed");
             dir.push(profile_dir.file_name().unwrap());
             for lib in ["libskein_simd.a", "libskein_simd.so"] {
-                assert!(dir.join(lib).is_file(), "{} was not built", dir.join(lib).display());
+                assert!(
+                    dir.join(lib).is_file(),
+                    "{} was not built",
+                    dir.join(lib).display()
+                );
             }
             dir
         })
@@ -86,14 +94,26 @@ fn fetch_reference_source() -> PathBuf {
     .unwrap();
     std::fs::write(dir.join("src/lib.rs"), "").unwrap();
     let manifest = dir.join("Cargo.toml");
-    let fetch = Command::new(&cargo).arg("fetch").arg("--manifest-path").arg(&manifest).status().expect("cargo fetch");
-    assert!(fetch.success(), "cargo fetch of skein-ffi 0.5.0 (the reference C peer) failed");
+    let fetch = Command::new(&cargo)
+        .arg("fetch")
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .status()
+        .expect("cargo fetch");
+    assert!(
+        fetch.success(),
+        "cargo fetch of skein-ffi 0.5.0 (the reference C peer) failed"
+    );
     let out = Command::new(&cargo)
         .args(["metadata", "--format-version", "1", "--manifest-path"])
         .arg(&manifest)
         .output()
         .expect("cargo metadata");
-    assert!(out.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json = String::from_utf8(out.stdout).unwrap();
     let manifest = json
         .split("\"manifest_path\":\"")
@@ -102,7 +122,11 @@ fn fetch_reference_source() -> PathBuf {
         .find(|path| path.contains("skein-ffi-0.5.0"))
         .expect("skein-ffi 0.5.0 in the metadata");
     let src = Path::new(manifest).parent().unwrap().join("ext/skein");
-    assert!(src.join("c_skein.c").is_file(), "{} has no c_skein.c", src.display());
+    assert!(
+        src.join("c_skein.c").is_file(),
+        "{} has no c_skein.c",
+        src.display()
+    );
     src
 }
 
@@ -127,7 +151,12 @@ fn build(link: Link) -> PathBuf {
     let (name, link_args): (&str, Vec<String>) = match link {
         Link::Static => (
             "skein_test_static",
-            vec![libs.join("libskein_simd.a").display().to_string(), "-lpthread".into(), "-ldl".into(), "-lm".into()],
+            vec![
+                libs.join("libskein_simd.a").display().to_string(),
+                "-lpthread".into(),
+                "-ldl".into(),
+                "-lm".into(),
+            ],
         ),
         Link::Dynamic => (
             "skein_test_dynamic",
@@ -159,7 +188,8 @@ fn build(link: Link) -> PathBuf {
 /// Run the C tests; returns their output.
 fn run(exe: &Path, backend: Option<&str>) -> String {
     let mut cmd = Command::new(exe);
-    cmd.arg(golden_kat()).arg(manifest_dir().join("../tests/data/pyskein_vectors.txt"));
+    cmd.arg(golden_kat())
+        .arg(manifest_dir().join("../tests/data/pyskein_vectors.txt"));
     match backend {
         Some(b) => cmd.env("SKEIN_SIMD_BACKEND", b),
         None => cmd.env_remove("SKEIN_SIMD_BACKEND"),
@@ -168,9 +198,16 @@ fn run(exe: &Path, backend: Option<&str>) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     println!("{stdout}");
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{} ({backend:?}) failed", exe.display());
+    assert!(
+        out.status.success(),
+        "{} ({backend:?}) failed",
+        exe.display()
+    );
     let last = stdout.lines().last().unwrap_or_default();
-    assert!(last.starts_with("c-api: ") && last.ends_with(" passed, 0 failed"), "unexpected summary {last:?}");
+    assert!(
+        last.starts_with("c-api: ") && last.ends_with(" passed, 0 failed"),
+        "unexpected summary {last:?}"
+    );
     stdout
 }
 
@@ -192,6 +229,9 @@ fn c_program_on_every_backend() {
     for backend in skein_simd::Backend::available() {
         let out = run(&exe, Some(backend.name()));
         let want = format!("backends {0} / {0} / {0}", backend.name());
-        assert!(out.contains(&want), "{backend}: expected {want:?} in\n{out}");
+        assert!(
+            out.contains(&want),
+            "{backend}: expected {want:?} in\n{out}"
+        );
     }
 }

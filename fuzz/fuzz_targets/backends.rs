@@ -117,7 +117,11 @@ fn check<const W: usize>(input: &Input) {
     let state = StateSize::from_bits(64 * W as u64).unwrap();
     let tree = input.tree.and_then(|(yl, yf, ym)| {
         let t = TreeParams::new(yl, yf, ym);
-        assert_eq!(t.is_ok(), yl >= 1 && yf >= 1 && ym >= 2, "TreeParams::new({yl}, {yf}, {ym})");
+        assert_eq!(
+            t.is_ok(),
+            yl >= 1 && yf >= 1 && ym >= 2,
+            "TreeParams::new({yl}, {yf}, {ym})"
+        );
         t.ok()
     });
     let mut params = Params::new()
@@ -133,9 +137,16 @@ fn check<const W: usize>(input: &Input) {
     let portable = params.backend(Backend::Portable);
     let want = hash::<W>(&portable, input, true);
     match &want {
-        Err(e) => assert!(input.output_bits % MAX_OUTPUT_BITS == 0 && *e == Error::ZeroOutputBits, "{e:?}"),
+        Err(e) => assert!(
+            input.output_bits % MAX_OUTPUT_BITS == 0 && *e == Error::ZeroOutputBits,
+            "{e:?}"
+        ),
         Ok(d) => {
-            let partial = if input.message.is_empty() { 0 } else { u64::from(input.last_byte_bits % 8) };
+            let partial = if input.message.is_empty() {
+                0
+            } else {
+                u64::from(input.last_byte_bits % 8)
+            };
             let bits = 8 * input.message.len() as u64 - if partial == 0 { 0 } else { 8 - partial };
             let args = Args {
                 output_bits: u64::from(input.output_bits % MAX_OUTPUT_BITS),
@@ -146,21 +157,37 @@ fn check<const W: usize>(input: &Input) {
                 nonce: &input.nonce,
                 tree: tree.map(|t| (t.leaf_log2(), t.fan_out_log2(), t.max_height())),
             };
-            assert_eq!(*d, reference::skein::<W>(&args, &input.message, bits), "portable against the reference");
+            assert_eq!(
+                *d,
+                reference::skein::<W>(&args, &input.message, bits),
+                "portable against the reference"
+            );
         }
     }
-    assert_eq!(hash::<W>(&portable, input, false), want, "portable: split vs one update");
+    assert_eq!(
+        hash::<W>(&portable, input, false),
+        want,
+        "portable: split vs one update"
+    );
     assert_eq!(hash::<W>(&params, input, true), want, "automatic choice");
     for backend in Backend::ALL {
         let forced = params.backend(backend);
         if !backend.is_available() {
             let refused = Skein::<W>::with_params(&forced).err();
             // Zero output bits may be reported first.
-            assert!(matches!(refused, Some(Error::BackendUnavailable(b)) if b == backend) || want.is_err(), "{backend}: {refused:?}");
+            assert!(
+                matches!(refused, Some(Error::BackendUnavailable(b)) if b == backend)
+                    || want.is_err(),
+                "{backend}: {refused:?}"
+            );
             continue;
         }
         assert_eq!(hash::<W>(&forced, input, true), want, "{backend}, split");
-        assert_eq!(hash::<W>(&forced, input, false), want, "{backend}, one update");
+        assert_eq!(
+            hash::<W>(&forced, input, false),
+            want,
+            "{backend}, one update"
+        );
     }
 
     // DynSkein: the same hasher behind a run-time state size.
@@ -189,15 +216,25 @@ fn check<const W: usize>(input: &Input) {
             Ok(h.finalize_vec())
         })
         .collect();
-    assert_eq!(Skein::<W>::hash_many_vec(&params, &messages), one_at_a_time, "hash_many, automatic");
+    assert_eq!(
+        Skein::<W>::hash_many_vec(&params, &messages),
+        one_at_a_time,
+        "hash_many, automatic"
+    );
     for backend in Backend::ALL {
         let forced = params.backend(backend);
         match SkeinMany::<W>::new(&forced) {
             Ok(many) => {
                 assert!(backend.lanes().is_some(), "{backend} has lanes");
-                assert_eq!(Ok(many.hash_vec(&messages)), one_at_a_time, "SkeinMany on {backend}");
+                assert_eq!(
+                    Ok(many.hash_vec(&messages)),
+                    one_at_a_time,
+                    "SkeinMany on {backend}"
+                );
             }
-            Err(Error::BackendUnavailable(b)) => assert!(b == backend && backend.lanes().is_none(), "{backend}"),
+            Err(Error::BackendUnavailable(b)) => {
+                assert!(b == backend && backend.lanes().is_none(), "{backend}")
+            }
             Err(e) => assert_eq!(Err(e), one_at_a_time, "SkeinMany::new on {backend}"),
         }
     }
@@ -219,9 +256,41 @@ fn oracle(input: &Input) {
         }};
     }
     match input.state % 3 {
-        0 => compare!(Skein256, 4, U1 = 1, U16 = 16, U20 = 20, U28 = 28, U32 = 32, U33 = 33, U64 = 64, U100 = 100),
-        1 => compare!(Skein512, 8, U1 = 1, U20 = 20, U32 = 32, U48 = 48, U64 = 64, U65 = 65, U128 = 128, U200 = 200),
-        _ => compare!(Skein1024, 16, U1 = 1, U48 = 48, U64 = 64, U128 = 128, U129 = 129, U256 = 256, U300 = 300),
+        0 => compare!(
+            Skein256,
+            4,
+            U1 = 1,
+            U16 = 16,
+            U20 = 20,
+            U28 = 28,
+            U32 = 32,
+            U33 = 33,
+            U64 = 64,
+            U100 = 100
+        ),
+        1 => compare!(
+            Skein512,
+            8,
+            U1 = 1,
+            U20 = 20,
+            U32 = 32,
+            U48 = 48,
+            U64 = 64,
+            U65 = 65,
+            U128 = 128,
+            U200 = 200
+        ),
+        _ => compare!(
+            Skein1024,
+            16,
+            U1 = 1,
+            U48 = 48,
+            U64 = 64,
+            U128 = 128,
+            U129 = 129,
+            U256 = 256,
+            U300 = 300
+        ),
     }
 }
 

@@ -57,19 +57,45 @@ struct HashState {
 }
 
 type Init<const W: usize> = unsafe extern "C" fn(*mut Ctx<W>, usize) -> c_int;
-type InitExt<const W: usize> = unsafe extern "C" fn(*mut Ctx<W>, usize, u64, *const u8, usize) -> c_int;
+type InitExt<const W: usize> =
+    unsafe extern "C" fn(*mut Ctx<W>, usize, u64, *const u8, usize) -> c_int;
 type Update<const W: usize> = unsafe extern "C" fn(*mut Ctx<W>, *const u8, usize) -> c_int;
 type Finish<const W: usize> = unsafe extern "C" fn(*mut Ctx<W>, *mut u8) -> c_int;
-type InitParams<const W: usize> = unsafe extern "C" fn(*mut Ctx<W>, *const SkeinSimdParams) -> c_int;
-type HashMany = unsafe extern "C" fn(*const SkeinSimdParams, *const *const u8, *const usize, usize, *mut u8) -> c_int;
+type InitParams<const W: usize> =
+    unsafe extern "C" fn(*mut Ctx<W>, *const SkeinSimdParams) -> c_int;
+type HashMany = unsafe extern "C" fn(
+    *const SkeinSimdParams,
+    *const *const u8,
+    *const usize,
+    usize,
+    *mut u8,
+) -> c_int;
 
 extern "C" {
     fn Skein_256_Init(ctx: *mut Ctx<4>, hash_bit_len: usize) -> c_int;
     fn Skein_512_Init(ctx: *mut Ctx<8>, hash_bit_len: usize) -> c_int;
     fn Skein1024_Init(ctx: *mut Ctx<16>, hash_bit_len: usize) -> c_int;
-    fn Skein_256_InitExt(ctx: *mut Ctx<4>, hash_bit_len: usize, tree_info: u64, key: *const u8, key_bytes: usize) -> c_int;
-    fn Skein_512_InitExt(ctx: *mut Ctx<8>, hash_bit_len: usize, tree_info: u64, key: *const u8, key_bytes: usize) -> c_int;
-    fn Skein1024_InitExt(ctx: *mut Ctx<16>, hash_bit_len: usize, tree_info: u64, key: *const u8, key_bytes: usize) -> c_int;
+    fn Skein_256_InitExt(
+        ctx: *mut Ctx<4>,
+        hash_bit_len: usize,
+        tree_info: u64,
+        key: *const u8,
+        key_bytes: usize,
+    ) -> c_int;
+    fn Skein_512_InitExt(
+        ctx: *mut Ctx<8>,
+        hash_bit_len: usize,
+        tree_info: u64,
+        key: *const u8,
+        key_bytes: usize,
+    ) -> c_int;
+    fn Skein1024_InitExt(
+        ctx: *mut Ctx<16>,
+        hash_bit_len: usize,
+        tree_info: u64,
+        key: *const u8,
+        key_bytes: usize,
+    ) -> c_int;
     fn Skein_256_Update(ctx: *mut Ctx<4>, msg: *const u8, len: usize) -> c_int;
     fn Skein_512_Update(ctx: *mut Ctx<8>, msg: *const u8, len: usize) -> c_int;
     fn Skein1024_Update(ctx: *mut Ctx<16>, msg: *const u8, len: usize) -> c_int;
@@ -85,9 +111,27 @@ extern "C" {
     fn skein_simd_256_init_params(ctx: *mut Ctx<4>, params: *const SkeinSimdParams) -> c_int;
     fn skein_simd_512_init_params(ctx: *mut Ctx<8>, params: *const SkeinSimdParams) -> c_int;
     fn skein_simd_1024_init_params(ctx: *mut Ctx<16>, params: *const SkeinSimdParams) -> c_int;
-    fn skein_simd_256_hash_many(p: *const SkeinSimdParams, m: *const *const u8, n: *const usize, count: usize, out: *mut u8) -> c_int;
-    fn skein_simd_512_hash_many(p: *const SkeinSimdParams, m: *const *const u8, n: *const usize, count: usize, out: *mut u8) -> c_int;
-    fn skein_simd_1024_hash_many(p: *const SkeinSimdParams, m: *const *const u8, n: *const usize, count: usize, out: *mut u8) -> c_int;
+    fn skein_simd_256_hash_many(
+        p: *const SkeinSimdParams,
+        m: *const *const u8,
+        n: *const usize,
+        count: usize,
+        out: *mut u8,
+    ) -> c_int;
+    fn skein_simd_512_hash_many(
+        p: *const SkeinSimdParams,
+        m: *const *const u8,
+        n: *const usize,
+        count: usize,
+        out: *mut u8,
+    ) -> c_int;
+    fn skein_simd_1024_hash_many(
+        p: *const SkeinSimdParams,
+        m: *const *const u8,
+        n: *const usize,
+        count: usize,
+        out: *mut u8,
+    ) -> c_int;
     fn skein_simd_backend(state_bits: usize) -> *const c_char;
     fn skein_simd_many_backend(state_bits: usize) -> *const c_char;
     fn skein_simd_many_lanes(state_bits: usize) -> usize;
@@ -185,7 +229,15 @@ impl<const W: usize> Api<W> {
         assert_eq!(out.len(), messages.len() * params.hash_bit_len.div_ceil(8));
         // SAFETY: `count` pointers and lengths of live slices; `out` holds
         // `count` results.
-        unsafe { (self.hash_many)(params, ptrs.as_ptr(), lens.as_ptr(), messages.len(), out.as_mut_ptr()) }
+        unsafe {
+            (self.hash_many)(
+                params,
+                ptrs.as_ptr(),
+                lens.as_ptr(),
+                messages.len(),
+                out.as_mut_ptr(),
+            )
+        }
     }
 }
 
@@ -199,7 +251,15 @@ fn nullable(s: &[u8]) -> *const u8 {
 }
 
 fn blank<const W: usize>() -> Ctx<W> {
-    Ctx { h: CtxHdr { hash_bit_len: 0, b_cnt: 0, t: [0; 2] }, x: [0; W], b: [[0; 8]; W] }
+    Ctx {
+        h: CtxHdr {
+            hash_bit_len: 0,
+            b_cnt: 0,
+            t: [0; 2],
+        },
+        x: [0; W],
+        b: [[0; 8]; W],
+    }
 }
 
 #[derive(Arbitrary, Debug)]
@@ -245,7 +305,12 @@ impl Input {
         }
     }
     fn bits(&self) -> u64 {
-        8 * self.message.len() as u64 - if self.partial() == 0 { 0 } else { 8 - self.partial() }
+        8 * self.message.len() as u64
+            - if self.partial() == 0 {
+                0
+            } else {
+                8 - self.partial()
+            }
     }
     /// The message with its last byte bit-padded when it is partial.
     fn padded(&self) -> Vec<u8> {
@@ -332,55 +397,88 @@ fn check_reference_api<const W: usize>(api: &Api<W>, input: &Input) {
     if bits == 0 {
         assert_eq!(api.init(&mut ctx, 0), SKEIN_BAD_HASHLEN);
         assert_eq!(api.init_ext(&mut ctx, 0, 0, &input.key), SKEIN_BAD_HASHLEN);
-        assert_eq!(api.init_params(&mut ctx, &input.c_params(0)), SKEIN_BAD_HASHLEN);
+        assert_eq!(
+            api.init_params(&mut ctx, &input.c_params(0)),
+            SKEIN_BAD_HASHLEN
+        );
         return;
     }
     let plain = Params::new().output_bits(bits as u64);
     assert_eq!(api.init(&mut ctx, bits), SKEIN_SUCCESS);
-    assert_eq!(c_hash(api, ctx, input), rust_hash::<W>(&plain, input), "Init");
+    assert_eq!(
+        c_hash(api, ctx, input),
+        rust_hash::<W>(&plain, input),
+        "Init"
+    );
 
     let mut ctx = blank::<W>();
     assert_eq!(api.init_ext(&mut ctx, bits, 0, &input.key), SKEIN_SUCCESS);
     // A copy of an initialized context is a template (ZFS reuses one per salt).
     let template = ctx;
-    assert_eq!(c_hash(api, ctx, input), rust_hash::<W>(&plain.key(&input.key), input), "InitExt");
-    assert_eq!(c_hash(api, template, input), rust_hash::<W>(&plain.key(&input.key), input), "InitExt, copied");
+    assert_eq!(
+        c_hash(api, ctx, input),
+        rust_hash::<W>(&plain.key(&input.key), input),
+        "InitExt"
+    );
+    assert_eq!(
+        c_hash(api, template, input),
+        rust_hash::<W>(&plain.key(&input.key), input),
+        "InitExt, copied"
+    );
 
     let mut ctx = blank::<W>();
     assert_eq!(api.init_params(&mut ctx, &input.c_params(0)), SKEIN_SUCCESS);
-    assert_eq!(c_hash(api, ctx, input), rust_hash::<W>(&input.rust_params(), input), "init_params");
+    assert_eq!(
+        c_hash(api, ctx, input),
+        rust_hash::<W>(&input.rust_params(), input),
+        "init_params"
+    );
 }
 
 /// The tree walked by the caller, as the reference code's tree example does:
 /// per node a copy of the context initialized with the tree word, its
 /// position and level set, `Update`, `Final_Pad`; `Output` from the root.
 fn check_tree_walk<const W: usize>(api: &Api<W>, input: &Input) {
-    let (Some(tree), bits) = (input.tree(), input.output_bits()) else { return };
+    let (Some(tree), bits) = (input.tree(), input.output_bits()) else {
+        return;
+    };
     if bits == 0 {
         return;
     }
     let mut template = blank::<W>();
-    assert_eq!(api.init_params(&mut template, &input.c_params(u64::from(input.tree_info))), SKEIN_SUCCESS);
+    assert_eq!(
+        api.init_params(&mut template, &input.c_params(u64::from(input.tree_info))),
+        SKEIN_SUCCESS
+    );
     let shape = (tree.leaf_log2(), tree.fan_out_log2(), tree.max_height());
-    let root = reference::tree_walk::<W>(&input.padded(), input.partial() != 0, shape, |part, level, position, pad| {
-        let mut node = template;
-        node.h.t[0] = position; // Skein_Set_T0
-        node.h.t[1] |= level << T1_POS_TREE_LVL; // Skein_Set_Tree_Level
-        assert_eq!(api.update(&mut node, part), SKEIN_SUCCESS);
-        if pad {
-            node.h.t[1] |= T1_FLAG_BIT_PAD;
-        }
-        let (rc, chain) = api.final_pad(&mut node);
-        assert_eq!(rc, SKEIN_SUCCESS);
-        chain
-    });
+    let root = reference::tree_walk::<W>(
+        &input.padded(),
+        input.partial() != 0,
+        shape,
+        |part, level, position, pad| {
+            let mut node = template;
+            node.h.t[0] = position; // Skein_Set_T0
+            node.h.t[1] |= level << T1_POS_TREE_LVL; // Skein_Set_Tree_Level
+            assert_eq!(api.update(&mut node, part), SKEIN_SUCCESS);
+            if pad {
+                node.h.t[1] |= T1_FLAG_BIT_PAD;
+            }
+            let (rc, chain) = api.final_pad(&mut node);
+            assert_eq!(rc, SKEIN_SUCCESS);
+            chain
+        },
+    );
     let mut ctx = template;
     for (word, bytes) in ctx.x.iter_mut().zip(root.chunks_exact(8)) {
         *word = u64::from_le_bytes(bytes.try_into().unwrap());
     }
     let (rc, got) = api.output(&mut ctx);
     assert_eq!(rc, SKEIN_SUCCESS);
-    assert_eq!(got, rust_hash::<W>(&input.rust_params().tree(tree), input), "tree walked through the C API, {shape:?}");
+    assert_eq!(
+        got,
+        rust_hash::<W>(&input.rust_params().tree(tree), input),
+        "tree walked through the C API, {shape:?}"
+    );
 }
 
 fn check_hash_many<const W: usize>(api: &Api<W>, input: &Input) {
@@ -405,14 +503,44 @@ fn check_hash_many<const W: usize>(api: &Api<W>, input: &Input) {
     if tree_info != 0 {
         rust = rust.tree(tree.unwrap());
     }
-    let want: Vec<u8> = SkeinMany::<W>::new(&rust).unwrap().hash_vec(&messages).concat();
+    let want: Vec<u8> = SkeinMany::<W>::new(&rust)
+        .unwrap()
+        .hash_vec(&messages)
+        .concat();
     assert_eq!(out, want, "hash_many");
     // Null arrays are refused unless there are no messages.
     // SAFETY: null arrays with a count of 0, then null arrays the library must refuse.
     unsafe {
-        assert_eq!((api.hash_many)(&params, core::ptr::null(), core::ptr::null(), 0, core::ptr::null_mut()), SKEIN_SUCCESS);
-        assert_eq!((api.hash_many)(&params, core::ptr::null(), core::ptr::null(), 1, out.as_mut_ptr()), SKEIN_FAIL);
-        assert_eq!((api.hash_many)(core::ptr::null(), core::ptr::null(), core::ptr::null(), 0, core::ptr::null_mut()), SKEIN_FAIL);
+        assert_eq!(
+            (api.hash_many)(
+                &params,
+                core::ptr::null(),
+                core::ptr::null(),
+                0,
+                core::ptr::null_mut()
+            ),
+            SKEIN_SUCCESS
+        );
+        assert_eq!(
+            (api.hash_many)(
+                &params,
+                core::ptr::null(),
+                core::ptr::null(),
+                1,
+                out.as_mut_ptr()
+            ),
+            SKEIN_FAIL
+        );
+        assert_eq!(
+            (api.hash_many)(
+                core::ptr::null(),
+                core::ptr::null(),
+                core::ptr::null(),
+                0,
+                core::ptr::null_mut()
+            ),
+            SKEIN_FAIL
+        );
     }
 }
 
@@ -420,7 +548,13 @@ fn check_hash_many<const W: usize>(api: &Api<W>, input: &Input) {
 /// `SKEIN_FAIL` for a buffer fill beyond the block.
 fn check_corrupted<const W: usize>(api: &Api<W>, input: &Input) {
     let mut ctx = blank::<W>();
-    if api.init_ext(&mut ctx, input.output_bits().max(1), u64::from(input.tree_info), &input.key) != SKEIN_SUCCESS {
+    if api.init_ext(
+        &mut ctx,
+        input.output_bits().max(1),
+        u64::from(input.tree_info),
+        &input.key,
+    ) != SKEIN_SUCCESS
+    {
         panic!("InitExt failed");
     }
     let messages = input.split(&input.message);
@@ -439,11 +573,26 @@ fn check_corrupted<const W: usize>(api: &Api<W>, input: &Input) {
     let rest = messages.get(1).copied().unwrap_or(&[]);
     let mut copy = ctx;
     let rc = api.update(&mut ctx, rest);
-    assert_eq!(rc, if overfull { SKEIN_FAIL } else { SKEIN_SUCCESS }, "Update after {:?}", input.corruption);
+    assert_eq!(
+        rc,
+        if overfull { SKEIN_FAIL } else { SKEIN_SUCCESS },
+        "Update after {:?}",
+        input.corruption
+    );
     let (rc, _) = api.finish(&mut ctx);
-    assert_eq!(rc == SKEIN_FAIL, overfull, "Final after {:?}", input.corruption);
+    assert_eq!(
+        rc == SKEIN_FAIL,
+        overfull,
+        "Final after {:?}",
+        input.corruption
+    );
     let (rc, _) = api.final_pad(&mut copy);
-    assert_eq!(rc == SKEIN_FAIL, overfull, "Final_Pad after {:?}", input.corruption);
+    assert_eq!(
+        rc == SKEIN_FAIL,
+        overfull,
+        "Final_Pad after {:?}",
+        input.corruption
+    );
     let (rc, _) = api.output(&mut copy);
     assert_eq!(rc, SKEIN_SUCCESS, "Output after {:?}", input.corruption);
 }
@@ -456,13 +605,22 @@ fn check_null_pointers<const W: usize>(api: &Api<W>) {
     // length of 0), and buffers large enough for any state size.
     unsafe {
         assert_eq!((api.init)(core::ptr::null_mut(), 256), SKEIN_FAIL);
-        assert_eq!((api.init_ext)(&mut ctx, 256, 0, core::ptr::null(), 1), SKEIN_FAIL);
+        assert_eq!(
+            (api.init_ext)(&mut ctx, 256, 0, core::ptr::null(), 1),
+            SKEIN_FAIL
+        );
         assert_eq!((api.init_params)(&mut ctx, core::ptr::null()), SKEIN_FAIL);
-        assert_eq!((api.init_params)(core::ptr::null_mut(), core::ptr::null()), SKEIN_FAIL);
+        assert_eq!(
+            (api.init_params)(core::ptr::null_mut(), core::ptr::null()),
+            SKEIN_FAIL
+        );
         assert_eq!(api.init(&mut ctx, 8 * W), SKEIN_SUCCESS);
         assert_eq!((api.update)(&mut ctx, core::ptr::null(), 0), SKEIN_SUCCESS);
         assert_eq!((api.update)(&mut ctx, core::ptr::null(), 1), SKEIN_FAIL);
-        assert_eq!((api.update)(core::ptr::null_mut(), out.as_ptr(), 1), SKEIN_FAIL);
+        assert_eq!(
+            (api.update)(core::ptr::null_mut(), out.as_ptr(), 1),
+            SKEIN_FAIL
+        );
         for finish in [api.finish, api.final_pad, api.output] {
             assert_eq!(finish(core::ptr::null_mut(), out.as_mut_ptr()), SKEIN_FAIL);
             assert_eq!(finish(&mut ctx, core::ptr::null_mut()), SKEIN_FAIL);
@@ -498,11 +656,25 @@ fn nist_final(state: &mut HashState) -> (c_int, Vec<u8>) {
 
 fn check_nist(input: &Input) {
     let bits = c_int::from(input.nist_bits);
-    let bits = if bits > 0 { bits % c_int::from(MAX_OUTPUT_BITS) + 1 } else { bits };
-    let mut state = HashState { statebits: 0, ctx: blank() };
+    let bits = if bits > 0 {
+        bits % c_int::from(MAX_OUTPUT_BITS) + 1
+    } else {
+        bits
+    };
+    let mut state = HashState {
+        statebits: 0,
+        ctx: blank(),
+    };
     let mut out = vec![0u8; usize::try_from(bits).unwrap_or(0).div_ceil(8)];
     // SAFETY: `out` has the result's bytes; the message slice is live.
-    let one_shot = unsafe { Hash(bits, nullable(&input.message), input.bits() as usize, out.as_mut_ptr()) };
+    let one_shot = unsafe {
+        Hash(
+            bits,
+            nullable(&input.message),
+            input.bits() as usize,
+            out.as_mut_ptr(),
+        )
+    };
     if bits <= 0 {
         assert_eq!(nist_init(&mut state, bits), SKEIN_BAD_HASHLEN);
         assert_eq!(one_shot, SKEIN_BAD_HASHLEN);
@@ -515,16 +687,31 @@ fn check_nist(input: &Input) {
     let pieces = input.split(&input.message);
     let last = pieces.iter().rposition(|p| !p.is_empty());
     for (i, piece) in pieces.iter().enumerate() {
-        let cut = if Some(i) == last && input.partial() != 0 { 8 - input.partial() as usize } else { 0 };
-        assert_eq!(nist_update(&mut state, piece, 8 * piece.len() - cut), SKEIN_SUCCESS);
+        let cut = if Some(i) == last && input.partial() != 0 {
+            8 - input.partial() as usize
+        } else {
+            0
+        };
+        assert_eq!(
+            nist_update(&mut state, piece, 8 * piece.len() - cut),
+            SKEIN_SUCCESS
+        );
     }
     if input.partial() != 0 {
-        assert_eq!(nist_update(&mut state, b"x", 8), SKEIN_FAIL, "Update after a partial byte");
+        assert_eq!(
+            nist_update(&mut state, b"x", 8),
+            SKEIN_FAIL,
+            "Update after a partial byte"
+        );
     }
     let (rc, got) = nist_final(&mut state);
     assert_eq!(rc, SKEIN_SUCCESS);
     let params = Params::new().output_bits(bits as u64);
-    let want = if bits <= 512 { rust_hash::<8>(&params, input) } else { rust_hash::<16>(&params, input) };
+    let want = if bits <= 512 {
+        rust_hash::<8>(&params, input)
+    } else {
+        rust_hash::<16>(&params, input)
+    };
     assert_eq!(got, want, "NIST Init/Update/Final, {bits} bits");
     assert_eq!(out, want, "NIST Hash, {bits} bits");
 
@@ -535,12 +722,20 @@ fn check_nist(input: &Input) {
     let rc = nist_update(&mut bad, b"", 0);
     if !matches!(bad.statebits, 256 | 512 | 1024) {
         assert_eq!(rc, SKEIN_FAIL, "Update with statebits {}", bad.statebits);
-        assert_eq!(nist_final(&mut bad).0, SKEIN_FAIL, "Final with statebits {}", bad.statebits);
+        assert_eq!(
+            nist_final(&mut bad).0,
+            SKEIN_FAIL,
+            "Final with statebits {}",
+            bad.statebits
+        );
     }
     // SAFETY: null pointers the library must refuse.
     unsafe {
         assert_eq!(Init(core::ptr::null_mut(), 256), SKEIN_FAIL);
-        assert_eq!(Update(core::ptr::null_mut(), core::ptr::null(), 0), SKEIN_FAIL);
+        assert_eq!(
+            Update(core::ptr::null_mut(), core::ptr::null(), 0),
+            SKEIN_FAIL
+        );
         assert_eq!(Final(core::ptr::null_mut(), out.as_mut_ptr()), SKEIN_FAIL);
     }
 }
@@ -550,8 +745,14 @@ fn check_queries(input: &Input) {
     let q = usize::from(input.state_query);
     let valid = matches!(q, 256 | 512 | 1024);
     // SAFETY: the functions take any value and return static C strings or null.
-    let (name, many, lanes, version) =
-        unsafe { (skein_simd_backend(q), skein_simd_many_backend(q), skein_simd_many_lanes(q), skein_simd_version()) };
+    let (name, many, lanes, version) = unsafe {
+        (
+            skein_simd_backend(q),
+            skein_simd_many_backend(q),
+            skein_simd_many_lanes(q),
+            skein_simd_version(),
+        )
+    };
     assert_eq!(!name.is_null(), valid);
     assert_eq!(!many.is_null(), valid);
     assert_eq!(lanes != 0, valid);

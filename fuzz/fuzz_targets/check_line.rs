@@ -21,7 +21,12 @@ struct Input {
 }
 
 fuzz_target!(|input: Input| {
-    let Input { raw, digest, name, style } = input;
+    let Input {
+        raw,
+        digest,
+        name,
+        style,
+    } = input;
 
     // Arbitrary bytes: never a panic; a parsed line has a name, and its
     // digest has the length its hex digits say.
@@ -36,7 +41,10 @@ fuzz_target!(|input: Input| {
     );
 
     // Escaping is undone exactly.
-    assert_eq!(unescape_name(&escape_name(&name)).as_deref(), Some(&name[..]));
+    assert_eq!(
+        unescape_name(&escape_name(&name)).as_deref(),
+        Some(&name[..])
+    );
 
     if digest.is_empty() || name.is_empty() {
         return;
@@ -49,8 +57,12 @@ fuzz_target!(|input: Input| {
     if style & 8 != 0 {
         line.splice(0..0, *b" \t ");
     }
-    let parsed = parse_check_line(&line)
-        .unwrap_or_else(|| panic!("own line not parsed back: {:?}", String::from_utf8_lossy(&line)));
+    let parsed = parse_check_line(&line).unwrap_or_else(|| {
+        panic!(
+            "own line not parsed back: {:?}",
+            String::from_utf8_lossy(&line)
+        )
+    });
     assert_eq!(parsed.name, name, "name");
     assert_eq!(parsed.expected, digest, "digest");
     assert_eq!(parsed.hex_digits, 2 * digest.len());

@@ -51,10 +51,17 @@ fn stretched(input: &Input) -> Vec<u8> {
     }
     let len = (seed.len() << (input.stretch % 16)).min(MAX_MESSAGE.max(seed.len()));
     // Each repetition differs, so equal leaves do not hide position errors.
-    (0..len).map(|i| seed[i % seed.len()] ^ (i / seed.len()) as u8).collect()
+    (0..len)
+        .map(|i| seed[i % seed.len()] ^ (i / seed.len()) as u8)
+        .collect()
 }
 
-fn library<const W: usize>(params: &Params<'_>, input: &Input, msg: &[u8], partial: u64) -> Vec<u8> {
+fn library<const W: usize>(
+    params: &Params<'_>,
+    input: &Input,
+    msg: &[u8],
+    partial: u64,
+) -> Vec<u8> {
     let mut h = Skein::<W>::with_params(params).unwrap();
     let keep = usize::from(partial != 0 && !msg.is_empty());
     let (mut rest, last) = msg.split_at(msg.len() - keep);
@@ -71,10 +78,18 @@ fn library<const W: usize>(params: &Params<'_>, input: &Input, msg: &[u8], parti
 }
 
 fn check<const W: usize>(input: &Input) {
-    let shape = (exponent(input.leaf, 1, 5), exponent(input.fan_out, 1, 4), exponent(input.height, 2, 6));
+    let shape = (
+        exponent(input.leaf, 1, 5),
+        exponent(input.fan_out, 1, 4),
+        exponent(input.height, 2, 6),
+    );
     let tree = TreeParams::new(shape.0, shape.1, shape.2).unwrap();
     let msg = stretched(input);
-    let partial = if msg.is_empty() { 0 } else { u64::from(input.last_byte_bits % 8) };
+    let partial = if msg.is_empty() {
+        0
+    } else {
+        u64::from(input.last_byte_bits % 8)
+    };
     let bits = 8 * msg.len() as u64 - if partial == 0 { 0 } else { 8 - partial };
     // Short outputs: the output stage is the backends target's business.
     let output_bits = 1 + u64::from(input.output_bits % 1100);
@@ -97,7 +112,12 @@ fn check<const W: usize>(input: &Input) {
         .nonce(&input.nonce)
         .tree(tree);
     let describe = |what: &str| format!("Skein-{} tree {shape:?}, {bits} bits, {what}", 64 * W);
-    assert_eq!(library::<W>(&params, input, &msg, partial), want, "{}", describe("automatic"));
+    assert_eq!(
+        library::<W>(&params, input, &msg, partial),
+        want,
+        "{}",
+        describe("automatic")
+    );
     for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
         let got = library::<W>(&params.backend(backend), input, &msg, partial);
         assert_eq!(got, want, "{}", describe(backend.name()));

@@ -36,7 +36,14 @@ pub struct Args<'a> {
 /// in blocks of 8·W bytes (the last one zero-padded, at least one block), the
 /// tweak counting the bytes so far, first/final flags, and the bit-pad flag
 /// on the final block when `bit_pad`.
-pub fn ubi<const W: usize>(g: &[u8], msg: &[u8], ubi_type: u64, level: u64, position: u64, bit_pad: bool) -> Vec<u8> {
+pub fn ubi<const W: usize>(
+    g: &[u8],
+    msg: &[u8],
+    ubi_type: u64,
+    level: u64,
+    position: u64,
+    bit_pad: bool,
+) -> Vec<u8> {
     let nb = 8 * W;
     let count = msg.len().div_ceil(nb).max(1);
     let mut chain = g.to_vec();
@@ -99,7 +106,11 @@ pub fn tree_walk<const W: usize>(
         if level == u64::from(ym) {
             return node(&below, level, 0, false);
         }
-        below = below.chunks(fan_out).enumerate().flat_map(|(i, part)| node(part, level, (i * fan_out) as u64, false)).collect();
+        below = below
+            .chunks(fan_out)
+            .enumerate()
+            .flat_map(|(i, part)| node(part, level, (i * fan_out) as u64, false))
+            .collect();
     }
     below
 }
@@ -160,7 +171,12 @@ pub fn output<const W: usize>(g: &[u8], output_bits: u64) -> Vec<u8> {
 
 /// The message UBI of a message already bit-padded: sequential, or the tree
 /// of `tree`.
-pub fn message_chain<const W: usize>(g: &[u8], msg: &[u8], bit_pad: bool, tree: Option<(u8, u8, u8)>) -> Vec<u8> {
+pub fn message_chain<const W: usize>(
+    g: &[u8],
+    msg: &[u8],
+    bit_pad: bool,
+    tree: Option<(u8, u8, u8)>,
+) -> Vec<u8> {
     match tree {
         Some(shape) => tree_walk::<W>(msg, bit_pad, shape, |part, level, position, pad| {
             ubi::<W>(g, part, TYPE_MSG, level, position, pad)

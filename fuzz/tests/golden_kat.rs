@@ -14,9 +14,19 @@ fn reference_matches_every_golden_entry() {
     let mut trees = 0;
     for e in &entries {
         let key = e.key.clone().unwrap_or_default();
-        let args = Args { output_bits: e.output_bits, key: &key, tree: e.tree, ..Args::default() };
+        let args = Args {
+            output_bits: e.output_bits,
+            key: &key,
+            tree: e.tree,
+            ..Args::default()
+        };
         trees += usize::from(e.tree.is_some());
-        assert_eq!(skein_dyn(e.state_bits, &args, &e.msg, e.msg_bits), e.result, "{}", e.header);
+        assert_eq!(
+            skein_dyn(e.state_bits, &args, &e.msg, e.msg_bits),
+            e.result,
+            "{}",
+            e.header
+        );
     }
     assert!(trees > 0, "the golden file has tree entries");
 }

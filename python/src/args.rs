@@ -27,8 +27,14 @@ pub fn by_name<'py>(
     if args.len() > positional.len() {
         return Err(PyTypeError::new_err(match positional {
             // pyskein's own message for its constructors.
-            ["init", "digest_bits"] => "all arguments except 'init' and 'digest_bits' are keyword-only".to_string(),
-            _ => format!("{function}() takes at most {} positional arguments ({} given)", positional.len(), args.len()),
+            ["init", "digest_bits"] => {
+                "all arguments except 'init' and 'digest_bits' are keyword-only".to_string()
+            }
+            _ => format!(
+                "{function}() takes at most {} positional arguments ({} given)",
+                positional.len(),
+                args.len()
+            ),
         }));
     }
     let mut out: Vec<(&'static str, Bound<'py, PyAny>)> =
@@ -37,10 +43,15 @@ pub fn by_name<'py>(
         for (key, value) in kwargs.iter() {
             let key: String = key.extract()?;
             let Some(&name) = positional.iter().chain(keyword_only).find(|n| **n == key) else {
-                return Err(PyTypeError::new_err(format!("'{key}' is an invalid keyword argument for {function}()")));
+                return Err(PyTypeError::new_err(format!(
+                    "'{key}' is an invalid keyword argument for {function}()"
+                )));
             };
             if out.iter().any(|(n, _)| *n == name) {
-                let pos = positional.iter().position(|n| *n == name).map_or(0, |p| p + 1);
+                let pos = positional
+                    .iter()
+                    .position(|n| *n == name)
+                    .map_or(0, |p| p + 1);
                 return Err(PyTypeError::new_err(format!(
                     "argument for {function}() given by name ('{name}') and position ({pos})"
                 )));
@@ -52,7 +63,10 @@ pub fn by_name<'py>(
 }
 
 /// Look up an argument parsed by [`by_name`].
-pub fn get<'a, 'py>(args: &'a [(&'static str, Bound<'py, PyAny>)], name: &str) -> Option<&'a Bound<'py, PyAny>> {
+pub fn get<'a, 'py>(
+    args: &'a [(&'static str, Bound<'py, PyAny>)],
+    name: &str,
+) -> Option<&'a Bound<'py, PyAny>> {
     args.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
 }
 
@@ -83,7 +97,11 @@ impl HashArgs {
             Some(v) if !v.is_none() => Some(tree(v)?),
             _ => None,
         };
-        Ok(HashArgs { digest_bits, bytes, tree })
+        Ok(HashArgs {
+            digest_bits,
+            bytes,
+            tree,
+        })
     }
 
     /// Total length of the byte arguments.
@@ -128,7 +146,9 @@ pub fn tree(v: &Bound<'_, PyAny>) -> PyResult<TreeParams> {
     const SHAPE: &str = "'tree' must be triple of tree parameters";
     // pyskein takes any iterable (PySequence_Fast): a list, a tuple, even bytes.
     let items: Vec<Bound<'_, PyAny>> = match v.try_iter() {
-        Ok(it) => it.collect::<PyResult<_>>().map_err(|_| PyTypeError::new_err(SHAPE))?,
+        Ok(it) => it
+            .collect::<PyResult<_>>()
+            .map_err(|_| PyTypeError::new_err(SHAPE))?,
         Err(_) => return Err(PyTypeError::new_err(SHAPE)),
     };
     if items.len() != 3 {
@@ -155,7 +175,10 @@ pub fn tree(v: &Bound<'_, PyAny>) -> PyResult<TreeParams> {
             }
         }
     }
-    Ok(TreeParams::new(p[0], p[1], p[2]).expect("checked above: the library's tree range is wider"))
+    Ok(
+        TreeParams::new(p[0], p[1], p[2])
+            .expect("checked above: the library's tree range is wider"),
+    )
 }
 
 /// `state_bits` of the extensions: 256, 512 or 1024.

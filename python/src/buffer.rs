@@ -23,7 +23,8 @@ impl Bytes {
         // SAFETY: `obj` is a live object (we hold the GIL through `obj`'s
         // token); `view` points to writable memory for one Py_buffer. On
         // success the view is filled in and must be released exactly once.
-        let rc = unsafe { ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_SIMPLE) };
+        let rc =
+            unsafe { ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_SIMPLE) };
         if rc != 0 {
             return Err(PyErr::fetch(obj.py()));
         }

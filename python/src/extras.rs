@@ -13,7 +13,15 @@ use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
 
-const KEYWORDS: [&str; 7] = ["state_bits", "key", "pers", "public_key", "key_id", "nonce", "tree"];
+const KEYWORDS: [&str; 7] = [
+    "state_bits",
+    "key",
+    "pers",
+    "public_key",
+    "key_id",
+    "nonce",
+    "tree",
+];
 
 /// `digest_bits` and the keyword arguments shared by the extensions.
 fn parse<'py>(
@@ -35,7 +43,11 @@ fn parse<'py>(
     Ok((first_value, state_bits, hash_args))
 }
 
-fn many_digests<const W: usize>(params: &Params<'_>, messages: &[&[u8]], out: &mut [u8]) -> Result<(), String> {
+fn many_digests<const W: usize>(
+    params: &Params<'_>,
+    messages: &[&[u8]],
+    out: &mut [u8],
+) -> Result<(), String> {
     let many = SkeinMany::<W>::new(params).map_err(|e| e.to_string())?;
     many.hash_into(messages, out);
     Ok(())
@@ -58,7 +70,10 @@ pub fn hash_many<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let (messages, state_bits, hash_args) = parse("hash_many", "messages", args, kwargs)?;
-    let held: Vec<Bytes> = messages.try_iter()?.map(|m| Bytes::get(&m?)).collect::<PyResult<_>>()?;
+    let held: Vec<Bytes> = messages
+        .try_iter()?
+        .map(|m| Bytes::get(&m?))
+        .collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
     let len = hash_args.digest_bits.div_ceil(8);
     let mut out = alloc_output(len.saturating_mul(slices.len() as u64))?;
@@ -122,9 +137,13 @@ pub fn hash_file<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (path, state_bits, hash_args) = parse("hash_file", "path", args, kwargs)?;
     // str, bytes or os.PathLike, as open() takes them.
-    let path: PathBuf = py.import("os")?.call_method1("fsdecode", (path,))?.extract()?;
+    let path: PathBuf = py
+        .import("os")?
+        .call_method1("fsdecode", (path,))?
+        .extract()?;
     let size = StateSize::from_bits(state_bits).expect("checked by state_bits");
-    let mut hasher = DynSkein::new(size, &hash_args.params()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut hasher = DynSkein::new(size, &hash_args.params())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = alloc_output(hash_args.digest_bits.div_ceil(8))?;
     py.detach(|| {
         let mut file = File::open(&path)?;
@@ -156,10 +175,14 @@ pub fn platform(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     for bits in [256usize, 512, 1024] {
         d.set_item(format!("skein{bits}"), p.backend(bits).name())?;
     }
-    let many = SkeinMany512::new(&Params::new()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let many =
+        SkeinMany512::new(&Params::new()).map_err(|e| PyValueError::new_err(e.to_string()))?;
     d.set_item("lanes", many.backend().name())?;
     d.set_item("lane_count", many.lanes())?;
-    let available: Vec<&str> = Backend::available().into_iter().map(Backend::name).collect();
+    let available: Vec<&str> = Backend::available()
+        .into_iter()
+        .map(Backend::name)
+        .collect();
     d.set_item("available", available)?;
     Ok(d)
 }

@@ -60,7 +60,9 @@ impl From<BitsError> for PyErr {
         PyValueError::new_err(match e {
             BitsError::Negative => "'bits' may not be negative".to_string(),
             BitsError::TooMany => "'bits' larger than 8*len(message)".to_string(),
-            BitsError::Unaligned(missing) => format!("<={missing} bits required for byte alignment"),
+            BitsError::Unaligned(missing) => {
+                format!("<={missing} bits required for byte alignment")
+            }
         })
     }
 }
@@ -163,7 +165,12 @@ impl Skein {
 
     /// Run `f` on the state; with the GIL released for long work, or when
     /// another thread holds the object (it may be hashing without the GIL).
-    fn with_state<R: Send>(&self, py: Python<'_>, long: bool, f: impl FnOnce(&mut State) -> R + Send) -> R {
+    fn with_state<R: Send>(
+        &self,
+        py: Python<'_>,
+        long: bool,
+        f: impl FnOnce(&mut State) -> R + Send,
+    ) -> R {
         if !long {
             match self.state.try_lock() {
                 Ok(mut s) => return f(&mut s),
@@ -212,7 +219,11 @@ impl Skein {
         let long = init.len() >= GIL_RELEASE_BYTES || hash_args.bytes_len() >= GIL_RELEASE_BYTES;
         let build = || {
             let hasher = DynSkein::new(size, &params).map_err(|e| e.to_string())?;
-            let mut state = State { hasher, bytes: 0, pending: None };
+            let mut state = State {
+                hasher,
+                bytes: 0,
+                pending: None,
+            };
             let _ = state.update(init, None); // cannot fail without `bits`
             Ok::<State, String>(state)
         };
@@ -250,7 +261,12 @@ impl Skein {
     /// must give at most the bits that complete it (`ValueError` otherwise),
     /// as in pyskein. Long messages are hashed with the GIL released.
     #[pyo3(signature = (message, bits=None))]
-    fn update(&self, py: Python<'_>, message: &Bound<'_, PyAny>, bits: Option<isize>) -> PyResult<()> {
+    fn update(
+        &self,
+        py: Python<'_>,
+        message: &Bound<'_, PyAny>,
+        bits: Option<isize>,
+    ) -> PyResult<()> {
         let buf = Bytes::get(message)?;
         let msg = buf.as_slice();
         self.with_state(py, msg.len() >= GIL_RELEASE_BYTES, |s| s.update(msg, bits))?;
@@ -263,7 +279,11 @@ impl Skein {
     /// When `digest_bits` is not a multiple of 8, the unused low bits of the
     /// last byte are zero (as in pyskein).
     #[pyo3(signature = (*args))]
-    fn digest<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyBytes>> {
+    fn digest<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let len = self.digest_bits.div_ceil(8);
         let (start, stop) = match args.len() {
             0 => (0, len),
@@ -279,7 +299,11 @@ impl Skein {
                     }
                 }
             }
-            _ => return Err(PyTypeError::new_err("digest() takes either 0 or 2 parameters")),
+            _ => {
+                return Err(PyTypeError::new_err(
+                    "digest() takes either 0 or 2 parameters",
+                ))
+            }
         };
         if start == stop {
             return Ok(PyBytes::new(py, b""));
@@ -296,7 +320,10 @@ impl Skein {
     /// A copy of the hash object, to hash several messages that share a prefix.
     fn copy(&self, py: Python<'_>) -> Skein {
         let state = self.with_state(py, false, |s| s.clone());
-        Skein { state: Mutex::new(state), ..*self }
+        Skein {
+            state: Mutex::new(state),
+            ..*self
+        }
     }
 
     /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.
@@ -336,7 +363,11 @@ impl Skein {
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> String {
-        format!("<Skein-{} hash object at {:p}>", slf.get().state_bits, slf.as_ptr())
+        format!(
+            "<Skein-{} hash object at {:p}>",
+            slf.get().state_bits,
+            slf.as_ptr()
+        )
     }
 }
 
@@ -345,7 +376,11 @@ macro_rules! factory {
         #[doc = $doc]
         #[pyfunction]
         #[pyo3(signature = (*args, **kwargs), text_signature = $signature)]
-        pub fn $name(py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Skein> {
+        pub fn $name(
+            py: Python<'_>,
+            args: &Bound<'_, PyTuple>,
+            kwargs: Option<&Bound<'_, PyDict>>,
+        ) -> PyResult<Skein> {
             Skein::from_args(py, stringify!($name), $bits, args, kwargs)
         }
     };

@@ -55,11 +55,18 @@ pub struct Threefish {
 }
 
 fn tweak_array(tweak: &[u8], message: &str) -> PyResult<[u8; 16]> {
-    tweak.try_into().map_err(|_| PyValueError::new_err(message.to_string()))
+    tweak
+        .try_into()
+        .map_err(|_| PyValueError::new_err(message.to_string()))
 }
 
 impl Threefish {
-    fn run<'py>(&self, py: Python<'py>, block: &Bound<'py, PyAny>, encrypt: bool) -> PyResult<Bound<'py, PyBytes>> {
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        block: &Bound<'py, PyAny>,
+        encrypt: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let buf = Bytes::get(block)?;
         if buf.len() != self.block_bytes {
             return Err(PyValueError::new_err(format!(
@@ -68,7 +75,11 @@ impl Threefish {
             )));
         }
         let mut out = Zeroizing::new(buf.as_slice().to_vec());
-        self.keyed.lock().unwrap_or_else(|e| e.into_inner()).cipher.apply(&mut out, encrypt);
+        self.keyed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .cipher
+            .apply(&mut out, encrypt);
         Ok(PyBytes::new(py, &out))
     }
 }
@@ -81,30 +92,46 @@ impl Threefish {
         let key = Bytes::get(key)?;
         let tweak = Bytes::get(tweak)?;
         if !matches!(key.len(), 32 | 64 | 128) {
-            return Err(PyValueError::new_err("key must be 32, 64 or 128 bytes long"));
+            return Err(PyValueError::new_err(
+                "key must be 32, 64 or 128 bytes long",
+            ));
         }
         let tweak = tweak_array(tweak.as_slice(), "tweak must be 16 bytes long")?;
         let key = Zeroizing::new(key.as_slice().to_vec());
         let cipher = Cipher::new(&key, &tweak);
-        Ok(Threefish { block_bytes: key.len(), keyed: Mutex::new(Keyed { key, tweak, cipher }) })
+        Ok(Threefish {
+            block_bytes: key.len(),
+            keyed: Mutex::new(Keyed { key, tweak, cipher }),
+        })
     }
 
     /// Encrypt one block (as long as the key); returns the ciphertext.
     #[pyo3(signature = (block, /))]
-    fn encrypt_block<'py>(&self, py: Python<'py>, block: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn encrypt_block<'py>(
+        &self,
+        py: Python<'py>,
+        block: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         self.run(py, block, true)
     }
 
     /// Decrypt one block (as long as the key); returns the plaintext.
     #[pyo3(signature = (block, /))]
-    fn decrypt_block<'py>(&self, py: Python<'py>, block: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt_block<'py>(
+        &self,
+        py: Python<'py>,
+        block: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         self.run(py, block, false)
     }
 
     /// The 16-byte tweak; may be set to another `bytes` or `bytearray` of 16 bytes.
     #[getter]
     fn get_tweak<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.keyed.lock().unwrap_or_else(|e| e.into_inner()).tweak)
+        PyBytes::new(
+            py,
+            &self.keyed.lock().unwrap_or_else(|e| e.into_inner()).tweak,
+        )
     }
 
     #[setter]
@@ -115,7 +142,10 @@ impl Threefish {
         } else if let Ok(b) = value.cast::<PyByteArray>() {
             b.to_vec()
         } else {
-            return Err(PyTypeError::new_err(format!("expected bytes, {} found", value.get_type().name()?)));
+            return Err(PyTypeError::new_err(format!(
+                "expected bytes, {} found",
+                value.get_type().name()?
+            )));
         };
         let tweak = tweak_array(&tweak, "tweak value must have 16 bytes")?;
         let mut k = self.keyed.lock().unwrap_or_else(|e| e.into_inner());

@@ -147,7 +147,10 @@ impl<'c> Batch<'c> {
 
     /// The prepared hasher for `key`, if batching serves it.
     fn many_index(&mut self, (state, output_bits): (StateSize, u64)) -> Option<usize> {
-        let found = self.manys.iter().position(|(k, _)| *k == (state, output_bits));
+        let found = self
+            .manys
+            .iter()
+            .position(|(k, _)| *k == (state, output_bits));
         let index = found.unwrap_or_else(|| {
             let many = (output_bits.div_ceil(8) as usize <= BATCH_OUTPUT_MAX)
                 .then(|| Many::new(state, &self.config.params(output_bits)))
@@ -256,7 +259,10 @@ impl<'c> Batch<'c> {
                 Slot::Ready(ready, _) => {
                     let (settled, buffer) = settle(ready);
                     match settled {
-                        Ok(()) => (Outcome::Digest(digest.expect("every ready file is hashed")), buffer),
+                        Ok(()) => (
+                            Outcome::Digest(digest.expect("every ready file is hashed")),
+                            buffer,
+                        ),
                         Err(e) => (Outcome::Failed(e), buffer),
                     }
                 }
@@ -264,7 +270,12 @@ impl<'c> Batch<'c> {
             .unzip();
         // Kept: one per file of a window, none over SPARE_MAX, so at most
         // WINDOW_FILES * SPARE_MAX = WINDOW_BYTES.
-        self.spare.extend(buffers.into_iter().flatten().filter(|b| b.capacity() <= SPARE_MAX));
+        self.spare.extend(
+            buffers
+                .into_iter()
+                .flatten()
+                .filter(|b| b.capacity() <= SPARE_MAX),
+        );
         outcomes
     }
 
@@ -325,10 +336,19 @@ fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, I
         // as plain data, a shrink cannot kill us (the guard armed below, kept
         // until the file is hashed), and any change is detected afterwards
         // (`settle`), so no digest of inconsistent contents is printed.
-        let map = unsafe { MmapOptions::new().len(before.len as usize).populate().map(&file) };
+        let map = unsafe {
+            MmapOptions::new()
+                .len(before.len as usize)
+                .populate()
+                .map(&file)
+        };
         if let Ok(map) = map {
             if let Some(guard) = Guard::arm(map.as_ptr(), map.len()) {
-                return Ok(Some(Ready { file, before, data: Data::Mapped(guard, map) }));
+                return Ok(Some(Ready {
+                    file,
+                    before,
+                    data: Data::Mapped(guard, map),
+                }));
             }
         }
         // Refused, or every guard slot taken: read it instead.
@@ -345,7 +365,11 @@ fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, I
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Err(InputError::Changed),
         read => read?,
     }
-    Ok(Some(Ready { file, before, data: Data::Read(data) }))
+    Ok(Some(Ready {
+        file,
+        before,
+        data: Data::Read(data),
+    }))
 }
 
 /// After hashing: drop the mapping (a fault under it is a change) and
@@ -364,5 +388,8 @@ fn settle(ready: Ready) -> (Result<(), InputError>, Option<Vec<u8>>) {
         return (Err(InputError::Changed), buffer);
     }
     let now = ready.file.metadata().map_err(InputError::from);
-    (now.and_then(|now| unchanged(Some(ready.before), Snapshot::of(&now))), buffer)
+    (
+        now.and_then(|now| unchanged(Some(ready.before), Snapshot::of(&now))),
+        buffer,
+    )
 }

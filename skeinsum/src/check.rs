@@ -36,7 +36,14 @@ pub fn run(
 ) -> Result<bool, OutputClosed> {
     let mut all_ok = true;
     for list in lists {
-        all_ok &= check_list(config, &os_bytes(list), options, reader, batch.as_deref_mut(), out)?;
+        all_ok &= check_list(
+            config,
+            &os_bytes(list),
+            options,
+            reader,
+            batch.as_deref_mut(),
+            out,
+        )?;
     }
     Ok(all_ok)
 }
@@ -141,7 +148,14 @@ fn check_list(
     let mut number = 0u64;
     let mut pending: Vec<(CheckLine, StateSize, u64)> = Vec::new();
     let mut pending_bytes = 0;
-    let mut checker = Checker { config, options, reader, out, tally: &mut tally, hashers: &mut hashers };
+    let mut checker = Checker {
+        config,
+        options,
+        reader,
+        out,
+        tally: &mut tally,
+        hashers: &mut hashers,
+    };
     loop {
         let fits = match next_line(&mut text, terminator, &mut raw) {
             Ok(Some(fits)) => fits,
@@ -286,7 +300,12 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     /// Check one entry on the sequential path.
-    fn sequential(&mut self, entry: &CheckLine, state: StateSize, output_bits: u64) -> Result<(), OutputClosed> {
+    fn sequential(
+        &mut self,
+        entry: &CheckLine,
+        state: StateSize,
+        output_bits: u64,
+    ) -> Result<(), OutputClosed> {
         let mut hasher = match self.hashers.get(self.config, state, output_bits) {
             Ok(h) => h,
             Err(e) => {
@@ -297,7 +316,10 @@ impl Checker<'_> {
                 return Ok(());
             }
         };
-        let verified = self.reader.hash(&entry.name, &mut hasher).map(|()| hasher.verify(&entry.expected));
+        let verified = self
+            .reader
+            .hash(&entry.name, &mut hasher)
+            .map(|()| hasher.verify(&entry.expected));
         self.report(entry, verified)
     }
 
@@ -309,7 +331,11 @@ impl Checker<'_> {
     ) -> Result<(), OutputClosed> {
         let requests: Vec<Request<'_>> = pending
             .iter()
-            .map(|(entry, state, output_bits)| Request { name: &entry.name, state: *state, output_bits: *output_bits })
+            .map(|(entry, state, output_bits)| Request {
+                name: &entry.name,
+                state: *state,
+                output_bits: *output_bits,
+            })
             .collect();
         let mut done = 0;
         while done < pending.len() {
@@ -324,11 +350,14 @@ impl Checker<'_> {
                 done += 1;
                 match outcome {
                     Outcome::Digest(digest) => {
-                        let same = digest.len() == entry.expected.len() && bool::from(digest.ct_eq(&entry.expected));
+                        let same = digest.len() == entry.expected.len()
+                            && bool::from(digest.ct_eq(&entry.expected));
                         self.report(entry, Ok(same))?;
                     }
                     Outcome::Failed(e) => self.report(entry, Err(e))?,
-                    Outcome::Sequential => batch.suspend(|| self.sequential(entry, *state, *bits))?,
+                    Outcome::Sequential => {
+                        batch.suspend(|| self.sequential(entry, *state, *bits))?
+                    }
                 }
             }
         }
@@ -337,7 +366,11 @@ impl Checker<'_> {
     }
 
     /// Report one entry: verified (true = digest matched) or unreadable.
-    fn report(&mut self, entry: &CheckLine, verified: Result<bool, InputError>) -> Result<(), OutputClosed> {
+    fn report(
+        &mut self,
+        entry: &CheckLine,
+        verified: Result<bool, InputError>,
+    ) -> Result<(), OutputClosed> {
         let (options, out, tally) = (self.options, &mut *self.out, &mut *self.tally);
         match verified {
             Err(e) if options.ignore_missing && e.is_not_found() => {}

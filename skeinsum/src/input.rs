@@ -266,7 +266,10 @@ impl Reader {
 }
 
 /// `Err(Changed)` unless the two snapshots (both taken, or both absent) agree.
-pub(crate) fn unchanged(before: Option<Snapshot>, after: Option<Snapshot>) -> Result<(), InputError> {
+pub(crate) fn unchanged(
+    before: Option<Snapshot>,
+    after: Option<Snapshot>,
+) -> Result<(), InputError> {
     if before == after {
         Ok(())
     } else {

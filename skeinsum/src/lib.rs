@@ -142,8 +142,8 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         &args.files[..]
     };
     let mut reader = Reader::new(!args.no_mmap, args.progress);
-    let mut batcher = batching(args, config)
-        .then(|| batch::Batch::new(config, !args.no_mmap, args.progress));
+    let mut batcher =
+        batching(args, config).then(|| batch::Batch::new(config, !args.no_mmap, args.progress));
     if args.check {
         let options = check::CheckOptions {
             quiet: args.quiet,

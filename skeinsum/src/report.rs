@@ -43,7 +43,9 @@ pub(crate) fn write_pending() {
 
 fn pending() -> MutexGuard<'static, Pending> {
     // A panic while holding it leaves plain bytes behind: still usable.
-    PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    PENDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Pending {

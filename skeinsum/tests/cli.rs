@@ -98,7 +98,10 @@ impl Dir {
     /// Make the named pipe `name`; returns its path.
     fn fifo(&self, name: &str) -> PathBuf {
         let p = self.tmp.path().join(name);
-        let made = std::process::Command::new("mkfifo").arg(&p).status().unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
         assert!(made.success());
         p
     }
@@ -2119,11 +2122,7 @@ fn long_option_prefixes() {
 /// on as soon as it is reached, after `change` ran: the run fails the test if
 /// it never reaches a batch, so a batch test cannot pass on the sequential
 /// path alone.
-fn through_batch(
-    dir: &Dir,
-    args: &[&str],
-    change: impl FnOnce(),
-) -> std::process::Output {
+fn through_batch(dir: &Dir, args: &[&str], change: impl FnOnce()) -> std::process::Output {
     let sentinel = dir.path().join("batch-paused");
     let child = std::process::Command::new(&*BIN)
         .current_dir(dir.path())
@@ -2155,7 +2154,23 @@ fn through_batch(
 /// Sizes around every boundary: empty, block edges of the three state
 /// sizes, the mapping threshold (16 KiB), a few MiB.
 const BATCH_SIZES: [usize; 17] = [
-    0, 1, 31, 32, 33, 64, 65, 128, 129, 1000, 4096, 16383, 16384, 16385, 100_000, 1 << 20, 3_000_001,
+    0,
+    1,
+    31,
+    32,
+    33,
+    64,
+    65,
+    128,
+    129,
+    1000,
+    4096,
+    16383,
+    16384,
+    16385,
+    100_000,
+    1 << 20,
+    3_000_001,
 ];
 
 /// Mixed sizes with a missing file and a directory in the middle, for every
@@ -2178,7 +2193,13 @@ fn batch_matches_sequential_and_reference_for_every_backend() {
     args_files.insert(5, "missing".to_string());
     args_files.insert(9, "sub".to_string());
     for backend in skein_simd::Backend::available() {
-        for (state, out_bits) in [(256, 256), (512, 256), (512, 512), (1024, 1024), (1024, 384)] {
+        for (state, out_bits) in [
+            (256, 256),
+            (512, 256),
+            (512, 512),
+            (1024, 1024),
+            (1024, 384),
+        ] {
             let mut args: Vec<String> = vec![
                 "--backend".into(),
                 backend.name().into(),
@@ -2266,7 +2287,12 @@ fn file_truncated_while_batch_is_hashed() {
         args.extend(["before", "small", "large", "after"]);
         let out = through_batch(&dir, &args, || {
             for (path, len) in [(&small, 5000), (&large, 1 << 19)] {
-                fs::OpenOptions::new().write(true).open(path).unwrap().set_len(len).unwrap();
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .unwrap()
+                    .set_len(len)
+                    .unwrap();
             }
         });
         assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr_of(&out));

@@ -37,7 +37,11 @@ macro_rules! lane_kernel {
 
         #[target_feature(enable = $feature)]
         #[inline]
-        fn eight_rounds<const W: usize, const S: usize>(x: &mut [$v; W], ks: &[$v; 17], ts: &[$v; 3]) {
+        fn eight_rounds<const W: usize, const S: usize>(
+            x: &mut [$v; W],
+            ks: &[$v; 17],
+            ts: &[$v; 3],
+        ) {
             round::<W, 0>(x);
             round::<W, 1>(x);
             round::<W, 2>(x);
@@ -135,7 +139,10 @@ macro_rules! lane_kernel {
             bytes_per_block: [u64; $lanes],
         ) {
             let total = blocks[0].len();
-            assert!(total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+            assert!(
+                total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total),
+                "lanes: unequal blocks"
+            );
             // SAFETY: the token proves the target feature; every lane holds
             // `total` bytes, which is `n` whole blocks.
             unsafe { lane_blocks::<W>(state, &blocks, &bytes_per_block, total / (8 * W)) }

@@ -14,23 +14,39 @@
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod aarch64;
-#[cfg(any(target_arch = "x86_64", all(target_arch = "aarch64", target_endian = "little"), all(target_arch = "powerpc64", skein_simd_nightly)))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "powerpc64", skein_simd_nightly)
+))]
 mod lane_kernel;
-#[cfg(any(target_arch = "x86_64", all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly)))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(
+        any(target_arch = "powerpc", target_arch = "powerpc64"),
+        skein_simd_nightly
+    )
+))]
 mod layout;
 pub(crate) mod portable;
 pub(crate) mod portable_lanes;
-#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+#[cfg(all(
+    any(target_arch = "powerpc", target_arch = "powerpc64"),
+    skein_simd_nightly
+))]
 mod powerpc;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-#[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use aarch64::neon;
+#[cfg(all(
+    any(target_arch = "powerpc", target_arch = "powerpc64"),
+    skein_simd_nightly
+))]
 use powerpc::{altivec, vsx};
 #[cfg(target_arch = "x86_64")]
 use x86::{asm, avx2, avx512, sse2};
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-use aarch64::neon;
 
 use crate::lanes::{LaneJob, LaneKernel, LaneState};
 use crate::Error;
@@ -122,7 +138,11 @@ impl Backend {
     pub fn available() -> alloc::vec::Vec<Backend> {
         let auto = Platform::detect().backend(512);
         let mut list = alloc::vec![auto];
-        list.extend(Backend::ALL.into_iter().filter(|b| b.is_available() && *b != auto));
+        list.extend(
+            Backend::ALL
+                .into_iter()
+                .filter(|b| b.is_available() && *b != auto),
+        );
         list
     }
 }
@@ -147,9 +167,15 @@ enum Choice {
     Avx512(avx512::Token),
     #[cfg(target_arch = "x86_64")]
     Asm(asm::Token),
-    #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+    #[cfg(all(
+        any(target_arch = "powerpc", target_arch = "powerpc64"),
+        skein_simd_nightly
+    ))]
     Altivec(altivec::Token),
-    #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+    #[cfg(all(
+        any(target_arch = "powerpc", target_arch = "powerpc64"),
+        skein_simd_nightly
+    ))]
     Vsx(vsx::Token),
     #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
     Neon(neon::Token),
@@ -167,9 +193,15 @@ impl Choice {
             Backend::Avx512 => avx512::Token::detect().map(Choice::Avx512),
             #[cfg(target_arch = "x86_64")]
             Backend::Asm => asm::Token::detect().map(Choice::Asm),
-            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            #[cfg(all(
+                any(target_arch = "powerpc", target_arch = "powerpc64"),
+                skein_simd_nightly
+            ))]
             Backend::Altivec => altivec::Token::detect().map(Choice::Altivec),
-            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            #[cfg(all(
+                any(target_arch = "powerpc", target_arch = "powerpc64"),
+                skein_simd_nightly
+            ))]
             Backend::Vsx => vsx::Token::detect().map(Choice::Vsx),
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Backend::Neon => neon::Token::detect().map(Choice::Neon),
@@ -189,9 +221,15 @@ impl Choice {
             Choice::Avx512(_) => Backend::Avx512,
             #[cfg(target_arch = "x86_64")]
             Choice::Asm(_) => Backend::Asm,
-            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            #[cfg(all(
+                any(target_arch = "powerpc", target_arch = "powerpc64"),
+                skein_simd_nightly
+            ))]
             Choice::Altivec(_) => Backend::Altivec,
-            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
+            #[cfg(all(
+                any(target_arch = "powerpc", target_arch = "powerpc64"),
+                skein_simd_nightly
+            ))]
             Choice::Vsx(_) => Backend::Vsx,
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Choice::Neon(_) => Backend::Neon,
@@ -260,8 +298,14 @@ const PORTABLE_LANES: usize = portable_lanes::LANES;
 /// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
 /// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates (README,
 /// "AArch64" and "PowerPC"); both run the whole suite under QEMU in CI.
-const LANE_PREFERENCE: [Backend; 6] =
-    [Backend::Avx512, Backend::Avx2, Backend::Sse2, Backend::Neon, Backend::Vsx, Backend::Portable];
+const LANE_PREFERENCE: [Backend; 6] = [
+    Backend::Avx512,
+    Backend::Avx2,
+    Backend::Sse2,
+    Backend::Neon,
+    Backend::Vsx,
+    Backend::Portable,
+];
 
 impl LaneChoice {
     /// How many computations one call of `choice`'s multi-lane kernel
@@ -287,15 +331,20 @@ impl LaneChoice {
     /// Run `job` on this kernel.
     pub(crate) fn run<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
         match self.0 {
-            Choice::Portable => job.run::<PORTABLE_LANES, _>(Kernel((), |(), s: &mut LaneState<W, PORTABLE_LANES>, b: [&[u8]; PORTABLE_LANES], n| {
-                portable_lanes::compress::<W, PORTABLE_LANES>(s, b, n)
-            })),
+            Choice::Portable => job.run::<PORTABLE_LANES, _>(Kernel(
+                (),
+                |(), s: &mut LaneState<W, PORTABLE_LANES>, b: [&[u8]; PORTABLE_LANES], n| {
+                    portable_lanes::compress::<W, PORTABLE_LANES>(s, b, n)
+                },
+            )),
             #[cfg(target_arch = "x86_64")]
             Choice::Sse2(t) => job.run::<{ sse2::LANES }, _>(Kernel(t, sse2::compress_lanes::<W>)),
             #[cfg(target_arch = "x86_64")]
             Choice::Avx2(t) => job.run::<{ avx2::LANES }, _>(Kernel(t, avx2::compress_lanes::<W>)),
             #[cfg(target_arch = "x86_64")]
-            Choice::Avx512(t) => job.run::<{ avx512::LANES }, _>(Kernel(t, avx512::compress_lanes::<W>)),
+            Choice::Avx512(t) => {
+                job.run::<{ avx512::LANES }, _>(Kernel(t, avx512::compress_lanes::<W>))
+            }
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Choice::Neon(t) => job.run::<{ neon::LANES }, _>(Kernel(t, neon::compress_lanes::<W>)),
             #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
@@ -432,9 +481,17 @@ impl Platform {
 
     fn detect_now() -> Platform {
         let pick = |bits| {
-            preference(bits).iter().find_map(|&b| Choice::of(b)).unwrap_or(Choice::Portable)
+            preference(bits)
+                .iter()
+                .find_map(|&b| Choice::of(b))
+                .unwrap_or(Choice::Portable)
         };
-        Platform { s256: pick(256), s512: pick(512), s1024: pick(1024), lanes: LaneChoice::detect() }
+        Platform {
+            s256: pick(256),
+            s512: pick(512),
+            s1024: pick(1024),
+            lanes: LaneChoice::detect(),
+        }
     }
 
     /// Use `backend` for every state size, if this CPU and build have it, and
@@ -443,7 +500,12 @@ impl Platform {
     pub fn force(backend: Backend) -> Result<Platform, Error> {
         let c = Choice::of(backend).ok_or(Error::BackendUnavailable(backend))?;
         let lanes = LaneChoice::of(backend).unwrap_or(LaneChoice(Choice::Portable));
-        Ok(Platform { s256: c, s512: c, s1024: c, lanes })
+        Ok(Platform {
+            s256: c,
+            s512: c,
+            s1024: c,
+            lanes,
+        })
     }
 
     /// The backend used for a state of `state_bits` bits.
@@ -464,11 +526,26 @@ impl Platform {
     /// advance the tweak position by `bytes_per_block`, set
     /// `chain = Threefish(chain, tweak, block) ^ block`, clear the first flag.
     #[inline]
-    pub(crate) fn compress<const W: usize>(&self, chain: &mut [u64; W], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+    pub(crate) fn compress<const W: usize>(
+        &self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
         match W {
-            4 => dispatch!(self.s256, compress_256(as_words(chain), tweak, blocks, bytes_per_block)),
-            8 => dispatch!(self.s512, compress_512(as_words(chain), tweak, blocks, bytes_per_block)),
-            _ => dispatch!(self.s1024, compress_1024(as_words(chain), tweak, blocks, bytes_per_block)),
+            4 => dispatch!(
+                self.s256,
+                compress_256(as_words(chain), tweak, blocks, bytes_per_block)
+            ),
+            8 => dispatch!(
+                self.s512,
+                compress_512(as_words(chain), tweak, blocks, bytes_per_block)
+            ),
+            _ => dispatch!(
+                self.s1024,
+                compress_1024(as_words(chain), tweak, blocks, bytes_per_block)
+            ),
         }
     }
 }
@@ -489,7 +566,9 @@ mod tests {
     #[test]
     fn forced_backend_picks_its_own_lane_kernel() {
         for backend in Backend::ALL {
-            let Ok(platform) = Platform::force(backend) else { continue };
+            let Ok(platform) = Platform::force(backend) else {
+                continue;
+            };
             let want = LaneChoice::of(backend).map_or(Backend::Portable, LaneChoice::backend);
             assert_eq!(platform.lane_choice().backend(), want, "forced {backend}");
         }

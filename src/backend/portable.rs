@@ -18,7 +18,12 @@ fn opaque_on_64_bit<T>(value: T) -> T {
 /// position by `bytes_per_block`, set `chain = E(chain, tweak, block) ^ block`
 /// and clear the tweak's first-block flag.
 #[inline(always)]
-pub(crate) fn compress<const W: usize>(chain: &mut [u64; W], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress<const W: usize>(
+    chain: &mut [u64; W],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     debug_assert_eq!(blocks.len() % (8 * W), 0);
     let numbers = core::hint::black_box(SUBKEY_NUMBERS);
     for block in blocks.chunks_exact(8 * W) {
@@ -50,14 +55,29 @@ pub(crate) fn compress<const W: usize>(chain: &mut [u64; W], tweak: &mut [u64; 2
 // One non-generic instance per state size keeps the unrolled code out of every
 // caller and gives benchmarks and disassembly a symbol to look at.
 #[inline(never)]
-pub(crate) fn compress_256(chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_256(
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     compress::<4>(chain, tweak, blocks, bytes_per_block)
 }
 #[inline(never)]
-pub(crate) fn compress_512(chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_512(
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     compress::<8>(chain, tweak, blocks, bytes_per_block)
 }
 #[inline(never)]
-pub(crate) fn compress_1024(chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_1024(
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     compress::<16>(chain, tweak, blocks, bytes_per_block)
 }

@@ -40,7 +40,12 @@ fn round<const W: usize, const L: usize, const D: usize>(x: &mut Rows<W, L>) {
 /// Add subkey `s`: key row `(s + j) mod (W + 1)`, plus tweak rows on words
 /// W-3 and W-2 and the counter `s` on word W-1.
 #[inline(always)]
-fn inject<const W: usize, const L: usize>(x: &mut Rows<W, L>, ks: &[[u64; L]; 17], ts: &[[u64; L]; 3], s: usize) {
+fn inject<const W: usize, const L: usize>(
+    x: &mut Rows<W, L>,
+    ks: &[[u64; L]; 17],
+    ts: &[[u64; L]; 3],
+    s: usize,
+) {
     for j in 0..W {
         add_row(&mut x[j], &ks[(s + j) % (W + 1)]);
     }
@@ -52,7 +57,11 @@ fn inject<const W: usize, const L: usize>(x: &mut Rows<W, L>, ks: &[[u64; L]; 17
 }
 
 #[inline(always)]
-fn eight_rounds<const W: usize, const L: usize, const S: usize>(x: &mut Rows<W, L>, ks: &[[u64; L]; 17], ts: &[[u64; L]; 3]) {
+fn eight_rounds<const W: usize, const L: usize, const S: usize>(
+    x: &mut Rows<W, L>,
+    ks: &[[u64; L]; 17],
+    ts: &[[u64; L]; 3],
+) {
     round::<W, L, 0>(x);
     round::<W, L, 1>(x);
     round::<W, L, 2>(x);
@@ -68,7 +77,11 @@ fn eight_rounds<const W: usize, const L: usize, const S: usize>(x: &mut Rows<W, 
 /// Threefish on every lane; `ks` rows 0..=W are the key schedule, `ts` rows the
 /// tweak schedule.
 #[inline(always)]
-fn encrypt<const W: usize, const L: usize>(x: &mut Rows<W, L>, ks: &[[u64; L]; 17], ts: &[[u64; L]; 3]) {
+fn encrypt<const W: usize, const L: usize>(
+    x: &mut Rows<W, L>,
+    ks: &[[u64; L]; 17],
+    ts: &[[u64; L]; 3],
+) {
     inject(x, ks, ts, 0);
     eight_rounds::<W, L, 0>(x, ks, ts);
     eight_rounds::<W, L, 2>(x, ks, ts);
@@ -96,7 +109,10 @@ pub(crate) fn compress<const W: usize, const L: usize>(
 ) {
     let block_bytes = 8 * W;
     let total = blocks[0].len();
-    assert!(total.is_multiple_of(block_bytes) && blocks.iter().all(|b| b.len() == total), "lanes: unequal blocks");
+    assert!(
+        total.is_multiple_of(block_bytes) && blocks.iter().all(|b| b.len() == total),
+        "lanes: unequal blocks"
+    );
     if L == 1 {
         // One lane is the single-stream block function.
         let mut chain: [u64; W] = core::array::from_fn(|j| state.chain[j][0]);

@@ -45,7 +45,10 @@ pub fn repo_root(start: &Path) -> PathBuf {
 pub fn find(env: Option<OsString>, root: &Path) -> Result<PathBuf, String> {
     let candidates = match env {
         Some(p) => vec![PathBuf::from(p)],
-        None => vec![root.join("../shared/kat").join(FILE), root.join(".cache/kat").join(FILE)],
+        None => vec![
+            root.join("../shared/kat").join(FILE),
+            root.join(".cache/kat").join(FILE),
+        ],
     };
     if let Some(found) = candidates.iter().find(|p| p.is_file()) {
         return Ok(found.clone());
@@ -65,7 +68,12 @@ pub fn load() -> Vec<KatEntry> {
     let path = find(std::env::var_os("SKEIN_GOLDEN_KAT"), &root).unwrap_or_else(|e| panic!("{e}"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let entries = parse(&text);
-    assert_eq!(entries.len(), GOLDEN_ENTRIES, "{}: expected {GOLDEN_ENTRIES} entries", path.display());
+    assert_eq!(
+        entries.len(),
+        GOLDEN_ENTRIES,
+        "{}: expected {GOLDEN_ENTRIES} entries",
+        path.display()
+    );
     entries
 }
 
@@ -76,12 +84,19 @@ fn hex_bytes(line: &str) -> impl Iterator<Item = u8> + '_ {
 }
 
 fn field_after<'a>(header: &'a str, name: &str) -> &'a str {
-    let at = header.find(name).unwrap_or_else(|| panic!("no `{name}` in {header}")) + name.len();
+    let at = header
+        .find(name)
+        .unwrap_or_else(|| panic!("no `{name}` in {header}"))
+        + name.len();
     header[at..].trim_start()
 }
 
 fn leading_number(s: &str) -> u64 {
-    s.chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+    s.chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap()
 }
 
 /// The entries of a golden file's text (CRLF or LF line ends).
@@ -97,7 +112,8 @@ pub fn parse(text: &str) -> Vec<KatEntry> {
         let output_bits = leading_number(header.split(':').nth(2).unwrap().trim_start());
         let msg_bits = leading_number(field_after(&header, "msgLen ="));
         let tree = header.find("Tree:").map(|_| {
-            let hex = |name: &str| u8::from_str_radix(&field_after(&header, name)[..2], 16).unwrap();
+            let hex =
+                |name: &str| u8::from_str_radix(&field_after(&header, name)[..2], 16).unwrap();
             (hex("leaf="), hex("node="), hex("maxLevels="))
         });
         let (mut msg, mut key, mut result) = (Vec::new(), None::<Vec<u8>>, Vec::new());
@@ -126,7 +142,16 @@ pub fn parse(text: &str) -> Vec<KatEntry> {
         }
         assert_eq!(msg.len() as u64, msg_bits.div_ceil(8), "{header}");
         assert_eq!(result.len() as u64, output_bits.div_ceil(8), "{header}");
-        entries.push(KatEntry { header, state_bits, output_bits, msg_bits, msg, key, tree, result });
+        entries.push(KatEntry {
+            header,
+            state_bits,
+            output_bits,
+            msg_bits,
+            msg,
+            key,
+            tree,
+            result,
+        });
     }
     entries
 }

@@ -2,7 +2,10 @@
 #![allow(dead_code, unused_imports)]
 
 mod golden;
-pub use golden::{find as find_golden_kat, load as load_golden_kat, parse as parse_kat, repo_root, KatEntry, GOLDEN_ENTRIES};
+pub use golden::{
+    find as find_golden_kat, load as load_golden_kat, parse as parse_kat, repo_root, KatEntry,
+    GOLDEN_ENTRIES,
+};
 
 pub fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();

@@ -41,10 +41,17 @@ fn main() {
         .warnings(false)
         .compile("skeinffi_c");
 
-    let botan = Command::new("pkg-config").args(["--cflags", "--libs", "botan-2"]).output();
+    let botan = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "botan-2"])
+        .output();
     if let Some(out) = botan.ok().filter(|o| o.status.success()) {
         let mut build = cc::Build::new();
-        build.cpp(true).file("src/botan_shim.cpp").opt_level(3).flag("-std=c++17").warnings(false);
+        build
+            .cpp(true)
+            .file("src/botan_shim.cpp")
+            .opt_level(3)
+            .flag("-std=c++17")
+            .warnings(false);
         for flag in String::from_utf8_lossy(&out.stdout).split_whitespace() {
             if let Some(dir) = flag.strip_prefix("-I") {
                 build.include(dir);

@@ -39,7 +39,9 @@ impl Token {
     pub(crate) fn detect() -> Option<Token> {
         // NEON is part of every AArch64 Linux target (so a compile-time
         // fact); SHA3 is optional and asked of the OS at run time.
-        cfg!(target_feature = "neon").then(|| Token { sha3: sha3_cpuid::get() })
+        cfg!(target_feature = "neon").then(|| Token {
+            sha3: sha3_cpuid::get(),
+        })
     }
 
     /// Whether the automatic choice takes this multi-lane kernel over the
@@ -52,13 +54,31 @@ impl Token {
     }
 }
 
-pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_256(
+    _: Token,
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     portable::compress_256(chain, tweak, blocks, bytes_per_block)
 }
-pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_512(
+    _: Token,
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     portable::compress_512(chain, tweak, blocks, bytes_per_block)
 }
-pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_1024(
+    _: Token,
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     portable::compress_1024(chain, tweak, blocks, bytes_per_block)
 }
 
@@ -100,7 +120,12 @@ fn splat(v: u64) -> Row {
 fn advance(t0: Row, t1: Row, step: Row) -> (Row, Row) {
     let sum = add(t0, step);
     // SAFETY: as in `add`.
-    let t1 = unsafe { [vsubq_u64(t1[0], vcltq_u64(sum[0], step[0])), vsubq_u64(t1[1], vcltq_u64(sum[1], step[1]))] };
+    let t1 = unsafe {
+        [
+            vsubq_u64(t1[0], vcltq_u64(sum[0], step[0])),
+            vsubq_u64(t1[1], vcltq_u64(sum[1], step[1])),
+        ]
+    };
     (sum, t1)
 }
 
@@ -168,8 +193,11 @@ unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Row;
             // since 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment
             // requirement. Little-endian target, so the bytes are the words.
             unsafe {
-                let a = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h].as_ptr().add(offset + 16 * pair)));
-                let b = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h + 1].as_ptr().add(offset + 16 * pair)));
+                let a =
+                    vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h].as_ptr().add(offset + 16 * pair)));
+                let b = vreinterpretq_u64_u8(vld1q_u8(
+                    blocks[2 * h + 1].as_ptr().add(offset + 16 * pair),
+                ));
                 m[2 * pair][h] = vtrn1q_u64(a, b);
                 m[2 * pair + 1][h] = vtrn2q_u64(a, b);
             }
@@ -256,22 +284,46 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         for n in [1usize, 3] {
             let mut state = LaneState::<W, 4>::new();
-            let data: Vec<Vec<u8>> = (0..4).map(|_| (0..n * 8 * W + 3).map(|_| rng.gen()).collect()).collect();
-            let bytes_per_block = [8 * W as u64, rng.gen_range(1..8 * W as u64), rng.gen(), 8 * W as u64];
+            let data: Vec<Vec<u8>> = (0..4)
+                .map(|_| (0..n * 8 * W + 3).map(|_| rng.gen()).collect())
+                .collect();
+            let bytes_per_block = [
+                8 * W as u64,
+                rng.gen_range(1..8 * W as u64),
+                rng.gen(),
+                8 * W as u64,
+            ];
             let mut want = Vec::new();
             for i in 0..4 {
                 let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
-                let tweak = [u64::MAX - rng.gen_range(0..2 * 8 * W as u64), rng.gen::<u64>() | T1_FIRST];
+                let tweak = [
+                    u64::MAX - rng.gen_range(0..2 * 8 * W as u64),
+                    rng.gen::<u64>() | T1_FIRST,
+                ];
                 state.load(i, &chain, tweak);
                 let (mut c, mut t) = (chain, tweak);
-                portable::compress::<W>(&mut c, &mut t, &data[i][i..i + n * 8 * W], bytes_per_block[i]);
+                portable::compress::<W>(
+                    &mut c,
+                    &mut t,
+                    &data[i][i..i + n * 8 * W],
+                    bytes_per_block[i],
+                );
                 want.push((c, t));
             }
             let blocks: [&[u8]; 4] = core::array::from_fn(|i| &data[i][i..i + n * 8 * W]);
             compress_lanes::<W>(token, &mut state, blocks, bytes_per_block);
             for (i, (c, t)) in want.iter().enumerate() {
-                assert_eq!(&state.chain_of(i), c, "W={W} n={n} lane {i} sha3={}", token.sha3);
-                assert_eq!([state.tweak[0][i], state.tweak[1][i]], *t, "W={W} n={n} lane {i} tweak");
+                assert_eq!(
+                    &state.chain_of(i),
+                    c,
+                    "W={W} n={n} lane {i} sha3={}",
+                    token.sha3
+                );
+                assert_eq!(
+                    [state.tweak[0][i], state.tweak[1][i]],
+                    *t,
+                    "W={W} n={n} lane {i} tweak"
+                );
             }
         }
     }
@@ -285,7 +337,11 @@ mod tests {
             Ok("0") => assert!(!token.sha3, "SHA3 not expected on this CPU"),
             _ => {}
         }
-        let kernels = if token.sha3 { vec![token, Token { sha3: false }] } else { vec![token] };
+        let kernels = if token.sha3 {
+            vec![token, Token { sha3: false }]
+        } else {
+            vec![token]
+        };
         for (k, kernel) in kernels.into_iter().enumerate() {
             check::<4>(kernel, 10 + k as u64);
             check::<8>(kernel, 20 + k as u64);

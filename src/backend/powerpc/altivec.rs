@@ -820,7 +820,11 @@ unsafe fn split_inject<const W: usize, const S: usize>(
         let gh: V = simd_shuffle(x.eh[1], x.oh[1], const { idx4([3, 6, 7, 7]) });
         let gl: V = simd_shuffle(x.el[1], x.ol[1], const { idx4([3, 6, 7, 7]) });
         let twh = vconst(t.gather_h[S % 3]);
-        let twl: V = simd_shuffle(vconst(t.gather_l[S % 3]), rc.counter(S), const { idx4([0, 1, 7, 3]) });
+        let twl: V = simd_shuffle(
+            vconst(t.gather_l[S % 3]),
+            rc.counter(S),
+            const { idx4([0, 1, 7, 3]) },
+        );
         let (gh, gl) = split_add(gh, gl, twh, twl);
         x.eh[1] = simd_shuffle(x.eh[1], gh, const { idx4([0, 1, 2, 4]) });
         x.el[1] = simd_shuffle(x.el[1], gl, const { idx4([0, 1, 2, 4]) });
@@ -1290,12 +1294,7 @@ unsafe fn pair_inject_round<const S: usize, const D: usize>(
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_four<const S: usize>(
-    x: &mut Pair,
-    k: &PairKey,
-    t: &PairTweak,
-    rc: &RotConsts,
-) {
+unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, rc: &RotConsts) {
     // SAFETY: caller enables AltiVec.
     unsafe {
         if S & 1 == 0 {

@@ -602,7 +602,9 @@ mod imp {
     mod lanes {
         use super::{load_words, Token, D};
         use crate::backend::lane_kernel::lane_kernel;
-        use core::intrinsics::simd::{simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor};
+        use core::intrinsics::simd::{
+            simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor,
+        };
         use core::mem::transmute;
         use core::simd::Simd;
 
@@ -652,7 +654,8 @@ mod imp {
                     let a = load_words(blocks[0].as_ptr().add(offset + 16 * pair));
                     let b = load_words(blocks[1].as_ptr().add(offset + 16 * pair));
                     m[2 * pair] = simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([0, 2]) });
-                    m[2 * pair + 1] = simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([1, 3]) });
+                    m[2 * pair + 1] =
+                        simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([1, 3]) });
                 }
             }
             m

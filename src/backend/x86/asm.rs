@@ -101,7 +101,10 @@ mod tests {
         let token = Token::detect().unwrap();
         let tweaks = [
             [0, 0x7000_0000_0000_0000 | 1 << 62],
-            [u64::MAX - 8 * W as u64, 0x3000_0000_0000_0000 | 1 << 62 | 0xFFFF_FFFF],
+            [
+                u64::MAX - 8 * W as u64,
+                0x3000_0000_0000_0000 | 1 << 62 | 0xFFFF_FFFF,
+            ],
             [u64::MAX, 0xC000_0000_0000_0000],
             words::<2>(99),
         ];
@@ -110,12 +113,17 @@ mod tests {
                 for offset in [0, 1, 7, 13] {
                     for bpb in [8 * W as u64, 1, 0, u64::MAX] {
                         let blocks = &data[offset..offset + 8 * W * n];
-                        let chain0 = words::<W>(((k * 1000 + n * 10 + offset) as u64).wrapping_add(bpb));
+                        let chain0 =
+                            words::<W>(((k * 1000 + n * 10 + offset) as u64).wrapping_add(bpb));
                         let (mut c1, mut t1) = (chain0, tweak);
                         let (mut c2, mut t2) = (chain0, tweak);
                         portable::compress::<W>(&mut c1, &mut t1, blocks, bpb);
                         asm(token, &mut c2, &mut t2, blocks, bpb);
-                        assert_eq!((c1, t1), (c2, t2), "W={W} n={n} offset={offset} bpb={bpb} tweak {k}");
+                        assert_eq!(
+                            (c1, t1),
+                            (c2, t2),
+                            "W={W} n={n} offset={offset} bpb={bpb} tweak {k}"
+                        );
                     }
                 }
             }

@@ -101,7 +101,10 @@ impl Half for X2 {
         unsafe {
             let left = _mm_set_epi64x(c[1] as i64, c[0] as i64);
             let right = _mm_sub_epi64(_mm_set1_epi64x(64), left);
-            X2(_mm_or_si128(_mm_sllv_epi64(self.0, left), _mm_srlv_epi64(self.0, right)))
+            X2(_mm_or_si128(
+                _mm_sllv_epi64(self.0, left),
+                _mm_srlv_epi64(self.0, right),
+            ))
         }
     }
     #[inline(always)]
@@ -157,7 +160,12 @@ impl Half for X8 {
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 8);
         // SAFETY: eight readable words, unaligned loads.
-        unsafe { X8([_mm256_loadu_si256(words.as_ptr().cast()), _mm256_loadu_si256(words[4..].as_ptr().cast())]) }
+        unsafe {
+            X8([
+                _mm256_loadu_si256(words.as_ptr().cast()),
+                _mm256_loadu_si256(words[4..].as_ptr().cast()),
+            ])
+        }
     }
     #[inline(always)]
     unsafe fn store(self, words: &mut [u64]) {
@@ -171,12 +179,22 @@ impl Half for X8 {
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X8([_mm256_add_epi64(self.0[0], o.0[0]), _mm256_add_epi64(self.0[1], o.0[1])]) }
+        unsafe {
+            X8([
+                _mm256_add_epi64(self.0[0], o.0[0]),
+                _mm256_add_epi64(self.0[1], o.0[1]),
+            ])
+        }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X8([_mm256_xor_si256(self.0[0], o.0[0]), _mm256_xor_si256(self.0[1], o.0[1])]) }
+        unsafe {
+            X8([
+                _mm256_xor_si256(self.0[0], o.0[0]),
+                _mm256_xor_si256(self.0[1], o.0[1]),
+            ])
+        }
     }
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
@@ -212,30 +230,63 @@ unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn compress_256_avx2(chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+unsafe fn compress_256_avx2(
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: this function's target feature is the one X2 uses.
     unsafe { compress::<X2, 4>(chain, tweak, blocks, bytes_per_block) }
 }
 #[target_feature(enable = "avx2")]
-unsafe fn compress_512_avx2(chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+unsafe fn compress_512_avx2(
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: this function's target feature is the one X4 uses.
     unsafe { compress::<X4, 8>(chain, tweak, blocks, bytes_per_block) }
 }
 #[target_feature(enable = "avx2")]
-unsafe fn compress_1024_avx2(chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+unsafe fn compress_1024_avx2(
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: this function's target feature is the one X8 uses.
     unsafe { compress::<X8, 16>(chain, tweak, blocks, bytes_per_block) }
 }
 
-pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_256(
+    _: Token,
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: a Token exists only if detection found AVX2.
     unsafe { compress_256_avx2(chain, tweak, blocks, bytes_per_block) }
 }
-pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_512(
+    _: Token,
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: a Token exists only if detection found AVX2.
     unsafe { compress_512_avx2(chain, tweak, blocks, bytes_per_block) }
 }
-pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_1024(
+    _: Token,
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: a Token exists only if detection found AVX2.
     unsafe { compress_1024_avx2(chain, tweak, blocks, bytes_per_block) }
 }
@@ -291,7 +342,6 @@ fn splat(v: u64) -> __m256i {
     _mm256_set1_epi64x(v as i64)
 }
 
-
 /// Message rows of the block at byte `offset` of every lane: 4x4 transposes
 /// of each 32-byte quarter.
 ///
@@ -306,7 +356,8 @@ unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m2
         for i in 0..4 {
             // SAFETY: 32 readable bytes at `offset + 32 * quarter` of each lane,
             // since 32 * (quarter + 1) <= 8 * W (unaligned loads).
-            r[i] = unsafe { _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast()) };
+            r[i] =
+                unsafe { _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast()) };
         }
         let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
         let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
@@ -340,7 +391,10 @@ fn store_row(row: &mut [u64; 4], v: __m256i) {
 fn advance(t0: __m256i, t1: __m256i, step: __m256i) -> (__m256i, __m256i) {
     let sum = add(t0, step);
     // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
-    let carry = _mm256_or_si256(_mm256_and_si256(t0, step), _mm256_andnot_si256(sum, _mm256_or_si256(t0, step)));
+    let carry = _mm256_or_si256(
+        _mm256_and_si256(t0, step),
+        _mm256_andnot_si256(sum, _mm256_or_si256(t0, step)),
+    );
     (sum, add(t1, _mm256_srli_epi64::<63>(carry)))
 }
 

@@ -286,7 +286,6 @@ fn splat(v: u64) -> __m512i {
     _mm512_set1_epi64(v as i64)
 }
 
-
 /// The transpose of an 8x8 matrix of words: `out[j]` lane `i` = `r[i]` lane `j`.
 #[target_feature(enable = "avx512f")]
 #[inline]
@@ -340,7 +339,12 @@ unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 8], offset: usize) -> [__m5
         let mut r = [_mm512_setzero_si512(); 4];
         for i in 0..4 {
             // SAFETY: 32 readable bytes at each lane's offset (unaligned loads).
-            let (lo, hi) = unsafe { (_mm256_loadu_si256(at[i].cast()), _mm256_loadu_si256(at[i + 4].cast())) };
+            let (lo, hi) = unsafe {
+                (
+                    _mm256_loadu_si256(at[i].cast()),
+                    _mm256_loadu_si256(at[i + 4].cast()),
+                )
+            };
             r[i] = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
         }
         let lo01 = _mm512_unpacklo_epi64(r[0], r[1]);

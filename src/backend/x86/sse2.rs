@@ -38,7 +38,12 @@ fn each<const K: usize>(f: impl Fn(usize) -> __m128i) -> [__m128i; K] {
 #[inline(always)]
 unsafe fn rotl128_same(v: __m128i, c: u32) -> __m128i {
     // SAFETY: SSE2 is part of x86-64.
-    unsafe { _mm_or_si128(_mm_sll_epi64(v, _mm_cvtsi32_si128(c as i32)), _mm_srl_epi64(v, _mm_cvtsi32_si128(64 - c as i32))) }
+    unsafe {
+        _mm_or_si128(
+            _mm_sll_epi64(v, _mm_cvtsi32_si128(c as i32)),
+            _mm_srl_epi64(v, _mm_cvtsi32_si128(64 - c as i32)),
+        )
+    }
 }
 
 /// Rotate lane 0 left by `c0` and lane 1 by `c1`.
@@ -51,7 +56,10 @@ unsafe fn rotl128(v: __m128i, c0: u32, c1: u32) -> __m128i {
             low
         } else {
             // movsd: the low lane from `low`, the high lane from the other.
-            _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(rotl128_same(v, c1)), _mm_castsi128_pd(low)))
+            _mm_castpd_si128(_mm_move_sd(
+                _mm_castsi128_pd(rotl128_same(v, c1)),
+                _mm_castsi128_pd(low),
+            ))
         }
     }
 }
@@ -89,7 +97,9 @@ impl<const K: usize> Half for Regs<K> {
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 2 * K);
         // SAFETY: 2K readable words, unaligned loads.
-        Regs(each::<K>(|r| unsafe { _mm_loadu_si128(words[2 * r..].as_ptr().cast()) }))
+        Regs(each::<K>(|r| unsafe {
+            _mm_loadu_si128(words[2 * r..].as_ptr().cast())
+        }))
     }
     #[inline(always)]
     unsafe fn store(self, words: &mut [u64]) {
@@ -112,40 +122,77 @@ impl<const K: usize> Half for Regs<K> {
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: SSE2 is part of x86-64.
-        Regs(each::<K>(|r| unsafe { rotl128(self.0[r], c[2 * r], c[2 * r + 1]) }))
+        Regs(each::<K>(|r| unsafe {
+            rotl128(self.0[r], c[2 * r], c[2 * r + 1])
+        }))
     }
     #[inline(always)]
     unsafe fn permute(self, i: &[usize; 8]) -> Self {
         // SAFETY: SSE2 is part of x86-64.
-        Regs(each::<K>(|r| unsafe { gather128(&self.0, i[2 * r], i[2 * r + 1]) }))
+        Regs(each::<K>(|r| unsafe {
+            gather128(&self.0, i[2 * r], i[2 * r + 1])
+        }))
     }
 }
 
 #[target_feature(enable = "sse2")]
-unsafe fn compress_256_sse2(chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+unsafe fn compress_256_sse2(
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: `Regs` uses SSE2 only.
     unsafe { compress::<Regs<1>, 4>(chain, tweak, blocks, bytes_per_block) }
 }
 #[target_feature(enable = "sse2")]
-unsafe fn compress_512_sse2(chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+unsafe fn compress_512_sse2(
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: `Regs` uses SSE2 only.
     unsafe { compress::<Regs<2>, 8>(chain, tweak, blocks, bytes_per_block) }
 }
 #[target_feature(enable = "sse2")]
-unsafe fn compress_1024_sse2(chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+unsafe fn compress_1024_sse2(
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: `Regs` uses SSE2 only.
     unsafe { compress::<Regs<4>, 16>(chain, tweak, blocks, bytes_per_block) }
 }
 
-pub(crate) fn compress_256(_: Token, chain: &mut [u64; 4], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_256(
+    _: Token,
+    chain: &mut [u64; 4],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: a Token exists only if detection found SSE2.
     unsafe { compress_256_sse2(chain, tweak, blocks, bytes_per_block) }
 }
-pub(crate) fn compress_512(_: Token, chain: &mut [u64; 8], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_512(
+    _: Token,
+    chain: &mut [u64; 8],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: a Token exists only if detection found SSE2.
     unsafe { compress_512_sse2(chain, tweak, blocks, bytes_per_block) }
 }
-pub(crate) fn compress_1024(_: Token, chain: &mut [u64; 16], tweak: &mut [u64; 2], blocks: &[u8], bytes_per_block: u64) {
+pub(crate) fn compress_1024(
+    _: Token,
+    chain: &mut [u64; 16],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+) {
     // SAFETY: a Token exists only if detection found SSE2.
     unsafe { compress_1024_sse2(chain, tweak, blocks, bytes_per_block) }
 }
@@ -192,7 +239,6 @@ fn splat(v: u64) -> __m128i {
     _mm_set1_epi64x(v as i64)
 }
 
-
 #[target_feature(enable = "sse2")]
 #[inline]
 fn load_row(row: &[u64; 2]) -> __m128i {
@@ -213,7 +259,10 @@ fn store_row(row: &mut [u64; 2], v: __m128i) {
 fn advance(t0: __m128i, t1: __m128i, step: __m128i) -> (__m128i, __m128i) {
     let sum = add(t0, step);
     // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
-    let carry = _mm_or_si128(_mm_and_si128(t0, step), _mm_andnot_si128(sum, _mm_or_si128(t0, step)));
+    let carry = _mm_or_si128(
+        _mm_and_si128(t0, step),
+        _mm_andnot_si128(sum, _mm_or_si128(t0, step)),
+    );
     (sum, add(t1, _mm_srli_epi64::<63>(carry)))
 }
 
@@ -235,7 +284,12 @@ unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m1
         let at = offset + 16 * pair;
         // SAFETY: bytes at..at + 16 lie inside the block, which ends at
         // offset + 8 * W (unaligned loads).
-        let (r0, r1) = unsafe { (_mm_loadu_si128(blocks[0].as_ptr().add(at).cast()), _mm_loadu_si128(blocks[1].as_ptr().add(at).cast())) };
+        let (r0, r1) = unsafe {
+            (
+                _mm_loadu_si128(blocks[0].as_ptr().add(at).cast()),
+                _mm_loadu_si128(blocks[1].as_ptr().add(at).cast()),
+            )
+        };
         m[2 * pair] = _mm_unpacklo_epi64(r0, r1);
         m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
     }

@@ -27,7 +27,14 @@ fn reference_c(output_bits: u64) -> HashFn {
     Box::new(move |data, out| {
         // SAFETY: `data` is readable for `8 * len` bits and `out` holds the
         // `output_bits / 8` bytes skein_hash writes (checked by the caller).
-        let r = unsafe { skein_hash(output_bits as i32, data.as_ptr(), data.len() * 8, out.as_mut_ptr()) };
+        let r = unsafe {
+            skein_hash(
+                output_bits as i32,
+                data.as_ptr(),
+                data.len() * 8,
+                out.as_mut_ptr(),
+            )
+        };
         assert_eq!(r, 0);
     })
 }
@@ -46,7 +53,10 @@ mod botan {
         // SAFETY: a valid C string; the shim throws (aborts) on unknown names.
         let h = unsafe { botan_skein_new(name.as_ptr()) } as usize;
         // SAFETY: `h` is a live object made above and never freed.
-        assert_eq!(unsafe { botan_skein_output_len(h as *mut _) } as u64, output_bits / 8);
+        assert_eq!(
+            unsafe { botan_skein_output_len(h as *mut _) } as u64,
+            output_bits / 8
+        );
         Box::new(move |data, out| {
             assert_eq!(out.len() as u64, output_bits / 8);
             // SAFETY: `h` lives for the process; `out` has the output length.
@@ -61,7 +71,9 @@ fn ours<const W: usize>(output_bits: u64, backend: Option<Backend>) -> HashFn {
     Box::new(move |data, out| {
         let mut h = match backend {
             None => Skein::<W>::new(output_bits),
-            Some(b) => Skein::<W>::with_params(&Params::new().output_bits(output_bits).backend(b)).unwrap(),
+            Some(b) => {
+                Skein::<W>::with_params(&Params::new().output_bits(output_bits).backend(b)).unwrap()
+            }
         };
         h.update(data);
         h.finalize_into(out);
@@ -72,7 +84,10 @@ fn rustcrypto(state: u64, output_bits: u64, version: u8) -> Option<HashFn> {
     macro_rules! rc {
         ($t:ty, $digest:path) => {{
             use $digest;
-            Some(Box::new(|data: &[u8], out: &mut [u8]| out.copy_from_slice(&<$t>::digest(data))) as HashFn)
+            Some(
+                Box::new(|data: &[u8], out: &mut [u8]| out.copy_from_slice(&<$t>::digest(data)))
+                    as HashFn,
+            )
         }};
     }
     use skein01::consts as c1;
@@ -141,7 +156,13 @@ fn plain_case(state: u64, output_bits: u64, len: usize, backends: &[Backend]) ->
     if state == 512 {
         contenders.push(("Botan 2".into(), botan::skein512(output_bits)));
     }
-    Case { name: format!("Skein-{state}-{output_bits}"), state, output_bits, len, contenders }
+    Case {
+        name: format!("Skein-{state}-{output_bits}"),
+        state,
+        output_bits,
+        len,
+        contenders,
+    }
 }
 
 /// The ZFS pattern: Skein-512-256 keyed with a per-pool salt, the keyed
@@ -165,24 +186,48 @@ fn zfs_case(backends: &[Backend]) -> Case {
     contenders.push(("skein-simd keyed template clone".into(), template(None)));
     contenders.push(("skein-simd unkeyed".into(), ours::<8>(256, None)));
     for &b in backends {
-        contenders.push((format!("skein-simd/{} keyed template clone", b.name()), template(Some(b))));
+        contenders.push((
+            format!("skein-simd/{} keyed template clone", b.name()),
+            template(Some(b)),
+        ));
     }
-    Case { name: "ZFS Skein-512-256 salted, 128 KiB".into(), state: 512, output_bits: 256, len: 128 << 10, contenders }
+    Case {
+        name: "ZFS Skein-512-256 salted, 128 KiB".into(),
+        state: 512,
+        output_bits: 256,
+        len: 128 << 10,
+        contenders,
+    }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let opt = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let quick = args.iter().any(|a| a == "--quick");
     let rounds: usize = opt("--rounds").map_or(if quick { 3 } else { 7 }, |v| v.parse().unwrap());
-    let target_ms: f64 = opt("--ms").map_or(if quick { 10.0 } else { 25.0 }, |v| v.parse().unwrap());
+    let target_ms: f64 =
+        opt("--ms").map_or(if quick { 10.0 } else { 25.0 }, |v| v.parse().unwrap());
     let sizes: Vec<usize> = opt("--sizes").map_or_else(
-        || if quick { vec![64, 1024] } else { vec![64, 1024, 16 << 20] },
+        || {
+            if quick {
+                vec![64, 1024]
+            } else {
+                vec![64, 1024, 16 << 20]
+            }
+        },
         |v| v.split(',').map(|s| s.parse().unwrap()).collect(),
     );
     let only = opt("--only");
 
-    let backends: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
+    let backends: Vec<Backend> = Backend::ALL
+        .into_iter()
+        .filter(|b| b.is_available())
+        .collect();
     let auto = skein_simd::Platform::detect();
     eprintln!(
         "backends: {:?}; automatic choice: 256 -> {}, 512 -> {}, 1024 -> {}",
@@ -228,7 +273,11 @@ fn main() {
                 continue;
             }
             f(msg, &mut out);
-            assert_eq!(out, reference, "{name} disagrees on {} of {} bytes", case.name, case.len);
+            assert_eq!(
+                out, reference,
+                "{name} disagrees on {} of {} bytes",
+                case.name, case.len
+            );
         }
         let iters: Vec<u64> = case
             .contenders
@@ -245,7 +294,10 @@ fn main() {
             }
         }
         for (i, (name, _)) in case.contenders.iter().enumerate() {
-            println!("{}\t{}\t{}\t{}\t{}\t{:.2}", case.name, case.state, case.output_bits, case.len, name, best[i]);
+            println!(
+                "{}\t{}\t{}\t{}\t{}\t{:.2}",
+                case.name, case.state, case.output_bits, case.len, name, best[i]
+            );
         }
         ghz = ghz.max(clock_ghz());
     }

@@ -20,7 +20,8 @@ fn run<const W: usize>(imp: &str, output_bits: u64, data: &[u8], count: usize) -
     let mut out = vec![0u8; output_bits.div_ceil(8) as usize];
     let mut acc = 0u8;
     let salt = [7u8; 32];
-    let template = Skein::<W>::with_params(&Params::new().output_bits(output_bits).key(&salt)).unwrap();
+    let template =
+        Skein::<W>::with_params(&Params::new().output_bits(output_bits).key(&salt)).unwrap();
     for _ in 0..count {
         match imp {
             "ours" => {
@@ -37,7 +38,12 @@ fn run<const W: usize>(imp: &str, output_bits: u64, data: &[u8], count: usize) -
             // SAFETY: `data` is readable for its length in bits, `out` holds
             // the output bytes.
             "c" => unsafe {
-                skein_hash(output_bits as i32, data.as_ptr(), data.len() * 8, out.as_mut_ptr());
+                skein_hash(
+                    output_bits as i32,
+                    data.as_ptr(),
+                    data.len() * 8,
+                    out.as_mut_ptr(),
+                );
             },
             _ => panic!("IMPL is ours, ours-digest, ours-template or c"),
         }
@@ -48,9 +54,17 @@ fn run<const W: usize>(imp: &str, output_bits: u64, data: &[u8], count: usize) -
 
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
-    assert_eq!(a.len(), 5, "usage: oneshot-loop IMPL STATE OUTPUT_BITS LEN COUNT");
-    let (state, bits, len, count): (u64, u64, usize, usize) =
-        (a[1].parse().unwrap(), a[2].parse().unwrap(), a[3].parse().unwrap(), a[4].parse().unwrap());
+    assert_eq!(
+        a.len(),
+        5,
+        "usage: oneshot-loop IMPL STATE OUTPUT_BITS LEN COUNT"
+    );
+    let (state, bits, len, count): (u64, u64, usize, usize) = (
+        a[1].parse().unwrap(),
+        a[2].parse().unwrap(),
+        a[3].parse().unwrap(),
+        a[4].parse().unwrap(),
+    );
     let data: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
     let r = match state {
         256 => run::<4>(&a[0], bits, &data, count),
