@@ -1,5 +1,5 @@
 //! Hash `nbytes` bytes once with a forced backend, for instruction counting
-//! under QEMU (tools/ppc-insn-table.sh):
+//! under QEMU (tools/bench/ppc-insn-table.sh):
 //!
 //!     hash_bytes <backend> <state-bits> <nbytes> [offset]
 //!

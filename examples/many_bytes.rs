@@ -1,5 +1,5 @@
 //! Hash `count` messages of `nbytes` bytes each, for instruction counting
-//! under QEMU (tools/lanes-insn-table.sh):
+//! under QEMU (tools/bench/lanes-insn-table.sh):
 //!
 //!     many_bytes <backend> <lanes|stream> <state-bits> <output-bits> <count> <nbytes>
 //!

@@ -173,7 +173,7 @@ fn main() {
 
     // The lane kernels alone: long messages that stay in L2 (32 x 16 KiB),
     // against one stream over them; llvm-mca estimates the same block loop
-    // (tools/mca-loop.py).
+    // (tools/bench/mca-loop.py).
     kernel_section::<4>(runs, ghz);
     kernel_section::<8>(runs, ghz);
     kernel_section::<16>(runs, ghz);

@@ -45,7 +45,7 @@ fn a_missing_golden_file_is_an_error_naming_the_fetch_script() {
     std::fs::create_dir_all(&empty).unwrap();
     for env in [None, Some("/nonexistent/skein_golden_kat.txt".into())] {
         let err = common::find_golden_kat(env, &empty).unwrap_err();
-        assert!(err.contains("tools/fetch-golden-kat.sh"), "{err}");
+        assert!(err.contains("tools/ci/fetch-golden-kat.sh"), "{err}");
     }
     std::fs::remove_dir_all(&empty).unwrap();
     // And the file of this checkout is found (else this test fails too).

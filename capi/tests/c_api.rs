@@ -4,7 +4,7 @@
 //! golden KAT file and pyskein's vectors, with the reference C code compiled
 //! in as a peer (crates.io skein-ffi 0.5.0's ext/skein/c_skein.c, brought
 //! by `cargo fetch`: only its C source is used, its Rust part needs nightly).
-//! 32-bit PowerPC: tools/capi-test.sh.
+//! 32-bit PowerPC: tools/ci/capi-test.sh.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -71,7 +71,7 @@ pub fn golden_kat() -> PathBuf {
         Some(repo.join(".cache/kat/skein_golden_kat.txt")),
     ];
     candidates.into_iter().flatten().find(|p| p.is_file()).unwrap_or_else(|| {
-        panic!("the golden KAT file is missing: set SKEIN_GOLDEN_KAT or run tools/fetch-golden-kat.sh")
+        panic!("the golden KAT file is missing: set SKEIN_GOLDEN_KAT or run tools/ci/fetch-golden-kat.sh")
     })
 }
 

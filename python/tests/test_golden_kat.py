@@ -1,7 +1,7 @@
 """The official Skein 1.3 golden known-answer file through the Python API
 (bit lengths, MAC keys, tree parameters): an independent source besides
 pyskein. Found at $SKEIN_GOLDEN_KAT, ../shared/kat/ beside the repository or
-.cache/kat/ inside it (tools/fetch-golden-kat.sh); missing, the test fails."""
+.cache/kat/ inside it (tools/ci/fetch-golden-kat.sh); missing, the test fails."""
 
 import os
 import pathlib
@@ -28,7 +28,7 @@ def kat_path():
     for c in candidates:
         if c.is_file():
             return c
-    pytest.fail(f"golden KAT file not found (tried {', '.join(map(str, candidates))}); see tools/fetch-golden-kat.sh")
+    pytest.fail(f"golden KAT file not found (tried {', '.join(map(str, candidates))}); see tools/ci/fetch-golden-kat.sh")
 
 
 def hex_lines(lines):

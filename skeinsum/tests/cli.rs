@@ -557,7 +557,7 @@ fn mac_key_from_hex_and_from_file_match_golden_entries() {
 
 /// Personalization, public key, key id, nonce and odd output lengths against
 /// the reference C code (through pyskein: tests/data/pyskein_vectors.txt at
-/// the repository root, made by tools/pyskein_vectors.py).
+/// the repository root, made by tools/gen/pyskein_vectors.py).
 #[test]
 fn every_skein_argument_matches_reference_vectors() {
     let text = fs::read_to_string(concat!(

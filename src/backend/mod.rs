@@ -428,7 +428,7 @@ pub struct Platform {
 fn preference(state_bits: usize) -> &'static [Backend] {
     let _ = state_bits;
     // x86-64, measured on AMD Zen 5 (EPYC; this VM exposes AVX2 but hides
-    // AVX-512), all backends interleaved in one run (tools/bench.py), cycles
+    // AVX-512), all backends interleaved in one run (tools/bench/bench.py), cycles
     // per byte at 16 MiB, Skein-256 / -512 / -1024:
     //   asm 5.9 4.3 5.0   portable 6.8 5.0 5.2   avx2 13.1 10.1 8.1   sse2 15.9 10.0 13.9
     // Single-stream Threefish is a chain of dependent rounds: the even/odd
@@ -442,7 +442,7 @@ fn preference(state_bits: usize) -> &'static [Backend] {
         return &[Backend::Asm, Backend::Portable];
     }
     // PowerPC, instructions per message byte under QEMU user mode
-    // (tools/ppc-insn-table.sh; no PowerPC hardware here, so instruction
+    // (tools/bench/ppc-insn-table.sh; no PowerPC hardware here, so instruction
     // counts stand in for time), Skein-256 / -512 / -1024:
     //   ppc32, 7450 (G4):     altivec 32.2 25.7 28.9   portable 50.3 51.9 83.9
     //   ppc64 BE, POWER8:     vsx 15.2 12.5 16.7   portable 21.9 19.0 22.1

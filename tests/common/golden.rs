@@ -4,7 +4,7 @@
 //!
 //! Lookup order: `$SKEIN_GOLDEN_KAT`; else `../shared/kat/skein_golden_kat.txt`
 //! beside the repository; else `<repo>/.cache/kat/skein_golden_kat.txt`,
-//! which `tools/fetch-golden-kat.sh` fills from PyPI. A missing file is a
+//! which `tools/ci/fetch-golden-kat.sh` fills from PyPI. A missing file is a
 //! test failure, never a skip. Uses `std` only.
 #![allow(dead_code)]
 
@@ -30,12 +30,12 @@ pub struct KatEntry {
 }
 
 /// The repository root: the nearest ancestor of `start` that holds
-/// `tools/fetch-golden-kat.sh`.
+/// `tools/ci/fetch-golden-kat.sh`.
 pub fn repo_root(start: &Path) -> PathBuf {
     start
         .ancestors()
-        .find(|d| d.join("tools/fetch-golden-kat.sh").is_file())
-        .unwrap_or_else(|| panic!("no tools/fetch-golden-kat.sh above {}", start.display()))
+        .find(|d| d.join("tools/ci/fetch-golden-kat.sh").is_file())
+        .unwrap_or_else(|| panic!("no tools/ci/fetch-golden-kat.sh above {}", start.display()))
         .to_path_buf()
 }
 
@@ -55,7 +55,7 @@ pub fn find(env: Option<OsString>, root: &Path) -> Result<PathBuf, String> {
     }
     let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
     Err(format!(
-        "the official golden KAT file is missing (looked at {}): run `bash tools/fetch-golden-kat.sh` \
+        "the official golden KAT file is missing (looked at {}): run `bash tools/ci/fetch-golden-kat.sh` \
          from the repository root, or set SKEIN_GOLDEN_KAT to the file",
         looked.join(", ")
     ))

@@ -1,5 +1,5 @@
 //! The clock of the core this runs on, for benchmarks that report cycles
-//! per byte: shared by `examples/many_table.rs` and `tools/peer-bench`
+//! per byte: shared by `examples/many_table.rs` and `tools/bench/peer-bench`
 //! (each includes it with `#[path]`).
 
 /// Clock in GHz from a chain of dependent adds (one per cycle on any core

@@ -8,7 +8,7 @@
 //! xored) live in separate registers, lined up so that one vector operation
 //! does several MIXes and only the odd words move between rounds. Two
 //! arrangements of the 32-bit halves are used, each where it needs the fewest
-//! instructions (counted under QEMU, see tools/ppc-insn-table.sh):
+//! instructions (counted under QEMU, see tools/bench/ppc-insn-table.sh):
 //!
 //! * `pair` (Skein-256): a register holds two whole words, high half first,
 //!   e.g. words (0, 2) and (1, 3). A 64-bit addition is add, carry-out, move
@@ -30,7 +30,7 @@
 //! On the G4 (MPC7450) the bottleneck is the one simple vector-integer unit
 //! VIU1 (add, carry, logic, select, rotate; `vmr`), not the permute unit or
 //! the load-store unit, so the code trades VIU1 work for those where it can
-//! (tools/g4-viu1-table.sh counts VIU1-class instructions per byte):
+//! (tools/bench/g4-viu1-table.sh counts VIU1-class instructions per byte):
 //!
 //! * The tweak and counter parts of a subkey cost no VIU1 work per subkey in
 //!   Skein-256 (counter from a table by one shuffle) and Skein-512 (added

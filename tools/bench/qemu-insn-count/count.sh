@@ -2,7 +2,7 @@
 # Count the guest instructions a PowerPC (or other QEMU user-mode) binary
 # executes, with the TCG plugin in insn_count.c.
 #
-# usage: tools/qemu-insn-count/count.sh [options] BINARY [ARGS...]
+# usage: tools/bench/qemu-insn-count/count.sh [options] BINARY [ARGS...]
 #   --cpu CPU       QEMU cpu model            (default: $CPU or 7450)
 #   --qemu PROG     QEMU user-mode emulator   (default: $QEMU or qemu-ppc)
 #   -L DIR          guest sysroot for the dynamic loader/libs

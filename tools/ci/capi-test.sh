@@ -5,18 +5,18 @@
 # the golden KAT file and pyskein's vectors, on every backend of the CPU; also
 # the library's own Rust unit tests (the context layout seen from Rust).
 #
-# usage: tools/capi-test.sh [RUN...]     (default: ppc32-7450 ppc32-750)
+# usage: tools/ci/capi-test.sh [RUN...]     (default: ppc32-7450 ppc32-750)
 #   ppc32-7450  powerpc-unknown-linux-gnu, qemu-ppc -cpu 7450 (AltiVec)
 #   ppc32-750   powerpc-unknown-linux-gnu, qemu-ppc -cpu 750 (no AltiVec)
 #
 # The host runs the same C tests through `cargo test -p skein-simd-capi`.
-# Needs what tools/ppc-test.sh needs (qemu-user, gcc-powerpc-linux-gnu,
+# Needs what tools/ci/qemu-test.sh needs (qemu-user, gcc-powerpc-linux-gnu,
 # libc6-dev-powerpc-cross, the rust target) and the golden KAT file
 # ($SKEIN_GOLDEN_KAT, ../shared/kat/ or .cache/kat/). The last line is
 # "capi-test: N passed, M failed" (runs).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 export RUSTC_BOOTSTRAP=1 # the AltiVec backend's intrinsics are unstable
 
@@ -27,7 +27,7 @@ for candidate in "$golden" "$repo/../shared/kat/skein_golden_kat.txt" "$repo/.ca
     if [ -n "$candidate" ] && [ -f "$candidate" ]; then golden="$candidate"; break; fi
 done
 if [ ! -f "$golden" ]; then
-    echo "capi-test.sh: the golden KAT file is missing (set SKEIN_GOLDEN_KAT or run tools/fetch-golden-kat.sh)" >&2
+    echo "capi-test.sh: the golden KAT file is missing (set SKEIN_GOLDEN_KAT or run tools/ci/fetch-golden-kat.sh)" >&2
     echo "capi-test: 0 passed, ${#runs[@]} failed"
     exit 1
 fi

@@ -2,11 +2,11 @@
 # Instructions per message byte of the multi-lane kernels against one stream,
 # counted under QEMU user-mode emulation, as a markdown table.
 #
-# usage: tools/lanes-insn-table.sh [ROW...]
+# usage: tools/bench/lanes-insn-table.sh [ROW...]
 #
 # For each row it builds examples/many_bytes for the row's target
 # (RUSTC_BOOTSTRAP=1 cargo build --release) and counts, with the plugin of
-# tools/qemu-insn-count, `many_bytes <backend> <mode> <bits> 256 64 65536`
+# tools/bench/qemu-insn-count, `many_bytes <backend> <mode> <bits> 256 64 65536`
 # (64 messages of 64 KiB, 256-bit digests, one thread: the shape of
 # `skeinsum -a 512 -l 256` over 64 files of 64 KiB) minus the same with 0
 # messages (the input is filled alike in both), per message byte:
@@ -23,7 +23,7 @@
 # (default: all four). Environment: CARGO_TARGET_DIR (default <repo>/target).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 count="$repo/tools/qemu-insn-count/count.sh"
 target_dir="${CARGO_TARGET_DIR:-$repo/target}"

@@ -2,7 +2,7 @@
 # Run the skein-simd test suite and the skeinsum self-test under QEMU
 # user-mode emulation on PowerPC and AArch64.
 #
-# usage: tools/ppc-test.sh [RUN...]
+# usage: tools/ci/qemu-test.sh [RUN...]
 #
 # Runs (default: all of them, in this order):
 #   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec)
@@ -35,28 +35,28 @@
 # build (the runner is not part of cargo's fingerprint).
 #
 # Environment:
-#   PPC_TEST_RUNS        space-separated runs (same as the arguments)
-#   PPC_TEST_TIMEOUT     seconds allowed for each cargo command (default 1500)
-#   PPC_TEST_FAIL_FAST=1 stop at the first failing run
-#   PPC_TEST_CARGO_ARGS  extra arguments for `cargo test` (e.g. "-- --skip slow")
-#   PPC_TEST_PROFILE     cargo profile (default emulated; `release` for the real thing)
+#   QEMU_TEST_RUNS        space-separated runs (same as the arguments)
+#   QEMU_TEST_TIMEOUT     seconds allowed for each cargo command (default 1500)
+#   QEMU_TEST_FAIL_FAST=1 stop at the first failing run
+#   QEMU_TEST_CARGO_ARGS  extra arguments for `cargo test` (e.g. "-- --skip slow")
+#   QEMU_TEST_PROFILE     cargo profile (default emulated; `release` for the real thing)
 #
 # Exits non-zero if any step of any run fails. The last line is
-# "ppc-test: N passed, M failed" (runs, not individual tests).
+# "qemu-test: N passed, M failed" (runs, not individual tests).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 
-timeout_s="${PPC_TEST_TIMEOUT:-1500}"
-fail_fast="${PPC_TEST_FAIL_FAST:-0}"
-read -r -a extra_test_args <<< "${PPC_TEST_CARGO_ARGS:-}"
-profile="${PPC_TEST_PROFILE:-emulated}"
+timeout_s="${QEMU_TEST_TIMEOUT:-1500}"
+fail_fast="${QEMU_TEST_FAIL_FAST:-0}"
+read -r -a extra_test_args <<< "${QEMU_TEST_CARGO_ARGS:-}"
+profile="${QEMU_TEST_PROFILE:-emulated}"
 
 if [ $# -gt 0 ]; then
     runs=("$@")
 else
-    read -r -a runs <<< "${PPC_TEST_RUNS:-ppc32-7450 ppc32-750 ppc64-power7 ppc64-power8 ppc64le-power9 aarch64-max aarch64-a53}"
+    read -r -a runs <<< "${QEMU_TEST_RUNS:-ppc32-7450 ppc32-750 ppc64-power7 ppc64-power8 ppc64le-power9 aarch64-max aarch64-a53}"
 fi
 
 # run name -> "target qemu cpu sysroot linker environment [scope]"
@@ -102,7 +102,7 @@ step() {
 missing=()
 installed_targets="$(rustup target list --installed 2>/dev/null || true)"
 for r in "${runs[@]}"; do
-    spec="$(run_spec "$r")" || { echo "ppc-test.sh: unknown run '$r'" >&2; exit 2; }
+    spec="$(run_spec "$r")" || { echo "qemu-test.sh: unknown run '$r'" >&2; exit 2; }
     read -r target qemu cpu sysroot linker _ <<< "$spec"
     command -v "$qemu" >/dev/null || missing+=("$qemu (apt-get install qemu-user)")
     command -v "$linker" >/dev/null || missing+=("$linker (apt-get install gcc-${linker%-gcc})")
@@ -110,9 +110,9 @@ for r in "${runs[@]}"; do
     grep -qx "$target" <<< "$installed_targets" || missing+=("rust target $target (rustup target add $target)")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    printf 'ppc-test.sh: missing prerequisites:\n' >&2
+    printf 'qemu-test.sh: missing prerequisites:\n' >&2
     printf '  %s\n' "${missing[@]}" | sort -u >&2
-    echo "ppc-test: 0 passed, ${#runs[@]} failed"
+    echo "qemu-test: 0 passed, ${#runs[@]} failed"
     exit 1
 fi
 
@@ -162,7 +162,7 @@ for r in "${runs[@]}"; do
     fi
 done
 
-header "ppc-test summary ($((SECONDS - t_all))s)"
+header "qemu-test summary ($((SECONDS - t_all))s)"
 [ ${#failed_runs[@]} -gt 0 ] && echo "failed runs: ${failed_runs[*]}"
-echo "ppc-test: $passed passed, $failed failed"
+echo "qemu-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

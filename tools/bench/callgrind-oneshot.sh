@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per one-shot hash, counted by callgrind (independent of load):
-#   bash tools/callgrind-oneshot.sh [IMPL STATE OUTPUT_BITS LEN]...
+#   bash tools/bench/callgrind-oneshot.sh [IMPL STATE OUTPUT_BITS LEN]...
 # Default: skein-simd (streaming `new/update/finalize_into`, and the
 # one-shot `digest_into`) and skein-ffi's C for Skein-512-256, Skein-512-512 and
 # Skein-1024-1024 at 64 B and 1 KiB, plus the keyed-template (ZFS) pattern.

@@ -25,7 +25,7 @@
  * record forms kept), and at exit writes one line "mnem: NAME N" per
  * mnemonic executed, then the "insns: N" total:
  *     -plugin ./libinsn_count.so,mode=hist
- * (tools/g4-viu1-table.sh sums the lines of one execution unit's mnemonics).
+ * (tools/bench/g4-viu1-table.sh sums the lines of one execution unit's mnemonics).
  *
  * The counter is a single non-atomic uint64_t: exact for single-threaded
  * guests; for multi-threaded guests concurrent vCPU threads may lose

@@ -2,7 +2,7 @@
 //! the reference-derived C of crates.io `skein-ffi` 0.5.0 (one-shot
 //! `skein_hash`), RustCrypto `skein` 0.2 and 0.1, Botan 2 (Skein-512, when
 //! built), and skein-simd through its public API (automatic choice, every
-//! backend forced, and the one-shot `digest_into`). `tools/bench.py` runs it, adds pyskein and prints tables.
+//! backend forced, and the one-shot `digest_into`). `tools/bench/bench.py` runs it, adds pyskein and prints tables.
 //!
 //! Output, one tab-separated line per (case, implementation):
 //! `case  state_bits  output_bits  msg_bytes  impl  ns_per_hash`, the best of
@@ -104,7 +104,7 @@ fn rustcrypto(state: u64, output_bits: u64, version: u8) -> Option<HashFn> {
     }
 }
 
-#[path = "../../shared/clock.rs"]
+#[path = "../../../shared/clock.rs"]
 mod clock;
 use clock::clock_ghz;
 

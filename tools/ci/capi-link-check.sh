@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Install libskein_simd into a scratch DESTDIR with tools/capi-install.sh,
+# Install libskein_simd into a scratch DESTDIR with tools/package/capi-install.sh,
 # then build capi/examples/skein512.c (reference API only) with pkg-config
 # against the shared and against the static library, and check both print
 # the Skein 1.3 specification's Skein-512-512 of the byte 0xFF (appendix C).
 # Last line: "capi-link-check: N passed, M failed".
 set -euo pipefail
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 dest="$(mktemp -d)"
 trap 'rm -rf "$dest"' EXIT
-bash tools/capi-install.sh --prefix=/usr/local --destdir="$dest"
+bash tools/package/capi-install.sh --prefix=/usr/local --destdir="$dest"
 export PKG_CONFIG_PATH="$dest/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
 want=71b7bce6fe6452227b9ced6014249e5bf9a9754c3ad618ccc4e0aae16b316cc8ca698d864307ed3e80b6ef1570812ac5272dc409b5a012df2a579102f340617a
 # shellcheck disable=SC2046

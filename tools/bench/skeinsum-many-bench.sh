@@ -6,7 +6,7 @@
 # all -a 512 -l 256 (the tree row -a 512, as in issue 11), files in /dev/shm (made once, random bytes), one
 # hyperfine run so that a change of load hits every row alike.
 #
-# usage: tools/skeinsum-many-bench.sh SKEINSUM [RUNS] [OTHER_SKEINSUM]
+# usage: tools/bench/skeinsum-many-bench.sh SKEINSUM [RUNS] [OTHER_SKEINSUM]
 # OTHER_SKEINSUM (e.g. a build of an older commit) adds its rows, marked "other".
 # Prints per row: min and median wall time, user and system time (means), ms.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cycle estimate of one block iteration of a kernel, by llvm-mca.
 
-usage: tools/mca-loop.py BINARY SYMBOL BYTES TRIPLE CPU [CPU...]
+usage: tools/bench/mca-loop.py BINARY SYMBOL BYTES TRIPLE CPU [CPU...]
 
 Disassembles BINARY (llvm-objdump), takes the first function whose name
 contains SYMBOL, finds its block loop (the backward branch spanning the most

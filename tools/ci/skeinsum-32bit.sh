@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # skeinsum on a 32-bit target: the ppc32 build under QEMU (-cpu 7450).
 #
-# usage: tools/skeinsum-32bit.sh
+# usage: tools/ci/skeinsum-32bit.sh
 #
 # Checks (issue 15, cases 1 and 2):
 #   - output lengths a 32-bit usize cannot hold (-l 18446744073709551615,
@@ -16,7 +16,7 @@
 #                           over 4 GiB; ~6 min of QEMU on one core; 0 skips it)
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 
 big_mib="${SKEINSUM_32BIT_BIG_MIB:-4097}"

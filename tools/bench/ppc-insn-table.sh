@@ -2,13 +2,13 @@
 # Instructions per message byte of skein-simd's PowerPC backends, counted
 # under QEMU user-mode emulation, as a markdown table.
 #
-# usage: tools/ppc-insn-table.sh [--no-anchors]
+# usage: tools/bench/ppc-insn-table.sh [--no-anchors]
 #
 # For each row it builds examples/hash_bytes for the row's target
 # (RUSTC_BOOTSTRAP=1 cargo build --release), runs
 #     hash_bytes <backend> <state-bits> 0
 #     hash_bytes <backend> <state-bits> 1048576
-# under the instruction-count plugin (tools/qemu-insn-count/count.sh) and
+# under the instruction-count plugin (tools/bench/qemu-insn-count/count.sh) and
 # prints (insns(1 MiB) - insns(0 bytes)) / 2^20 per state size. The input
 # buffer is filled identically in both runs, so the difference is hashing.
 #
@@ -26,7 +26,7 @@
 # ppc64le; cpus as above, ppc64 runs on power8).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 count="$repo/tools/qemu-insn-count/count.sh"
 target_dir="${CARGO_TARGET_DIR:-$repo/target}"

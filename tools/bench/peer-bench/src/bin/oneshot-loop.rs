@@ -7,7 +7,7 @@
 //! `ours-digest` (the one-shot `digest_into`), `ours-template` (a keyed
 //! template cloned per hash, the ZFS pattern) or `c`
 //! (skein-ffi's `skein_hash`). Instructions per hash = (total of a run with
-//! COUNT = N) - (total with COUNT = 0), over N; see tools/callgrind-oneshot.sh.
+//! COUNT = N) - (total with COUNT = 0), over N; see tools/bench/callgrind-oneshot.sh.
 
 use skein_simd::{Params, Skein};
 use std::hint::black_box;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing for CI: `bash tools/fuzz-ci.sh` from anywhere in the repository.
+# Fuzzing for CI: `bash tools/ci/fuzz-ci.sh` from anywhere in the repository.
 #
 # Checks the fuzz targets' reference Skein against the golden file, builds
 # every cargo-fuzz target of fuzz/ (nightly, AddressSanitizer, debug
@@ -11,7 +11,7 @@
 # the executions per target.
 set -euo pipefail
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export PATH="$HOME/.cargo/bin:$PATH"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-60}"
 TIMEOUT_PER_INPUT="${FUZZ_TIMEOUT:-20}"

@@ -4,14 +4,14 @@
 # total and of the VIU1 class only, counted by mnemonic under QEMU, as a
 # markdown table.
 #
-# usage: tools/g4-viu1-table.sh [--detail]
+# usage: tools/bench/g4-viu1-table.sh [--detail]
 #
 # Builds examples/hash_bytes for powerpc-unknown-linux-gnu as
-# tools/ppc-insn-table.sh does (RUSTC_BOOTSTRAP=1 cargo build --release), runs
+# tools/bench/ppc-insn-table.sh does (RUSTC_BOOTSTRAP=1 cargo build --release), runs
 #     hash_bytes altivec <state-bits> 0
 #     hash_bytes altivec <state-bits> 1048576
 # under the instruction-count plugin in histogram mode
-# (tools/qemu-insn-count/count.sh --mode hist) and prints, per state size,
+# (tools/bench/qemu-insn-count/count.sh --mode hist) and prints, per state size,
 # (count(1 MiB) - count(0 bytes)) / 2^20 for all instructions and for the
 # VIU1 mnemonics below. The input buffer is filled identically in both runs,
 # so the difference is hashing alone (the block function, its callers'
@@ -22,7 +22,7 @@
 # (default altivec; e.g. portable for comparison).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 count="$repo/tools/qemu-insn-count/count.sh"
 target_dir="${CARGO_TARGET_DIR:-$repo/target}"

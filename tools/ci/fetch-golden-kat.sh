@@ -7,7 +7,7 @@
 # never commit it.
 set -euo pipefail
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 NAME=skein_golden_kat.txt
 CACHE=.cache/kat
 ENTRIES=491

@@ -3,7 +3,7 @@
 # lays a C library out, for machines without cargo-c (building cargo-c itself
 # takes longer than this whole script):
 #
-#   tools/capi-install.sh [--prefix=/usr/local] [--libdir=DIR] [--includedir=DIR] [--destdir=DIR]
+#   tools/package/capi-install.sh [--prefix=/usr/local] [--libdir=DIR] [--includedir=DIR] [--destdir=DIR]
 #
 # installs
 #   LIBDIR/libskein_simd.so.0.1.0, .so.0 and .so (SONAME libskein_simd.so.0)
@@ -15,7 +15,7 @@
 # written, not to the paths inside the .pc file.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 
 prefix=/usr/local

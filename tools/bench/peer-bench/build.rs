@@ -23,7 +23,7 @@ fn skein_ffi_dir() -> PathBuf {
         }
     }
     panic!(
-        "skein-ffi 0.5.0 source not found under {}: run `cargo fetch --manifest-path tools/peer-bench/Cargo.toml` \
+        "skein-ffi 0.5.0 source not found under {}: run `cargo fetch --manifest-path tools/bench/peer-bench/Cargo.toml` \
          (or set SKEIN_FFI_DIR to the unpacked crate)",
         registry.display()
     );

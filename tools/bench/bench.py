@@ -2,9 +2,9 @@
 """Single-stream Skein benchmark against the peers, in the same run on the
 same machine; prints markdown tables (ns per hash, cycles per byte, ratios).
 
-    python3 tools/bench.py            # 64 B, 1 KiB, 16 MiB and the ZFS pattern
-    python3 tools/bench.py --quick    # 64 B and 1 KiB only
-    python3 tools/bench.py --install-pyskein
+    python3 tools/bench/bench.py            # 64 B, 1 KiB, 16 MiB and the ZFS pattern
+    python3 tools/bench/bench.py --quick    # 64 B and 1 KiB only
+    python3 tools/bench/bench.py --install-pyskein
 
 Contenders, all fed the same bytes:
   * skein-simd through its public API (`Skein512::new(256)`, `update`,
@@ -20,7 +20,7 @@ Contenders, all fed the same bytes:
     `CFLAGS='-O3 -mtune=generic' pip install --no-binary :all: pyskein==1.0`
     (`--install-pyskein` runs exactly that).
 
-All but pyskein live in one benchmark-only binary, tools/peer-bench (its own
+All but pyskein live in one benchmark-only binary, tools/bench/peer-bench (its own
 cargo workspace, not a dependency of the library), which interleaves every
 contender round by round and keeps each one's best. Passes of that binary
 alternate with passes of pyskein, best of all passes kept, so a burst of load
@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HARNESS = os.path.join(ROOT, "tools", "peer-bench")
 
 
