@@ -140,7 +140,7 @@ def hash_file(
     nonce: Buffer = b"",
     tree: Optional[_Tree] = None,
 ) -> bytes:
-    """The digest of a file's contents, read through a memory map with the GIL released."""
+    """skein<state_bits>(open(path, "rb").read(), ...).digest(), read in pieces with the GIL released; OSError if a regular file changes meanwhile."""
 
 def platform() -> dict[str, object]:
     """The backends in use: 'skein256', 'skein512', 'skein1024', 'lanes', 'lane_count', 'available'."""

@@ -1,17 +1,14 @@
 //! Beyond pyskein: `hash_many` (many messages on the library's multi-lane
-//! kernels and threads), `hash_file` (a memory-mapped file, GIL released) and
+//! kernels and threads), `hash_file` (a file read in pieces, GIL released) and
 //! `platform()` (which backends run).
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
-use crate::hasher::{alloc_output, mask_unused_bits};
+use crate::hasher::{alloc_output, mask_unused_bits, CHUNK_BYTES};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyModule, PyTuple};
 use skein_simd::{Backend, DynSkein, Params, Platform, SkeinMany, SkeinMany512, StateSize};
-use std::fs::File;
-use std::io::Read;
-use std::path::PathBuf;
 
 const KEYWORDS: [&str; 7] = [
     "state_bits",
@@ -94,39 +91,71 @@ pub fn hash_many<'py>(
     Ok(digests)
 }
 
-/// Hash an open file: mapped when it is a regular file, read in chunks
-/// otherwise (pipes, character devices).
-fn hash_open_file(file: &mut File, hasher: &mut DynSkein) -> std::io::Result<()> {
-    let len = file.metadata()?.len();
-    if file.metadata()?.is_file() && len > 0 {
-        // SAFETY: the map is read-only and lives only inside this function.
-        // As with every file mapping, another process truncating or writing
-        // the file meanwhile changes what is read (or, on truncation, raises
-        // SIGBUS); that is the documented contract of `hash_file`.
-        let map = unsafe { memmap2::Mmap::map(&*file)? };
-        #[cfg(unix)]
-        let _ = map.advise(memmap2::Advice::Sequential);
-        hasher.update(&map);
-        return Ok(());
+/// What shows that a regular file's contents changed: its size and its
+/// modification time (not its ctime, which `chmod`, `touch -a` or `ln` move
+/// without touching the contents). `None` for pipes, devices and the like,
+/// whose size and times say nothing about what a read returns.
+fn content_stamp(os: &Bound<'_, PyModule>, fd: &Bound<'_, PyAny>) -> PyResult<Option<(u64, i128)>> {
+    let st = os.call_method1("fstat", (fd,))?;
+    let mode: u32 = st.getattr("st_mode")?.extract()?;
+    if mode & 0o170000 != 0o100000 {
+        return Ok(None);
     }
-    let mut buf = vec![0u8; 1 << 16];
+    Ok(Some((
+        st.getattr("st_size")?.extract()?,
+        st.getattr("st_mtime_ns")?.extract()?,
+    )))
+}
+
+/// Hash an open file (`open(path, 'rb', buffering=0)`) to its end, one
+/// [`CHUNK_BYTES`] piece at a time: read with Python's own `readinto` (which
+/// releases the GIL and handles `EINTR`), hashed with the GIL released, and
+/// pending signals handled between pieces, so Ctrl-C interrupts even an
+/// endless file such as `/dev/zero`. Reading rather than mapping is what
+/// makes a file that shrinks meanwhile an error instead of a SIGBUS, and
+/// what gives pseudo-files (`/proc`, `/sys`) the bytes `read()` returns
+/// whatever size they report.
+fn hash_open_file(
+    py: Python<'_>,
+    file: &Bound<'_, PyAny>,
+    path: &Bound<'_, PyAny>,
+    hasher: &mut DynSkein,
+) -> PyResult<()> {
+    let os = py.import("os")?;
+    let fd = file.call_method0("fileno")?;
+    let before = content_stamp(&os, &fd)?;
+    let buf = PyByteArray::new_with(py, CHUNK_BYTES, |_| Ok(()))?;
     loop {
-        match file.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        let n: usize = file.call_method1("readinto", (&buf,))?.extract()?;
+        if n == 0 {
+            break;
         }
+        let view = Bytes::get(&buf)?;
+        let piece = &view.as_slice()[..n];
+        py.detach(|| hasher.update(piece));
+        drop(view);
+        py.check_signals()?;
     }
+    if content_stamp(&os, &fd)? != before {
+        return Err(PyOSError::new_err(format!(
+            "file changed while being read: {}",
+            path.repr()?
+        )));
+    }
+    Ok(())
 }
 
 /// `hash_file(path, digest_bits=state_bits, *, state_bits=512, key=b'',
 /// pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)`
 ///
-/// The digest of a file's contents, read through a memory map with the GIL
-/// released; the same as `skein512(open(path, 'rb').read(), digest_bits,
-/// ...).digest()` without holding the file in memory. With `tree`, the file
-/// is hashed on all cores. Errors are `OSError`s (`FileNotFoundError`, ...).
+/// The digest of a file's contents: the same as `skein512(open(path,
+/// 'rb').read(), digest_bits, ...).digest()` without holding the file in
+/// memory. The file is opened with `open()` (so errors are the ones `open()`
+/// raises), read in pieces and hashed with the GIL released; Ctrl-C
+/// interrupts it between pieces. A regular file whose size or modification
+/// time changes while it is read raises `OSError` ("file changed while being
+/// read") rather than giving the digest of a mix of contents. With `tree`,
+/// the file is hashed on all cores.
 #[pyfunction]
 #[pyo3(signature = (*args, **kwargs),
        text_signature = "(path, digest_bits=None, *, state_bits=512, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)")]
@@ -136,30 +165,22 @@ pub fn hash_file<'py>(
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (path, state_bits, hash_args) = parse("hash_file", "path", args, kwargs)?;
-    // str, bytes or os.PathLike, as open() takes them.
-    let path: PathBuf = py
-        .import("os")?
-        .call_method1("fsdecode", (path,))?
-        .extract()?;
+    // A path (str, bytes or os.PathLike), as open() takes it; not a file
+    // descriptor, which open() would take over and close.
+    py.import("os")?.call_method1("fspath", (&path,))?;
     let size = StateSize::from_bits(state_bits).expect("checked by state_bits");
     let mut hasher = DynSkein::new(size, &hash_args.params())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = alloc_output(hash_args.digest_bits.div_ceil(8))?;
-    py.detach(|| {
-        let mut file = File::open(&path)?;
-        hash_open_file(&mut file, &mut hasher)?;
-        hasher.finalize_into(&mut out);
-        Ok::<(), std::io::Error>(())
-    })
-    .map_err(|e| match e.raw_os_error() {
-        // OSError(errno, strerror, filename) becomes the matching subclass
-        // (FileNotFoundError, IsADirectoryError, ...), as `open()` raises.
-        Some(errno) => {
-            let strerror = std::io::Error::from_raw_os_error(errno).to_string();
-            PyOSError::new_err((errno, strerror, path.to_string_lossy().into_owned()))
-        }
-        None => PyErr::from(e),
-    })?;
+    let file = py
+        .import("builtins")?
+        .call_method1("open", (&path, "rb", 0))?;
+    let hashed = hash_open_file(py, &file, &path, &mut hasher);
+    // Closed on every path, as a `with` block would; the first error wins.
+    let closed = file.call_method0("close");
+    hashed?;
+    closed?;
+    py.detach(|| hasher.finalize_into(&mut out));
     mask_unused_bits(&mut out, hash_args.digest_bits);
     Ok(PyBytes::new(py, &out))
 }

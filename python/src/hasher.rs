@@ -25,6 +25,11 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 /// other threads do.
 pub const GIL_RELEASE_BYTES: usize = 2048;
 
+/// Long inputs are hashed in pieces of this many bytes, with pending signals
+/// (Ctrl-C) handled between two pieces: a millisecond or so of hashing each,
+/// so an interrupt comes through at once, at no measurable cost.
+pub const CHUNK_BYTES: usize = 1 << 20;
+
 /// Clear the low `8 * len - digest_bits` bits of the last byte, as pyskein does.
 pub fn mask_unused_bits(out: &mut [u8], digest_bits: u64) {
     let unused = (8 * out.len() as u64).wrapping_sub(digest_bits);

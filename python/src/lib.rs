@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 
 /// Skein-256/512/1024 and Threefish: a faster, maintained drop-in for
 /// pyskein 1.0 (`import skein_simd as skein`), plus `hash_many` (many
-/// messages on SIMD lanes and all cores), `hash_file` (a memory-mapped file)
+/// messages on SIMD lanes and all cores), `hash_file` (a file, read in pieces)
 /// and `platform()` (the backends in use).
 #[pymodule(name = "skein_simd")]
 mod skein_simd_module {
