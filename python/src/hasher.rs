@@ -84,23 +84,44 @@ struct State {
 }
 
 impl State {
-    /// `update(message, bits)` (pyskein semantics, see the module comment).
-    fn update(&mut self, msg: &[u8], bits: Option<isize>) -> Result<(), BitsError> {
-        if msg.is_empty() {
-            return Ok(()); // pyskein ignores `bits` then
+    /// How `update(message, bits)` divides a message of `len` bytes: the
+    /// whole bytes it hashes and the bits (0..=7) of the next byte, checked
+    /// as pyskein checks them (see the module comment).
+    fn split(&self, len: usize, bits: Option<isize>) -> Result<(usize, u8), BitsError> {
+        if len == 0 {
+            return Ok((0, 0)); // pyskein ignores `bits` then
         }
         let (whole, partial) = match bits {
             // pyskein's C code stands for "no bits" with -1, so -1 is "all".
-            None | Some(-1) => (msg.len(), 0),
+            None | Some(-1) => (len, 0),
             Some(b) if b < 0 => return Err(BitsError::Negative),
             Some(b) => {
                 let b = b as usize;
-                if b.div_ceil(8) > msg.len() {
+                if b.div_ceil(8) > len {
                     return Err(BitsError::TooMany);
                 }
                 (b / 8, (b % 8) as u8)
             }
         };
+        if let Some((_, have)) = self.pending {
+            let missing = 8 - have;
+            if whole > 0 || partial > missing {
+                return Err(BitsError::Unaligned(missing));
+            }
+        }
+        Ok((whole, partial))
+    }
+
+    /// `update(message, bits)` (pyskein semantics, see the module comment).
+    fn update(&mut self, msg: &[u8], bits: Option<isize>) -> Result<(), BitsError> {
+        let (whole, partial) = self.split(msg.len(), bits)?;
+        self.absorb(msg, whole, partial);
+        Ok(())
+    }
+
+    /// Hash `whole` bytes of `msg`, then `partial` bits of the next one, as
+    /// [`State::split`] allowed.
+    fn absorb(&mut self, msg: &[u8], whole: usize, partial: u8) {
         match self.pending {
             None => {
                 self.hasher.update(&msg[..whole]);
@@ -110,9 +131,8 @@ impl State {
                 }
             }
             Some((value, have)) => {
-                let missing = 8 - have;
-                if whole > 0 || partial > missing {
-                    return Err(BitsError::Unaligned(missing));
+                if partial == 0 {
+                    return;
                 }
                 let value = value | (top_bits(msg[0], partial) >> have);
                 if have + partial == 8 {
@@ -124,7 +144,6 @@ impl State {
                 }
             }
         }
-        Ok(())
     }
 
     fn hashed_bits(&self) -> u128 {
@@ -166,6 +185,19 @@ impl Skein {
         // A panic while holding the lock cannot leave `State` half-updated in
         // a way that matters more than the panic itself; keep going.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The lock, taken on a thread that holds the GIL: while another thread
+    /// has it, wait with the GIL released (that thread may need the GIL to
+    /// finish), then try again.
+    fn lock_attached(&self, py: Python<'_>) -> MutexGuard<'_, State> {
+        loop {
+            match self.state.try_lock() {
+                Ok(guard) => return guard,
+                Err(TryLockError::Poisoned(e)) => return e.into_inner(),
+                Err(TryLockError::WouldBlock) => py.detach(|| drop(self.lock())),
+            }
+        }
     }
 
     /// Run `f` on the state; with the GIL released for long work, or when
@@ -274,7 +306,32 @@ impl Skein {
     ) -> PyResult<()> {
         let buf = Bytes::get(message)?;
         let msg = buf.as_slice();
-        self.with_state(py, msg.len() >= GIL_RELEASE_BYTES, |s| s.update(msg, bits))?;
+        if msg.len() <= CHUNK_BYTES {
+            self.with_state(py, msg.len() >= GIL_RELEASE_BYTES, |s| s.update(msg, bits))?;
+            return Ok(());
+        }
+        // Long: piece by piece with the GIL released, handling signals
+        // between pieces. The object stays locked throughout, so calls from
+        // other threads still take turns with this one; an interrupted call
+        // leaves it as it was before.
+        let mut guard = self.lock_attached(py);
+        let state: &mut State = &mut guard;
+        let (whole, partial) = state.split(msg.len(), bits)?;
+        if state.pending.is_some() {
+            // Only up to 7 bits can follow a partial byte: nothing long.
+            state.absorb(msg, whole, partial);
+            return Ok(());
+        }
+        let before = state.clone();
+        for piece in msg[..whole].chunks(CHUNK_BYTES) {
+            py.detach(|| state.hasher.update(piece));
+            state.bytes += piece.len() as u64;
+            if let Err(e) = py.check_signals() {
+                *state = before;
+                return Err(e);
+            }
+        }
+        state.absorb(&msg[whole..], 0, partial);
         Ok(())
     }
 

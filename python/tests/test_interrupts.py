@@ -1,0 +1,58 @@
+"""Ctrl-C (SIGINT) interrupts long calls within about a second, as it
+interrupts `open(path, 'rb').read()`: each case runs in a subprocess that is
+sent SIGINT while inside the call and must exit with KeyboardInterrupt."""
+
+import os
+
+import pytest
+from subprocess_helpers import interrupt_snippet
+
+# Prints 'ready', runs CALL, and reports how it ended: exit 3 with
+# 'interrupted' for a KeyboardInterrupt.
+TEMPLATE = """
+import sys
+import skein_simd
+{setup}
+print("ready", flush=True)
+try:
+    {call}
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    {after}
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+def interrupted(call, setup="", after="pass", args=()):
+    took, proc = interrupt_snippet(TEMPLATE.format(setup=setup, call=call, after=after), args=args)
+    assert proc.returncode == 3, (proc.returncode, proc.stdout, proc.stderr)
+    assert took < 2.5, took
+    return proc.stdout.splitlines()
+
+
+def test_hash_file_of_a_fifo_without_writer(tmp_path):
+    # open() itself blocks until a writer comes: that wait must end too.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    interrupted("skein_simd.hash_file(sys.argv[1])", args=[fifo])
+
+
+def test_hash_file_of_dev_zero():
+    # Endless, and a read never waits: signals must be handled between pieces.
+    interrupted("skein_simd.hash_file('/dev/zero')")
+
+
+@pytest.mark.parametrize("tree", [None, (5, 2, 255)])
+def test_update_of_a_huge_buffer(tree):
+    # 12 GiB of zero pages (never written, so they take no memory): many
+    # seconds of hashing. After the interrupt the object is as before the
+    # call, so hashing b'abc' then gives pyskein's digest of b'abc'.
+    lines = interrupted(
+        "h.update(data)",
+        setup=f"h = skein_simd.skein512(tree={tree!r})\ndata = bytes(12 << 30)",
+        after="h.update(b'abc'); print(h.hexdigest(), flush=True)",
+    )
+    import skein as pyskein
+
+    assert lines == ["ready", "interrupted", pyskein.skein512(b"abc", tree=tree).hexdigest()]
