@@ -16,7 +16,7 @@ use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
 use skein_simd::{DynSkein, StateSize};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
@@ -274,20 +274,23 @@ impl Skein {
     }
 }
 
-/// `digest(start, stop)` bounds: integers (a float is a `TypeError`);
-/// anything outside 0..=2**64-1 fails the range check like pyskein's.
-fn digest_bound(v: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
-    if v.is_instance_of::<PyFloat>() {
+/// A `digest(start, stop)` bound, read as pyskein reads it (the `K` format
+/// of `PyArg_ParseTuple`): an `int` (or `bool`), taken modulo 2**64; any
+/// other type, even one with `__index__`, is a `TypeError` naming the
+/// argument by its position (1 or 2).
+fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
+    if !v.is_instance_of::<PyInt>() {
+        let type_name = if v.is_none() {
+            "None".to_string()
+        } else {
+            v.get_type().name()?.to_string()
+        };
         return Err(PyTypeError::new_err(format!(
-            "digest() argument must be int, not {}",
-            v.get_type().name()?
+            "digest() argument {position} must be int, not {type_name}"
         )));
     }
-    match v.extract::<i128>() {
-        Ok(x) => Ok(u64::try_from(x).ok()),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(v.py()) => Ok(None),
-        Err(e) => Err(e),
-    }
+    // `int & (2**64 - 1)`: the value modulo 2**64, negative ones included.
+    v.bitand(u64::MAX)?.extract()
 }
 
 #[pymethods]
@@ -350,10 +353,10 @@ impl Skein {
         let (start, stop) = match args.len() {
             0 => (0, len),
             2 => {
-                let start = digest_bound(&args.get_item(0)?)?;
-                let stop = digest_bound(&args.get_item(1)?)?;
+                let start = digest_bound(&args.get_item(0)?, 1)?;
+                let stop = digest_bound(&args.get_item(1)?, 2)?;
                 match (start, stop) {
-                    (Some(a), Some(b)) if a <= b && b <= len => (a, b),
+                    (a, b) if a <= b && b <= len => (a, b),
                     _ => {
                         return Err(PyValueError::new_err(
                             "digest(start, stop) has to fulfill 0<=start<=stop<=digest_size",

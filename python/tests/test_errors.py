@@ -266,3 +266,48 @@ def test_missing_features_fail_loudly():
     with pytest.raises(TypeError):
         pickle.dumps(skein_simd.skein512(b"abc"))
     assert pickle.loads(pickle.dumps(pyskein.skein512(b"abc"))).digest() == pyskein.skein512(b"abc").digest()
+
+
+def outcome(call, mod):
+    """What one call gives on a module: its result, or its exception's type and text."""
+    try:
+        return ("result", call(mod))
+    except Exception as e:  # noqa: BLE001 - the type and text are what is compared
+        return (type(e), str(e))
+
+
+def test_digest_bounds_follow_pyskein(rng):
+    # pyskein reads start and stop with PyArg_ParseTuple's "K": an int taken
+    # modulo 2**64 (negative ones too), any other type refused with TypeError,
+    # __index__ or not. Same results, same exception types and texts.
+    bounds = [
+        (2**64, 2**64 + 5),
+        (-(2**64), 5),
+        (0, 2**64),
+        (0, 2**64 + 64),
+        (2**200 + 1, 2**300 + 4),
+        (-(2**64) + 3, -(2**64) + 9),
+        (0, -(2**64) + 64),
+        (-1, 5),
+        (0, -1),
+        (True, 5),
+        (False, True),
+        (Index(), 5),
+        (0, Index()),
+        (Index(), "x"),
+        (1.0, 5),
+        (0, 5.0),
+        (None, 5),
+        (0, None),
+        ("1", 5),
+        (b"\x01", 5),
+    ]
+    for _ in range(50):
+        bounds.append(
+            tuple(rng.randrange(-(2**130), 2**130) // 2**64 * 2**64 + rng.randrange(70) for _ in range(2))
+        )
+    for start, stop in bounds:
+        mine, theirs = (
+            outcome(lambda m: m.skein512(b"abc", 504).digest(start, stop), mod) for mod in (skein_simd, pyskein)
+        )
+        assert mine == theirs, (start, stop)
