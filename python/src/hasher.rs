@@ -14,10 +14,11 @@
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
 use skein_simd::{DynSkein, StateSize};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// Inputs at least this long are hashed with the GIL released (`hashlib`'s
@@ -178,6 +179,36 @@ pub struct Skein {
     /// Tree hashing: finishing may hash a batch of buffered leaves.
     tree: bool,
     state: Mutex<State>,
+    /// The thread (its [`this_thread`] mark) inside a long `update` that
+    /// holds `state` while it runs signal handlers between pieces; 0 when
+    /// none. A handler on that thread that uses this object gets an error,
+    /// as waiting for the lock would wait for itself.
+    updating: AtomicUsize,
+}
+
+/// A number that tells the calling thread from every other running thread
+/// (the address of a thread-local), never 0.
+fn this_thread() -> usize {
+    thread_local! {
+        static MARK: u8 = const { 0 };
+    }
+    MARK.with(|m| m as *const u8 as usize)
+}
+
+/// Clears [`Skein::updating`] when the long `update` ends, however it ends.
+struct UpdatingMark<'a>(&'a AtomicUsize);
+
+impl<'a> UpdatingMark<'a> {
+    fn set(flag: &'a AtomicUsize) -> Self {
+        flag.store(this_thread(), Ordering::Relaxed);
+        UpdatingMark(flag)
+    }
+}
+
+impl Drop for UpdatingMark<'_> {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Relaxed);
+    }
 }
 
 impl Skein {
@@ -187,15 +218,29 @@ impl Skein {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Before waiting for the lock: `RuntimeError` if this thread holds it
+    /// already (a signal handler run by a long `update` of this object).
+    fn check_not_reentered(&self) -> PyResult<()> {
+        if self.updating.load(Ordering::Relaxed) == this_thread() {
+            return Err(PyRuntimeError::new_err(
+                "skein object used by a signal handler while this thread updates it",
+            ));
+        }
+        Ok(())
+    }
+
     /// The lock, taken on a thread that holds the GIL: while another thread
     /// has it, wait with the GIL released (that thread may need the GIL to
     /// finish), then try again.
-    fn lock_attached(&self, py: Python<'_>) -> MutexGuard<'_, State> {
+    fn lock_attached(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, State>> {
         loop {
             match self.state.try_lock() {
-                Ok(guard) => return guard,
-                Err(TryLockError::Poisoned(e)) => return e.into_inner(),
-                Err(TryLockError::WouldBlock) => py.detach(|| drop(self.lock())),
+                Ok(guard) => return Ok(guard),
+                Err(TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
+                Err(TryLockError::WouldBlock) => {
+                    self.check_not_reentered()?;
+                    py.detach(|| drop(self.lock()))
+                }
             }
         }
     }
@@ -207,15 +252,16 @@ impl Skein {
         py: Python<'_>,
         long: bool,
         f: impl FnOnce(&mut State) -> R + Send,
-    ) -> R {
+    ) -> PyResult<R> {
         if !long {
             match self.state.try_lock() {
-                Ok(mut s) => return f(&mut s),
-                Err(TryLockError::Poisoned(e)) => return f(&mut e.into_inner()),
+                Ok(mut s) => return Ok(f(&mut s)),
+                Err(TryLockError::Poisoned(e)) => return Ok(f(&mut e.into_inner())),
                 Err(TryLockError::WouldBlock) => {}
             }
         }
-        py.detach(|| f(&mut self.lock()))
+        self.check_not_reentered()?;
+        Ok(py.detach(|| f(&mut self.lock())))
     }
 
     /// The whole digest, the object left as it is; without the GIL when
@@ -223,7 +269,7 @@ impl Skein {
     fn finish(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
         let long = self.tree || self.digest_bits / 8 >= GIL_RELEASE_BYTES as u64;
         let digest_bits = self.digest_bits;
-        let snapshot = self.with_state(py, false, |s| s.clone());
+        let snapshot = self.with_state(py, false, |s| s.clone())?;
         if long {
             py.detach(|| snapshot.digest(digest_bits))
         } else {
@@ -270,6 +316,7 @@ impl Skein {
             digest_bits: hash_args.digest_bits,
             tree: hash_args.tree.is_some(),
             state: Mutex::new(state),
+            updating: AtomicUsize::new(0),
         })
     }
 }
@@ -310,14 +357,15 @@ impl Skein {
         let buf = Bytes::get(message)?;
         let msg = buf.as_slice();
         if msg.len() <= CHUNK_BYTES {
-            self.with_state(py, msg.len() >= GIL_RELEASE_BYTES, |s| s.update(msg, bits))?;
+            self.with_state(py, msg.len() >= GIL_RELEASE_BYTES, |s| s.update(msg, bits))??;
             return Ok(());
         }
         // Long: piece by piece with the GIL released, handling signals
         // between pieces. The object stays locked throughout, so calls from
         // other threads still take turns with this one; an interrupted call
         // leaves it as it was before.
-        let mut guard = self.lock_attached(py);
+        let mut guard = self.lock_attached(py)?;
+        let _mark = UpdatingMark::set(&self.updating);
         let state: &mut State = &mut guard;
         let (whole, partial) = state.split(msg.len(), bits)?;
         if state.pending.is_some() {
@@ -383,12 +431,15 @@ impl Skein {
     }
 
     /// A copy of the hash object, to hash several messages that share a prefix.
-    fn copy(&self, py: Python<'_>) -> Skein {
-        let state = self.with_state(py, false, |s| s.clone());
-        Skein {
+    fn copy(&self, py: Python<'_>) -> PyResult<Skein> {
+        let state = self.with_state(py, false, |s| s.clone())?;
+        Ok(Skein {
+            state_bits: self.state_bits,
+            digest_bits: self.digest_bits,
+            tree: self.tree,
             state: Mutex::new(state),
-            ..*self
-        }
+            updating: AtomicUsize::new(0),
+        })
     }
 
     /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.
@@ -423,7 +474,7 @@ impl Skein {
 
     /// Number of message bits hashed so far.
     #[getter]
-    fn hashed_bits(&self, py: Python<'_>) -> u128 {
+    fn hashed_bits(&self, py: Python<'_>) -> PyResult<u128> {
         self.with_state(py, false, |s| s.hashed_bits())
     }
 

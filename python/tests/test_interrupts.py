@@ -3,9 +3,10 @@ interrupts `open(path, 'rb').read()`: each case runs in a subprocess that is
 sent SIGINT while inside the call and must exit with KeyboardInterrupt."""
 
 import os
+import subprocess
 
 import pytest
-from subprocess_helpers import interrupt_snippet
+from subprocess_helpers import interrupt_snippet, run_snippet
 
 # Prints 'ready', runs CALL, and reports how it ended: exit 3 with
 # 'interrupted' for a KeyboardInterrupt.
@@ -56,3 +57,31 @@ def test_update_of_a_huge_buffer(tree):
     import skein as pyskein
 
     assert lines == ["ready", "interrupted", pyskein.skein512(b"abc", tree=tree).hexdigest()]
+
+
+def test_signal_handler_using_the_object_being_updated():
+    # The handler runs between two pieces of the update, on the thread that
+    # holds the object: it gets RuntimeError instead of waiting for itself.
+    # The error ends the update, which leaves the object as it was.
+    code = """
+import signal
+import skein_simd
+h = skein_simd.skein512()
+data = bytes(12 << 30)
+signal.signal(signal.SIGALRM, lambda *_: h.digest())
+signal.setitimer(signal.ITIMER_REAL, 0.3)
+try:
+    h.update(data)
+except RuntimeError:
+    print("RuntimeError")
+h.update(b"abc")
+print(h.hexdigest())
+"""
+    try:
+        proc = run_snippet(code, timeout=60)
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError("hang") from e
+    import skein as pyskein
+
+    assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout.split() == ["RuntimeError", pyskein.skein512(b"abc").hexdigest()]
