@@ -54,9 +54,7 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
     }
 }
 
-#[path = "../tools/shared/clock.rs"]
-mod clock;
-use clock::clock_ghz;
+use bench_clock::clock_ghz;
 
 /// Skein-(64 W): one stream against every multi-lane kernel, one thread,
 /// on messages that stay in L2.

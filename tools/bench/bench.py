@@ -5,11 +5,17 @@ same machine; prints markdown tables (ns per hash, cycles per byte, ratios).
     python3 tools/bench/bench.py            # 64 B, 1 KiB, 16 MiB and the ZFS pattern
     python3 tools/bench/bench.py --quick    # 64 B and 1 KiB only
     python3 tools/bench/bench.py --install-pyskein
+    python3 tools/bench/bench.py --sizes 64,1024,65536 --csv docs/data/throughput.csv
+
+`--csv` writes every best time (one row per case, message size and
+contender) for tools/bench/chart.py, which draws docs/img/throughput.svg.
 
 Contenders, all fed the same bytes:
   * skein-simd through its public API (`Skein512::new(256)`, `update`,
     `finalize_into`), automatic backend choice, and every backend forced;
-    and its one-shot `Skein512::digest_into(256, data, out)`;
+    its one-shot `Skein512::digest_into(256, data, out)`; and `hash_many`
+    (`SkeinMany`, one thread) over 32 copies of the message, time per
+    message, for messages up to 1 MiB;
   * the reference-derived C inside crates.io `skein-ffi` 0.5.0
     (`ext/skein/c_skein.c`, one-shot `skein_hash`: Skein-512 up to 512 output
     bits, Skein-1024 above; no Skein-256), compiled at `-O3 -mtune=generic`;
@@ -31,13 +37,14 @@ chain (one add per cycle) measured by the binary between cases.
 skein-simd is faster.
 """
 import argparse
+import csv
 import os
 import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-HARNESS = os.path.join(ROOT, "tools", "peer-bench")
+HARNESS = os.path.join(ROOT, "tools", "bench", "peer-bench")
 
 
 def build_harness():
@@ -91,6 +98,22 @@ def time_pyskein(cases, rounds, target_s):
     return result
 
 
+def write_csv(path, best, py, ghz):
+    """One row per (case, message size, contender): the best ns per hash
+    (per message for hash_many) and the throughput it means."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["case", "state_bits", "output_bits", "msg_bytes", "impl", "ns_per_hash", "mb_per_s", "clock_ghz"])
+        for key, times in best.items():
+            case, state, outbits, length = key
+            times = dict(times)
+            if (case, length) in py:
+                times["pyskein C"] = py[(case, length)]
+            for impl, ns in times.items():
+                w.writerow([case, state, outbits, length, impl, f"{ns:.2f}", f"{length / ns * 1e3:.1f}", f"{ghz:.3f}"])
+
+
 def size_label(n):
     if n >= 1 << 20:
         return f"{n >> 20} MiB"
@@ -104,6 +127,12 @@ def main():
     ap.add_argument("--quick", action="store_true", help="64 B and 1 KiB only")
     ap.add_argument("--passes", type=int, default=None, help="alternating passes (default 3, quick 2)")
     ap.add_argument("--only", default=None, help="only cases whose name contains this")
+    ap.add_argument("--sizes", default=None, help="message sizes in bytes, comma-separated (default 64,1024,16777216)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per pass inside the harness (default 3)")
+    ap.add_argument("--ms", type=float, default=None, help="milliseconds per measurement (harness default 25, quick 10)")
+    ap.add_argument("--csv", default=None, help="also write every best time to this CSV file")
+    ap.add_argument("--pyskein-min", type=int, default=1 << 20,
+                    help="time pyskein on messages of at least this many bytes (default 1 MiB)")
     ap.add_argument("--install-pyskein", action="store_true")
     a = ap.parse_args()
 
@@ -120,7 +149,9 @@ def main():
 
     exe = build_harness()
     passes = a.passes or (2 if a.quick else 3)
-    args = (["--quick"] if a.quick else []) + ["--rounds", "3"] + (["--only", a.only] if a.only else [])
+    args = (["--quick"] if a.quick else []) + ["--rounds", str(a.rounds)] + (["--only", a.only] if a.only else [])
+    args += ["--ms", str(a.ms)] if a.ms else []
+    args += ["--sizes", a.sizes] if a.sizes else []
     best, py, ghz = {}, {}, 0.0
     overhead = float("inf")
     for _ in range(passes):
@@ -131,11 +162,14 @@ def main():
             best.setdefault(key, {})
             best[key][impl] = min(best[key].get(impl, float("inf")), ns)
         if have_py:
-            long = [k for k in best if k[3] >= 1 << 20]
+            long = [k for k in best if k[3] >= a.pyskein_min and not k[0].startswith("ZFS")]
             # (`--only` may leave no long case)
             for k, v in (time_pyskein(long, 2, 0.05) if long else {}).items():
                 py[k] = min(py.get(k, float("inf")), v)
             overhead = min(overhead, time_pyskein([("empty", 256, 256, 0)], 3, 0.02)[("empty", 0)])
+
+    if a.csv:
+        write_csv(a.csv, best, py, ghz)
 
     flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
     avx512 = "avx512f" in flags

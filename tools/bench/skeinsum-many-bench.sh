@@ -1,9 +1,9 @@
 #!/bin/bash
-# The README's "skeinsum on many files" rows: hyperfine over
+# skeinsum on many files (the table in docs/skeinsum.md): hyperfine over
 #   one stream over 1000 x 128 KiB concatenated, the 1000 files with -j 1 and -j 2,
 #   one stream over 10,000 x 4 KiB concatenated, those files with -j 1 and -j 2,
 #   a 1 GiB file, and tree 10,1,255 -j 2 of it,
-# all -a 512 -l 256 (the tree row -a 512, as in issue 11), files in /dev/shm (made once, random bytes), one
+# all -a 512 -l 256 (the tree row -a 512), files in /dev/shm (made once, random bytes), one
 # hyperfine run so that a change of load hits every row alike.
 #
 # usage: tools/bench/skeinsum-many-bench.sh SKEINSUM [RUNS] [OTHER_SKEINSUM]

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Regenerate tests/data/pyskein_vectors.txt with pyskein (PyPI; it wraps the
-Skein team's reference C code), an implementation independent of this crate.
+Skein team's reference C code), an implementation independent of this crate:
+
+    pip install pyskein==1.0
+    python3 tools/gen/pyskein_vectors.py     # from the repository root
 
 Each line: state output_bits msg_len key pers public_key key_id nonce tree digest
 (hex fields, '-' when absent; tree as Yl,Yf,Ym). The message of length n is

@@ -2,7 +2,12 @@
 //! the reference-derived C of crates.io `skein-ffi` 0.5.0 (one-shot
 //! `skein_hash`), RustCrypto `skein` 0.2 and 0.1, Botan 2 (Skein-512, when
 //! built), and skein-simd through its public API (automatic choice, every
-//! backend forced, and the one-shot `digest_into`). `tools/bench/bench.py` runs it, adds pyskein and prints tables.
+//! backend forced, the one-shot `digest_into`, and `hash_many` over a batch
+//! of copies of the message, per message). `tools/bench/bench.py` runs it,
+//! adds pyskein, prints tables and writes the CSV the chart is drawn from:
+//!
+//!     cargo fetch --manifest-path tools/bench/peer-bench/Cargo.toml
+//!     cargo run --release --manifest-path tools/bench/peer-bench/Cargo.toml -- --quick
 //!
 //! Output, one tab-separated line per (case, implementation):
 //! `case  state_bits  output_bits  msg_bytes  impl  ns_per_hash`, the best of
@@ -80,6 +85,29 @@ fn ours<const W: usize>(output_bits: u64, backend: Option<Backend>) -> HashFn {
     })
 }
 
+/// Name of the `hash_many` contender; its time is per message.
+const MANY: &str = "skein-simd hash_many";
+/// Messages per `hash_many` call: enough to fill every lane of the widest
+/// kernel twice.
+const MANY_BATCH: usize = 32;
+/// No `hash_many` contender above this message size (a batch of 16 MiB
+/// messages would take seconds per call).
+const MANY_MAX_LEN: usize = 1 << 20;
+
+/// `SkeinMany::hash_into` over `MANY_BATCH` copies of the message, one
+/// thread (this harness builds skein-simd without rayon), automatic kernel;
+/// writes the first digest. Its time is divided by `MANY_BATCH` when printed.
+fn many_per_message<const W: usize>(output_bits: u64) -> HashFn {
+    let many = skein_simd::SkeinMany::<W>::new(&Params::new().output_bits(output_bits)).unwrap();
+    let sums = std::cell::RefCell::new(vec![0u8; MANY_BATCH * many.output_len()]);
+    Box::new(move |data, out| {
+        let batch = [data; MANY_BATCH];
+        let mut sums = sums.borrow_mut();
+        many.hash_into(&batch, &mut sums);
+        out.copy_from_slice(&sums[..out.len()]);
+    })
+}
+
 fn rustcrypto(state: u64, output_bits: u64, version: u8) -> Option<HashFn> {
     macro_rules! rc {
         ($t:ty, $digest:path) => {{
@@ -104,9 +132,7 @@ fn rustcrypto(state: u64, output_bits: u64, version: u8) -> Option<HashFn> {
     }
 }
 
-#[path = "../../../shared/clock.rs"]
-mod clock;
-use clock::clock_ghz;
+use bench_clock::clock_ghz;
 
 /// Nanoseconds per call of `f` over a batch of `iters` calls.
 fn time_batch(f: &HashFn, data: &[u8], out: &mut [u8], iters: u64) -> f64 {
@@ -142,6 +168,14 @@ fn plain_case(state: u64, output_bits: u64, len: usize, backends: &[Backend]) ->
     contenders.push(("skein-simd digest_into".into(), oneshot));
     for &b in backends {
         contenders.push((format!("skein-simd/{}", b.name()), ours_of(Some(b))));
+    }
+    if len <= MANY_MAX_LEN {
+        let many: HashFn = match state {
+            256 => many_per_message::<4>(output_bits),
+            512 => many_per_message::<8>(output_bits),
+            _ => many_per_message::<16>(output_bits),
+        };
+        contenders.push((MANY.into(), many));
     }
     // skein_hash picks Skein-512 up to 512 bits of output, Skein-1024 above.
     if (state == 512 && output_bits <= 512) || (state == 1024 && output_bits > 512) {
@@ -294,9 +328,14 @@ fn main() {
             }
         }
         for (i, (name, _)) in case.contenders.iter().enumerate() {
+            let per_message = if name == MANY {
+                best[i] / MANY_BATCH as f64
+            } else {
+                best[i]
+            };
             println!(
                 "{}\t{}\t{}\t{}\t{}\t{:.2}",
-                case.name, case.state, case.output_bits, case.len, name, best[i]
+                case.name, case.state, case.output_bits, case.len, name, per_message
             );
         }
         ghz = ghz.max(clock_ghz());

@@ -1,6 +1,5 @@
 //! The clock of the core this runs on, for benchmarks that report cycles
-//! per byte: shared by `examples/many_table.rs` and `tools/bench/peer-bench`
-//! (each includes it with `#[path]`).
+//! per byte: used by `examples/many_table.rs` and `tools/bench/peer-bench`.
 
 /// Clock in GHz from a chain of dependent adds (one per cycle on any core
 /// this runs on), best of many short trials.
