@@ -9,10 +9,6 @@
 #   ppc32-7450  powerpc-unknown-linux-gnu, qemu-ppc -cpu 7450 (AltiVec)
 #   ppc32-750   powerpc-unknown-linux-gnu, qemu-ppc -cpu 750 (no AltiVec)
 #
-# The library is built with the `emulated` profile (Cargo.toml: release
-# without LTO and with parallel codegen, as tools/ci/qemu-test.sh uses): the
-# same optimised code, built in a fraction of the time; the host checks the
-# release build (tools/ci/capi-link-check.sh, `cargo test -p skein-simd-capi`).
 # The host runs the same C tests through `cargo test -p skein-simd-capi`.
 # Needs what tools/ci/qemu-test.sh needs (qemu-user, gcc-powerpc-linux-gnu,
 # libc6-dev-powerpc-cross, the rust target) and the golden KAT file
@@ -66,9 +62,9 @@ for r in "${runs[@]}"; do
     ok=1
     runner_var="CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUNNER"
     export "$runner_var=$qemu -cpu $cpu -L $sysroot"
-    cargo build -q --profile emulated -p skein-simd-capi --target "$target" || ok=0
-    cargo test -q --profile emulated -p skein-simd-capi --lib --target "$target" || ok=0
-    libs="$repo/target/$target/emulated"
+    cargo build -q --release -p skein-simd-capi --target "$target" || ok=0
+    cargo test -q --release -p skein-simd-capi --lib --target "$target" || ok=0
+    libs="$repo/target/$target/release"
     out="$(mktemp -d)"
     common=(-O2 -std=c99 -Wall -I"$repo/capi/include" -I"$repo/capi/tests/c" -I"$peer_src"
             "$repo/capi/tests/c/skein_test.c" "$repo/capi/tests/c/ref_peer.c")
