@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Install libskein_simd into a scratch DESTDIR with tools/package/capi-install.sh,
-# then build capi/examples/skein512.c (reference API only) with pkg-config
-# against the shared and against the static library, and check both print
-# the Skein 1.3 specification's Skein-512-512 of the byte 0xFF (appendix C).
+# The C library as a user links it: install libskein_simd into a scratch
+# DESTDIR with tools/package/capi-install.sh, then build
+# capi/examples/skein512.c (reference API only) with pkg-config against the
+# shared and against the static library, and check both print the Skein 1.3
+# specification's Skein-512-512 of the byte 0xFF (appendix C).
+#
+# usage: bash tools/ci/capi-link-check.sh     (needs cc, pkg-config, readelf)
 # Last line: "capi-link-check: N passed, M failed".
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

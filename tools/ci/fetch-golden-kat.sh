@@ -5,6 +5,8 @@
 # ../shared/kat/ beside the repository, or the cache). The file comes from the
 # source distribution of pyskein 1.0 on PyPI (test/skein_golden_kat.txt);
 # never commit it.
+#
+# usage: bash tools/ci/fetch-golden-kat.sh     (needs pip only when it fetches)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."

@@ -1,21 +1,35 @@
 #!/usr/bin/env bash
-# Fuzzing for CI: `bash tools/ci/fuzz-ci.sh` from anywhere in the repository.
+# Fuzzing for CI: checks the fuzz crate's reference Skein against the golden
+# file, builds every cargo-fuzz target of fuzz/ once, then runs each from its
+# committed corpus.
 #
-# Checks the fuzz targets' reference Skein against the golden file, builds
-# every cargo-fuzz target of fuzz/ (nightly, AddressSanitizer, debug
-# assertions), then runs each for FUZZ_SECONDS (default 60) seconds starting
-# from its committed corpus fuzz/corpus/<target>. New inputs go to a scratch
-# directory, so the committed corpus is not changed. Fails on a crash, a
-# failed assertion, a leak, a timeout (FUZZ_TIMEOUT, default 20 s for one
+# usage: bash tools/ci/fuzz-ci.sh        (from anywhere in the repository)
+#
+# The targets are what `cargo fuzz list` prints (every [[bin]] of
+# fuzz/Cargo.toml), built by one `cargo fuzz build` (nightly, AddressSanitizer,
+# debug assertions) into fuzz/target/, whose binaries are then run directly
+# (no cargo per run, so nothing is rebuilt), FUZZ_JOBS at a time, each for
+# FUZZ_SECONDS seconds starting from fuzz/corpus/<target>. New inputs go to a
+# scratch directory, so the committed corpus is not changed. Fails on a
+# crash, a failed assertion, a leak, a timeout (FUZZ_TIMEOUT seconds for one
 # input) or running out of memory, printing the input that did it. Ends with
 # the executions per target.
+#
+# Environment:
+#   FUZZ_SECONDS  seconds per target (default 60)
+#   FUZZ_TIMEOUT  seconds allowed for one input (default 20)
+#   FUZZ_JOBS     targets run at once (default: the number of cores)
+# Installs cargo-fuzz if missing (a debug build: it only drives cargo and
+# builds in half the time); needs the nightly toolchain.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export PATH="$HOME/.cargo/bin:$PATH"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-60}"
 TIMEOUT_PER_INPUT="${FUZZ_TIMEOUT:-20}"
+JOBS="${FUZZ_JOBS:-$(nproc)}"
 TOOLCHAIN=nightly
+TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
 
 if ! rustup toolchain list | grep -q "^$TOOLCHAIN-"; then
     echo "fuzz-ci: error: no '$TOOLCHAIN' Rust toolchain (cargo-fuzz needs it; found: $(rustup toolchain list | tr '\n' ' '))." >&2
@@ -25,7 +39,7 @@ fi
 
 if ! cargo fuzz --version > /dev/null 2>&1; then
     t0=$SECONDS
-    cargo install cargo-fuzz --locked
+    cargo install cargo-fuzz --locked --debug
     echo "fuzz-ci: cargo install cargo-fuzz: $((SECONDS - t0))s"
 fi
 cargo fuzz --version
@@ -34,36 +48,60 @@ t0=$SECONDS
 cargo "+$TOOLCHAIN" test --manifest-path fuzz/Cargo.toml
 echo "fuzz-ci: reference test: $((SECONDS - t0))s"
 
-t0=$SECONDS
-cargo "+$TOOLCHAIN" fuzz build
-echo "fuzz-ci: build: $((SECONDS - t0))s"
-
 mapfile -t targets < <(cargo "+$TOOLCHAIN" fuzz list)
 if [ ${#targets[@]} -eq 0 ]; then
     echo "fuzz-ci: error: cargo fuzz list found no targets in fuzz/" >&2
     exit 1
 fi
-
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-summary=()
-failed=()
 for t in "${targets[@]}"; do
     seeds="fuzz/corpus/$t"
     if [ ! -d "$seeds" ] || [ -z "$(ls -A "$seeds")" ]; then
         echo "fuzz-ci: error: target $t has no committed corpus in $seeds" >&2
         exit 1
     fi
+done
+
+t0=$SECONDS
+cargo "+$TOOLCHAIN" fuzz build --target "$TRIPLE"
+echo "fuzz-ci: build of ${#targets[@]} targets (${targets[*]}): $((SECONDS - t0))s"
+bindir="fuzz/target/$TRIPLE/release"
+
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+# run_target T: one libFuzzer run of target T, output in $scratch/T/log,
+# exit status in $scratch/T/rc.
+run_target() {
+    local t="$1" rc=0
     mkdir -p "$scratch/$t/corpus" "$scratch/$t/artifacts"
-    echo "fuzz-ci: running $t for ${SECONDS_PER_TARGET}s from $(ls "$seeds" | wc -l) seed inputs"
-    rc=0
-    cargo "+$TOOLCHAIN" fuzz run "$t" "$scratch/$t/corpus" "$seeds" -- \
+    # The AddressSanitizer options `cargo fuzz run` sets.
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_odr_violation=0" "$bindir/$t" "$scratch/$t/corpus" "fuzz/corpus/$t" \
         -max_total_time="$SECONDS_PER_TARGET" -timeout="$TIMEOUT_PER_INPUT" \
         -print_final_stats=1 -artifact_prefix="$scratch/$t/artifacts/" \
         > "$scratch/$t/log" 2>&1 || rc=$?
+    echo "$rc" > "$scratch/$t/rc"
+}
+
+t0=$SECONDS
+echo "fuzz-ci: running ${#targets[@]} targets for ${SECONDS_PER_TARGET}s each, $JOBS at a time"
+pids=()
+for t in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+    echo "fuzz-ci: starting $t from $(ls "fuzz/corpus/$t" | wc -l) seed inputs"
+    run_target "$t" &
+    pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+echo "fuzz-ci: runs: $((SECONDS - t0))s"
+
+summary=()
+failed=()
+for t in "${targets[@]}"; do
+    rc="$(cat "$scratch/$t/rc" 2> /dev/null || echo '?')"
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/$t/log" | tail -n 1)"
     rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$scratch/$t/log" | tail -n 1)"
     summary+=("$(printf '%-12s %12s executions %8s exec/s   %s' "$t" "${runs:-?}" "${rate:-?}" "$([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")")")
+    echo "---- fuzz target $t (exit $rc)"
     if [ "$rc" != 0 ]; then
         failed+=("$t")
         # The panic message (assertions print whole digests: cut long lines),
@@ -85,9 +123,10 @@ done
 echo
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 features="$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w 'sse2\|avx2\|avx512f\|avx512vl' | tr '\n' ' ')"
-echo "fuzz-ci: results (${SECONDS_PER_TARGET}s per target; CPU: $cpu; features: ${features:-none of sse2/avx2/avx512})"
+echo "fuzz-ci: results (${SECONDS_PER_TARGET}s per target, $JOBS at a time; CPU: $cpu; features: ${features:-none of sse2/avx2/avx512})"
 printf '  %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz-ci: error: failing targets: ${failed[*]}" >&2
     exit 1
 fi
+echo "fuzz-ci: ${#targets[@]} passed, 0 failed"
