@@ -4,7 +4,8 @@
 //! Names in these lines are escaped as GNU coreutils escapes them: a name
 //! with a backslash, newline or carriage return is written with `\\`, `\n`
 //! and `\r` and the line starts with a backslash ([`escape_name`],
-//! [`unescape_name`]).
+//! [`unescape_name`]). `--check`'s `NAME: OK` lines escape only names with a
+//! newline, as GNU coreutils 9.1 does ([`status_line`]).
 
 use skein_simd::StateSize;
 

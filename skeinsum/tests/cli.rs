@@ -2560,6 +2560,75 @@ fn check_list_from_stdin_naming_stdin_ends() {
     }
 }
 
+mod stdin_lists {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// Any list read from standard input (piped or redirected from a
+        /// file), with lines naming `-` anywhere among good and bad ones,
+        /// ends; each `-` line is a malformed one, the others are checked.
+        #[test]
+        fn lists_from_stdin_naming_stdin_always_end(
+            kinds in proptest::collection::vec(0u8..3, 1..20),
+            redirected in any::<bool>(),
+            threads in 1u8..3,
+        ) {
+            let dir = Dir::new();
+            dir.file("f", b"abc");
+            let (good, dash) = (
+                format!("{}  f\n", reference(512, 512, b"abc")),
+                format!("{}  -\n", reference(512, 512, b"")),
+            );
+            let (mut list, mut stdout, mut warnings) = (String::new(), String::new(), String::new());
+            let mut malformed = 0;
+            for (i, kind) in kinds.iter().enumerate() {
+                match kind {
+                    0 => {
+                        list.push_str(&good);
+                        stdout.push_str("f: OK\n");
+                    }
+                    _ => {
+                        list.push_str(if *kind == 1 { &dash } else { "junk\n" });
+                        malformed += 1;
+                        warnings.push_str(&format!(
+                            "skeinsum: 'standard input': {}: improperly formatted Skein checksum line\n",
+                            i + 1
+                        ));
+                    }
+                }
+            }
+            let listed = dir.file("list", list.as_bytes());
+            let mut cmd = std::process::Command::new(&*BIN);
+            cmd.current_dir(dir.path())
+                .args(["-j", &threads.to_string(), "-c", "-w"]);
+            let out = if redirected {
+                let stdin = Stdio::from(fs::File::open(&listed).unwrap());
+                run_with_timeout(cmd, stdin, None, Duration::from_secs(30))
+            } else {
+                let input = Some(list.into_bytes());
+                run_with_timeout(cmd, Stdio::piped(), input, Duration::from_secs(30))
+            };
+            let out = out.expect("skeinsum -c of a list from stdin hangs");
+            prop_assert_eq!(stdout_of(&out), stdout.clone());
+            if stdout.is_empty() {
+                warnings.push_str(
+                    "skeinsum: 'standard input': no properly formatted Skein checksum lines found\n",
+                );
+            } else if malformed > 0 {
+                warnings.push_str(&format!(
+                    "skeinsum: WARNING: {malformed} line{} improperly formatted\n",
+                    if malformed == 1 { " is" } else { "s are" }
+                ));
+            }
+            prop_assert_eq!(stderr_of(&out), warnings);
+            prop_assert_eq!(out.status.code(), Some(i32::from(stdout.is_empty())));
+        }
+    }
+}
+
 /// Standard input open for writing only is `Bad file descriptor` (GNU),
 /// never the empty input's digest: alone, among files, and as a list.
 #[cfg(unix)]
@@ -2733,7 +2802,7 @@ fn check_warnings_keep_the_order_of_the_list() {
 
 /// Changes that leave the content alone (mode, access time, a new link: the
 /// status-change time moves) while a file is hashed still give its digest,
-/// read or mapped, in a batch or alone.
+/// read or mapped, in a batch or alone, on every backend.
 #[cfg(unix)]
 #[test]
 fn metadata_changes_while_hashed_give_the_digest() {
@@ -2755,40 +2824,45 @@ fn metadata_changes_while_hashed_give_the_digest() {
             fs::hard_link(f, f.with_extension("link")).unwrap()
         }),
     ];
-    for (what, change) in changes {
-        // Alone: mapped (paused with the first window mapped) and read.
-        for (stage, args) in [("hash", &[][..]), ("read", &["--no-mmap"][..])] {
-            let out = run_paused(stage, 1 << 20, args, &[], false, |f| {
+    for backend in skein_simd::Backend::available() {
+        let forced = ["--backend", backend.name()];
+        for (what, change) in changes {
+            // Alone: mapped (paused with the first window mapped) and read.
+            for (stage, mmap) in [("hash", &[][..]), ("read", &["--no-mmap"][..])] {
+                let args = [&forced[..], mmap].concat();
+                let out = run_paused(stage, 1 << 20, &args, &[], false, |f| {
+                    std::thread::sleep(Duration::from_millis(30));
+                    change(f)
+                });
+                assert!(out.status.success(), "{what} {args:?}: {}", stderr_of(&out));
+                assert_eq!(
+                    stdout_of(&out).split("  ").next().unwrap(),
+                    reference(512, 512, &pattern(1 << 20, 21)),
+                    "{what} {args:?}"
+                );
+            }
+            // In a batch: read (small) and mapped (100 KB) files.
+            let dir = Dir::new();
+            let small = dir.file("small", &pattern(1000, 5));
+            let large = dir.file("large", &pattern(100_000, 6));
+            let args = [&forced[..], &["-j", "2", "small", "large"]].concat();
+            let out = through_batch(&dir, &args, || {
                 std::thread::sleep(Duration::from_millis(30));
-                change(f)
+                change(&small);
+                change(&large);
             });
-            assert!(out.status.success(), "{what} {args:?}: {}", stderr_of(&out));
             assert_eq!(
-                stdout_of(&out).split("  ").next().unwrap(),
-                reference(512, 512, &pattern(1 << 20, 21)),
-                "{what} {args:?}"
+                stdout_of(&out),
+                format!(
+                    "{}  small\n{}  large\n",
+                    reference(512, 512, &pattern(1000, 5)),
+                    reference(512, 512, &pattern(100_000, 6))
+                ),
+                "{what} {args:?}: {}",
+                stderr_of(&out)
             );
+            assert!(out.status.success(), "{what} {args:?}");
         }
-        // In a batch: read (small) and mapped (100 KB) files.
-        let dir = Dir::new();
-        let small = dir.file("small", &pattern(1000, 5));
-        let large = dir.file("large", &pattern(100_000, 6));
-        let out = through_batch(&dir, &["-j", "2", "small", "large"], || {
-            std::thread::sleep(Duration::from_millis(30));
-            change(&small);
-            change(&large);
-        });
-        assert_eq!(
-            stdout_of(&out),
-            format!(
-                "{}  small\n{}  large\n",
-                reference(512, 512, &pattern(1000, 5)),
-                reference(512, 512, &pattern(100_000, 6))
-            ),
-            "{what}: {}",
-            stderr_of(&out)
-        );
-        assert!(out.status.success(), "{what}");
     }
 }
 
