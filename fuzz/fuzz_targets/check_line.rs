@@ -1,7 +1,9 @@
 //! skeinsum's checksum-line parser, GNU escaping and message quoting:
 //! arbitrary bytes never panic them, every line skeinsum writes (GNU or
-//! `--tag`, any name, any digest length a tag can name) parses back to the
-//! same name and digest, and a quoted name is one line with no control byte.
+//! `--tag`, any name, any digest length a tag can name, with the spacing
+//! around `(` and `=` that GNU accepts) parses back to the same name (cut
+//! at its first NUL, as GNU cuts it) and digest, and a quoted name is one
+//! line with no control byte.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
@@ -16,7 +18,9 @@ struct Input {
     /// Written into a result line and read back.
     digest: Vec<u8>,
     name: Vec<u8>,
-    /// Bits 0-1: state size; bit 2: tag line; bit 3: leading blanks.
+    /// Bits 0-1: state size; bit 2: tag line; bit 3: leading blanks;
+    /// bits 4-5: the spacing of a tag line (` (` or `(`, ` = `, `=` or
+    /// `\t=  `).
     style: u8,
 }
 
@@ -28,10 +32,10 @@ fuzz_target!(|input: Input| {
         style,
     } = input;
 
-    // Arbitrary bytes: never a panic; a parsed line has a name, and its
+    // Arbitrary bytes: never a panic; a parsed name holds no NUL, and the
     // digest has the length its hex digits say.
     if let Some(line) = parse_check_line(&raw) {
-        assert!(!line.name.is_empty());
+        assert!(!line.name.contains(&0));
         assert_eq!(2 * line.expected.len(), line.hex_digits);
     }
     let quoted = quote_name(&raw);
@@ -54,6 +58,23 @@ fuzz_target!(|input: Input| {
     let tag = (style & 4 != 0).then_some(tag.as_str());
     let mut line = result_line(&digest, &name, tag, b'\n');
     assert_eq!(line.pop(), Some(b'\n'));
+    if tag.is_some() {
+        let (open, equals): (&[u8], &[u8]) = match (style >> 4) & 3 {
+            0 => (b" (", b") = "),
+            1 => (b"(", b")="),
+            2 => (b" (", b")\t=  "),
+            _ => (b"(", b") = "),
+        };
+        let name_at = line.iter().position(|&c| c == b'(').unwrap();
+        let hex_at = line.len() - 2 * digest.len();
+        let name_end = hex_at - 4;
+        let mut spaced = line[..name_at - 1].to_vec();
+        spaced.extend_from_slice(open);
+        spaced.extend_from_slice(&line[name_at + 1..name_end]);
+        spaced.extend_from_slice(equals);
+        spaced.extend_from_slice(&line[hex_at..]);
+        line = spaced;
+    }
     if style & 8 != 0 {
         line.splice(0..0, *b" \t ");
     }
@@ -63,7 +84,8 @@ fuzz_target!(|input: Input| {
             String::from_utf8_lossy(&line)
         )
     });
-    assert_eq!(parsed.name, name, "name");
+    let cut = name.iter().position(|&c| c == 0).unwrap_or(name.len());
+    assert_eq!(parsed.name, name[..cut], "name");
     assert_eq!(parsed.expected, digest, "digest");
     assert_eq!(parsed.hex_digits, 2 * digest.len());
     match tag {

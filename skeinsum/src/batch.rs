@@ -3,12 +3,14 @@
 //! across the threads of the current rayon pool, and handed back in order.
 //!
 //! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
-//! Its files are opened, snapshotted (size, mtime, ctime, as in
-//! `crate::input`) and read (under `MMAP_MIN`) or mapped whole, in parallel;
+//! Its files are opened, snapshotted (size and mtime, as in `crate::input`)
+//! and read to their end (under `MMAP_MIN`) or mapped whole, in parallel;
 //! after hashing each is snapshotted again, and a change, or a shrink under
 //! its mapping (caught by the SIGBUS guard of `crate::mapped`), is the same
 //! error as on the sequential path. Everything else (standard input, FIFOs,
-//! devices, directories, names that cannot be looked up, files over
+//! devices, directories, names that cannot be looked up, files whose size
+//! `stat` gives as 0 or that hold more or less than it says, as procfs and
+//! sysfs files do, files over
 //! [`BATCH_FILE_MAX`], digests over [`BATCH_OUTPUT_MAX`]) is left to the
 //! sequential path, in its place: [`Outcome::Sequential`].
 
@@ -181,7 +183,7 @@ impl<'c> Batch<'c> {
             .zip(&manys)
             .map(|(request, many)| {
                 many.and_then(|_| std::fs::metadata(bytes_os(request.name)).ok())
-                    .filter(|m| m.is_file() && m.len() <= largest)
+                    .filter(|m| m.is_file() && m.len() > 0 && m.len() <= largest)
                     .map(|m| m.len())
             })
             .collect();
@@ -240,10 +242,12 @@ impl<'c> Batch<'c> {
                     _ => unreachable!("members are ready"),
                 })
                 .collect();
-            let len = self.manys[index].0 .1.div_ceil(8) as usize;
+            let output_bits = self.manys[index].0 .1;
+            let len = output_bits.div_ceil(8) as usize;
             let mut out = vec![0u8; members.len() * len];
             many.hash_into(&messages, &mut out);
-            for (&i, digest) in members.iter().zip(out.chunks_exact(len)) {
+            for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
+                crate::format::mask_unused_bits(digest, output_bits);
                 digests[i] = Some(digest.to_vec());
             }
         }
@@ -328,7 +332,9 @@ fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, I
     let Some(before) = Snapshot::of(&file.metadata()?) else {
         return Ok(None);
     };
-    if before.len > BATCH_FILE_MAX {
+    // Size 0 is what procfs and debugfs report for files with content:
+    // only the sequential path, which reads to the end, knows.
+    if before.len == 0 || before.len > BATCH_FILE_MAX {
         return Ok(None);
     }
     if use_mmap && before.len >= MMAP_MIN && !testing::refuse_map(0) {
@@ -362,14 +368,34 @@ fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, I
         .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
     data.resize(len, 0);
     match (&file).read_exact(&mut data) {
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Err(InputError::Changed),
+        // Less than its size: a pseudo-file whose size is a guess (sysfs
+        // says 4096), or a file that shrank since; the sequential path
+        // reads it to its end.
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
         read => read?,
+    }
+    // More than its size: the same (procfs says 0 for files with content).
+    if read_more(&file)? {
+        return Ok(None);
     }
     Ok(Some(Ready {
         file,
         before,
         data: Data::Read(data),
     }))
+}
+
+/// Whether `file` has a byte past the end of what was read; a read error
+/// (`EIO` from a pseudo-file) is reported, never taken for the end.
+fn read_more(mut file: &File) -> io::Result<bool> {
+    let mut probe = [0u8; 1];
+    loop {
+        match file.read(&mut probe) {
+            Ok(n) => return Ok(n > 0),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// After hashing: drop the mapping (a fault under it is a change) and

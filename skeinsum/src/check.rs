@@ -9,7 +9,7 @@ use subtle::ConstantTimeEq;
 use crate::batch::{Batch, Outcome, Request, WINDOW_FILES};
 use crate::cli::MAX_OUTPUT_BITS;
 use crate::config::{os_bytes, HashConfig};
-use crate::format::{parse_check_line, status_line, CheckLine};
+use crate::format::{self, parse_check_line, status_line, CheckLine};
 use crate::input::{self, InputError, Reader};
 use crate::quote::quote_name;
 use crate::report::{io_reason, warn, Output, OutputClosed};
@@ -113,7 +113,8 @@ fn check_list(
     out: &mut Output,
 ) -> Result<bool, OutputClosed> {
     let opened = if list == b"-" {
-        input::stdin().map(|s| Box::new(s) as Box<dyn BufRead>)
+        input::stdin()
+            .map(|s| Box::new(io::BufReader::with_capacity(1 << 16, s)) as Box<dyn BufRead>)
     } else {
         std::fs::File::open(crate::config::bytes_os(list))
             .map(|f| Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>)
@@ -146,7 +147,7 @@ fn check_list(
     let terminator = if options.zero { 0 } else { b'\n' };
     let mut raw = Vec::new();
     let mut number = 0u64;
-    let mut pending: Vec<(CheckLine, StateSize, u64)> = Vec::new();
+    let mut pending: Vec<Item> = Vec::new();
     let mut pending_bytes = 0;
     let mut checker = Checker {
         config,
@@ -161,7 +162,7 @@ fn check_list(
             Ok(Some(fits)) => fits,
             Ok(None) => break,
             Err(e) => {
-                checker.flush(batch.as_deref_mut(), &mut pending)?;
+                checker.flush(batch.as_deref_mut(), &mut pending, &label)?;
                 warn(format_args!("{label}: {}", io_reason(&e)));
                 return Ok(false);
             }
@@ -174,33 +175,38 @@ fn check_list(
         let entry = fits
             .then(|| parse_check_line(line))
             .flatten()
+            // A list read from standard input cannot name it again: GNU
+            // takes such a line for a malformed one.
+            .filter(|entry| !(list == b"-" && entry.name == b"-"))
             .and_then(|entry| algorithm_of(&entry, config).map(|algorithm| (entry, algorithm)));
-        let Some((entry, (state, output_bits))) = entry else {
-            checker.tally.malformed += 1;
-            if options.warn {
-                warn(format_args!(
-                    "{label}: {number}: improperly formatted Skein checksum line"
-                ));
+        let item = match entry {
+            Some((entry, (state, output_bits))) => {
+                checker.tally.well_formed += 1;
+                pending_bytes += entry.name.len() + entry.expected.len();
+                Item::Entry(entry, state, output_bits)
             }
-            continue;
+            None => {
+                checker.tally.malformed += 1;
+                Item::Malformed(number)
+            }
         };
-        checker.tally.well_formed += 1;
         if batch.is_none() {
-            checker.sequential(&entry, state, output_bits)?;
+            checker.item(&item, &label)?;
             if !regular {
                 // Whoever feeds the list may wait for this answer.
                 checker.out.flush()?;
             }
             continue;
         }
-        pending_bytes += entry.name.len() + entry.expected.len();
-        pending.push((entry, state, output_bits));
+        // Malformed lines wait in their place too, so that their warnings
+        // come out between the same results as on the sequential path.
+        pending.push(item);
         if pending.len() >= WINDOW_FILES || pending_bytes >= PENDING_BYTES {
-            checker.flush(batch.as_deref_mut(), &mut pending)?;
+            checker.flush(batch.as_deref_mut(), &mut pending, &label)?;
             pending_bytes = 0;
         }
     }
-    checker.flush(batch, &mut pending)?;
+    checker.flush(batch, &mut pending, &label)?;
 
     if tally.well_formed == 0 {
         warn(format_args!(
@@ -244,7 +250,9 @@ fn check_list(
         }
     }
     if options.ignore_missing && tally.verified == 0 {
-        warn(format_args!("{label}: no file was verified"));
+        if !options.status {
+            warn(format_args!("{label}: no file was verified"));
+        }
         return Ok(false);
     }
     Ok(tally.mismatched == 0 && tally.unreadable == 0 && !(options.strict && tally.malformed > 0))
@@ -260,6 +268,27 @@ fn algorithm_of(entry: &CheckLine, config: &HashConfig) -> Option<(StateSize, u6
         None => (entry.hex_digits as u64 == 2 * config.output_bits.div_ceil(8))
             .then_some((config.state, config.output_bits)),
     }
+}
+
+/// A line of the list, waiting in its place for a batch window.
+enum Item {
+    Entry(CheckLine, StateSize, u64),
+    /// Malformed (its line number, for `-w`).
+    Malformed(u64),
+}
+
+/// Whether a computed digest of `bits` bits equals the expected one, in
+/// constant time and on the digest's bits only: the unused low bits of the
+/// last byte (an odd `-l`) may be set or clear in the list.
+fn matches_bits(digest: &[u8], expected: &[u8], bits: u64) -> bool {
+    if digest.len() != expected.len() {
+        return false;
+    }
+    let mut expected = expected.to_vec();
+    format::mask_unused_bits(&mut expected, bits);
+    let mut digest = digest.to_vec();
+    format::mask_unused_bits(&mut digest, bits);
+    bool::from(digest.ct_eq(&expected))
 }
 
 /// "1 line is X" / "3 lines are X".
@@ -319,46 +348,69 @@ impl Checker<'_> {
         let verified = self
             .reader
             .hash(&entry.name, &mut hasher)
-            .map(|()| hasher.verify(&entry.expected));
+            .and_then(|()| input::finish(hasher, output_bits))
+            .map(|digest| matches_bits(&digest, &entry.expected, output_bits));
         self.report(entry, verified)
     }
 
-    /// Check every pending entry, window by window, and empty `pending`.
+    /// One line of the list on the sequential path: check its entry, or
+    /// warn about it (`-w`) if it is malformed.
+    fn item(&mut self, item: &Item, label: &str) -> Result<(), OutputClosed> {
+        match item {
+            Item::Entry(entry, state, bits) => self.sequential(entry, *state, *bits),
+            Item::Malformed(number) => {
+                if self.options.warn {
+                    warn(format_args!(
+                        "{label}: {number}: improperly formatted Skein checksum line"
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Check every pending line, window by window, report each in the
+    /// order of the list, and empty `pending`.
     fn flush(
         &mut self,
         mut batch: Option<&mut Batch<'_>>,
-        pending: &mut Vec<(CheckLine, StateSize, u64)>,
+        pending: &mut Vec<Item>,
+        label: &str,
     ) -> Result<(), OutputClosed> {
         let requests: Vec<Request<'_>> = pending
             .iter()
-            .map(|(entry, state, output_bits)| Request {
-                name: &entry.name,
-                state: *state,
-                output_bits: *output_bits,
+            .filter_map(|item| match item {
+                Item::Entry(entry, state, output_bits) => Some(Request {
+                    name: &entry.name,
+                    state: *state,
+                    output_bits: *output_bits,
+                }),
+                Item::Malformed(_) => None,
             })
             .collect();
-        let mut done = 0;
-        while done < pending.len() {
-            let Some(batch) = batch.as_deref_mut() else {
-                for (entry, state, bits) in &pending[done..] {
-                    self.sequential(entry, *state, *bits)?;
-                }
-                break;
+        let mut requested = 0;
+        let mut outcomes = std::collections::VecDeque::new();
+        for item in pending.iter() {
+            let (Item::Entry(entry, state, bits), Some(batch)) = (item, batch.as_deref_mut())
+            else {
+                self.item(item, label)?;
+                continue;
             };
-            let outcomes = batch.hash_window(&requests[done..]);
-            for ((entry, state, bits), outcome) in pending[done..].iter().zip(outcomes) {
-                done += 1;
-                match outcome {
-                    Outcome::Digest(digest) => {
-                        let same = digest.len() == entry.expected.len()
-                            && bool::from(digest.ct_eq(&entry.expected));
-                        self.report(entry, Ok(same))?;
-                    }
-                    Outcome::Failed(e) => self.report(entry, Err(e))?,
-                    Outcome::Sequential => {
-                        batch.suspend(|| self.sequential(entry, *state, *bits))?
-                    }
+            if outcomes.is_empty() {
+                let window = batch.hash_window(&requests[requested..]);
+                requested += window.len();
+                outcomes.extend(window);
+            }
+            match outcomes
+                .pop_front()
+                .expect("a window has one outcome per request")
+            {
+                Outcome::Digest(digest) => {
+                    let same = matches_bits(&digest, &entry.expected, *bits);
+                    self.report(entry, Ok(same))?;
                 }
+                Outcome::Failed(e) => self.report(entry, Err(e))?,
+                Outcome::Sequential => batch.suspend(|| self.sequential(entry, *state, *bits))?,
             }
         }
         pending.clear();

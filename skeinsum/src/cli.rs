@@ -52,7 +52,7 @@ pub struct Args {
     pub length: Option<u64>,
 
     /// MAC key given in hex (Skein-MAC)
-    #[arg(long, value_name = "HEX", value_parser = HexParser, group = "key")]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, allow_hyphen_values = true, group = "key")]
     pub key_hex: Option<HexBytes>,
 
     /// MAC key read from the bytes of a file (Skein-MAC)
@@ -64,19 +64,19 @@ pub struct Args {
     pub personalization: Option<OsString>,
 
     /// Personalization string given in hex
-    #[arg(long, value_name = "HEX", value_parser = HexParser, group = "personal")]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, allow_hyphen_values = true, group = "personal")]
     pub personalization_hex: Option<HexBytes>,
 
     /// Public key given in hex (hashing for signatures)
-    #[arg(long, value_name = "HEX", value_parser = HexParser)]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, allow_hyphen_values = true)]
     pub public_key_hex: Option<HexBytes>,
 
     /// Key identifier given in hex (key derivation, used with a key)
-    #[arg(long, value_name = "HEX", value_parser = HexParser)]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, allow_hyphen_values = true)]
     pub key_id_hex: Option<HexBytes>,
 
     /// Nonce given in hex
-    #[arg(long, value_name = "HEX", value_parser = HexParser)]
+    #[arg(long, value_name = "HEX", value_parser = HexParser, allow_hyphen_values = true)]
     pub nonce_hex: Option<HexBytes>,
 
     /// Tree hashing with leaf 2^Yl blocks, fan-out 2^Yf, at most Ym levels (e.g. 10,1,255)
@@ -121,11 +121,11 @@ pub struct Args {
     pub check: bool,
 
     /// With --check: do not print OK for each verified file
-    #[arg(long, requires = "check")]
+    #[arg(long, requires = "check", overrides_with_all = ["status", "warn"])]
     pub quiet: bool,
 
     /// With --check: print nothing on stdout; the exit status tells the result
-    #[arg(long, requires = "check")]
+    #[arg(long, requires = "check", overrides_with_all = ["quiet", "warn"])]
     pub status: bool,
 
     /// With --check: exit 1 if a checksum line is improperly formatted
@@ -133,7 +133,7 @@ pub struct Args {
     pub strict: bool,
 
     /// With --check: warn about each improperly formatted checksum line
-    #[arg(short, long, requires = "check")]
+    #[arg(short, long, requires = "check", overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
 
     /// With --check: do not fail or report on files that are missing
@@ -176,6 +176,13 @@ impl TypedValueParser for HexParser {
             )
         };
         let text = value.as_encoded_bytes();
+        // Taken as a value only so that clap does not read it as short
+        // options and name the first of them, a character of the key.
+        if text.starts_with(b"-") {
+            return Err(problem(format!(
+                "a value starting with '-' needs {option}=VALUE"
+            )));
+        }
         if let Some(at) = text.iter().position(|c| !c.is_ascii_hexdigit()) {
             return Err(problem(format!("invalid hex digit at position {}", at + 1)));
         }
@@ -185,20 +192,9 @@ impl TypedValueParser for HexParser {
                 text.len()
             )));
         }
-        let bytes = decode_hex(text).expect("checked: even count of hex digits");
+        let bytes = crate::format::decode_hex(text).expect("checked: even count of hex digits");
         Ok(HexBytes(Zeroizing::new(bytes)))
     }
-}
-
-/// Bytes of an even-length hex string, or `None`.
-pub fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
-    if hex.len() % 2 == 1 {
-        return None;
-    }
-    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    hex.chunks_exact(2)
-        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
-        .collect()
 }
 
 /// A whole number from 1 to `max`.

@@ -4,24 +4,21 @@
 //! Names in these lines are escaped as GNU coreutils escapes them: a name
 //! with a backslash, newline or carriage return is written with `\\`, `\n`
 //! and `\r` and the line starts with a backslash ([`escape_name`],
-//! [`unescape_name`]).
+//! [`unescape_name`]). `--check`'s `NAME: OK` lines escape only names with a
+//! newline, as GNU coreutils 9.1 does ([`status_line`]).
 
 use skein_simd::StateSize;
 
-use crate::cli::{decode_hex, MAX_OUTPUT_BITS};
+use crate::cli::MAX_OUTPUT_BITS;
 
-/// Lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = Vec::with_capacity(2 * bytes.len());
-    push_hex(&mut s, bytes);
-    String::from_utf8(s).expect("hex digits are ASCII")
-}
-
-fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 15)]);
+/// Clear the bits of the last byte of `digest` past `bits` (its low bits):
+/// an output of `bits` bits that is not a whole number of bytes ends in a
+/// partial byte, printed as pyskein and this project's Python package print
+/// it. A digest of whole bytes is left alone.
+pub fn mask_unused_bits(digest: &mut [u8], bits: u64) {
+    let unused = (8 * digest.len() as u64).wrapping_sub(bits);
+    if let (Some(last), 1..=7) = (digest.last_mut(), unused) {
+        *last &= 0xFF << unused;
     }
 }
 
@@ -92,10 +89,10 @@ pub fn result_line(digest: &[u8], name: &[u8], tag: Option<&str>, end: u8) -> Ve
             line.extend_from_slice(b" (");
             push_name(&mut line);
             line.extend_from_slice(b") = ");
-            push_hex(&mut line, digest);
+            line.extend_from_slice(hex::encode(digest).as_bytes());
         }
         None => {
-            push_hex(&mut line, digest);
+            line.extend_from_slice(hex::encode(digest).as_bytes());
             line.extend_from_slice(b"  ");
             push_name(&mut line);
         }
@@ -104,12 +101,20 @@ pub fn result_line(digest: &[u8], name: &[u8], tag: Option<&str>, end: u8) -> Ve
     line
 }
 
-/// `NAME: STATUS` for --check, escaped like result lines.
+/// `NAME: STATUS` for --check, as GNU coreutils 9.1 writes it: a name with
+/// a newline is escaped (`\\` and `\n`; a carriage return stays as it is)
+/// and the line starts with a backslash; any other name is printed as it is.
 pub fn status_line(name: &[u8], status: &str) -> Vec<u8> {
     let mut line = Vec::with_capacity(name.len() + status.len() + 4);
-    if needs_escape(name) {
+    if name.contains(&b'\n') {
         line.push(b'\\');
-        escape_into(&mut line, name);
+        for &c in name {
+            match c {
+                b'\\' => line.extend_from_slice(b"\\\\"),
+                b'\n' => line.extend_from_slice(b"\\n"),
+                _ => line.push(c),
+            }
+        }
     } else {
         line.extend_from_slice(name);
     }
@@ -149,7 +154,7 @@ pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
     } else {
         parse_gnu(body)?
     };
-    let name = if escaped {
+    let mut name = if escaped {
         unescape_name(&parsed.name)?
     } else {
         parsed.name
@@ -157,13 +162,22 @@ pub fn parse_check_line(line: &[u8]) -> Option<CheckLine> {
     if name.is_empty() {
         return None;
     }
+    // A name ends at a NUL, as in GNU (a C string there): no NUL reaches a
+    // file name or a line of output.
+    if let Some(nul) = name.iter().position(|&c| c == 0) {
+        name.truncate(nul);
+    }
     Some(CheckLine { name, ..parsed })
 }
 
-/// `Skein-S-L (NAME) = HEX` or FreeBSD's `SkeinS (NAME) = HEX`.
+/// `Skein-S-L (NAME) = HEX` or FreeBSD's `SkeinS (NAME) = HEX`, spaced as
+/// GNU coreutils accepts its own tag lines: at most one space before `(`,
+/// the name up to the last `)`, any blanks around `=`, nothing after the
+/// digest.
 fn parse_tagged(body: &[u8]) -> Option<CheckLine> {
     let open = body.iter().position(|&c| c == b'(')?;
-    let algorithm = std::str::from_utf8(&body[..open]).ok()?.strip_suffix(' ')?;
+    let algorithm = std::str::from_utf8(&body[..open]).ok()?;
+    let algorithm = algorithm.strip_suffix(' ').unwrap_or(algorithm);
     let (state, bits) = match algorithm.strip_prefix("Skein-") {
         Some(sizes) => {
             let (state, bits) = sizes.split_once('-')?;
@@ -174,10 +188,12 @@ fn parse_tagged(body: &[u8]) -> Option<CheckLine> {
             (state, state.bits())
         }
     };
-    // The name may itself contain ") = ", so the last one ends it.
+    // The name may itself contain ") = ", so the last `)` ends it.
     let rest = &body[open + 1..];
-    let close = rest.windows(4).rposition(|w| w == b") = ")?;
-    let (name, digits) = (&rest[..close], &rest[close + 4..]);
+    let close = rest.iter().rposition(|&c| c == b')')?;
+    let name = &rest[..close];
+    let after = skip_blanks(&rest[close + 1..]);
+    let digits = skip_blanks(after.strip_prefix(b"=")?);
     if bits == 0 || bits > MAX_OUTPUT_BITS || digits.len() as u64 != 2 * bits.div_ceil(8) {
         return None;
     }
@@ -187,6 +203,21 @@ fn parse_tagged(body: &[u8]) -> Option<CheckLine> {
         hex_digits: digits.len(),
         algorithm: Some((state, bits)),
     })
+}
+
+/// `text` without its leading spaces and tabs.
+fn skip_blanks(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|&c| !is_blank(c))
+        .unwrap_or(text.len());
+    &text[start..]
+}
+
+/// The bytes of hex digits (either case), or `None` for an odd count or a
+/// byte that is no hex digit.
+pub fn decode_hex(digits: &[u8]) -> Option<Vec<u8>> {
+    hex::decode(digits).ok()
 }
 
 /// Space or tab (GNU's `ISWHITE`).

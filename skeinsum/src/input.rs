@@ -55,40 +55,48 @@ impl InputError {
     }
 }
 
-/// What must not change while a regular file is hashed: its size, its
-/// modification time and its status-change time (which no one can set back,
-/// so rewriting a file and restoring its mtime is caught too). A change
-/// within one tick of the file system's clock that keeps the size is the one
-/// thing this cannot see.
+/// What must not change while a regular file is hashed: its size and its
+/// modification time (to the nanosecond the file system keeps), which is
+/// what shows a change of content. The status-change time is left out on
+/// purpose: `chmod`, `touch -a`, `ln` and `chown` move it without touching
+/// a byte. What this cannot see: a rewrite that keeps the size and sets the
+/// mtime back (which takes intent), or one within one tick of the file
+/// system's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Snapshot {
     pub(crate) len: u64,
     modified: Option<SystemTime>,
-    changed: Option<(i64, i64)>,
 }
 
 impl Snapshot {
     /// `Some` for regular files only: other inputs have no size to keep.
     pub(crate) fn of(meta: &std::fs::Metadata) -> Option<Snapshot> {
-        #[cfg(unix)]
-        let changed = {
-            use std::os::unix::fs::MetadataExt;
-            Some((meta.ctime(), meta.ctime_nsec()))
-        };
-        #[cfg(not(unix))]
-        let changed = None;
         meta.is_file().then(|| Snapshot {
             len: meta.len(),
             modified: meta.modified().ok(),
-            changed,
         })
     }
 }
 
 /// Standard input, or `Bad file descriptor` if it was closed at start-up.
-pub fn stdin() -> io::Result<io::StdinLock<'static>> {
+///
+/// On Unix this is a `File` on a duplicate of descriptor 0, not Rust's
+/// `Stdin`: `Stdin` takes `EBADF` for the end of input, so a descriptor 0
+/// open for writing only (`skeinsum 0>/dev/full`) would hash as empty input;
+/// a `File` reports the error. It holds no lock either, so reading it twice
+/// in one run cannot wait on itself.
+#[cfg(unix)]
+pub fn stdin() -> io::Result<File> {
+    use std::os::fd::AsFd;
     closed_at_start(0)?;
-    Ok(io::stdin().lock())
+    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
+}
+
+/// Standard input, or `Bad file descriptor` if it was closed at start-up.
+#[cfg(not(unix))]
+pub fn stdin() -> io::Result<io::Stdin> {
+    closed_at_start(0)?;
+    Ok(io::stdin())
 }
 
 /// Whether standard input is a regular file (`< file`), not a pipe or terminal.
@@ -108,10 +116,11 @@ fn stdin_snapshot() -> Option<Snapshot> {
     None
 }
 
-/// The digest of a finished hasher. Its buffer is reserved fallibly, so an
-/// output too large for this machine is an error for this file, not an
-/// abort of the run.
-pub fn finish(hasher: DynSkein) -> Result<Vec<u8>, InputError> {
+/// The `output_bits`-bit digest of a finished hasher, the unused low bits
+/// of its last byte cleared (`crate::format::mask_unused_bits`). Its buffer
+/// is reserved fallibly, so an output too large for this machine is an
+/// error for this file, not an abort of the run.
+pub fn finish(hasher: DynSkein, output_bits: u64) -> Result<Vec<u8>, InputError> {
     let mut digest = Vec::new();
     digest.try_reserve_exact(hasher.output_len()).map_err(|_| {
         io::Error::new(
@@ -121,6 +130,7 @@ pub fn finish(hasher: DynSkein) -> Result<Vec<u8>, InputError> {
     })?;
     digest.resize(hasher.output_len(), 0);
     hasher.finalize_into(&mut digest);
+    crate::format::mask_unused_bits(&mut digest, output_bits);
     Ok(digest)
 }
 
@@ -143,8 +153,8 @@ impl Reader {
     }
 
     /// Feed the input named `name` (`-` = standard input) to `hasher`. A
-    /// regular file (standard input too, when it is one) that changes size,
-    /// mtime or ctime meanwhile, or shrinks under its mapping, is an error.
+    /// regular file (standard input too, when it is one) that changes size
+    /// or mtime meanwhile, or shrinks under its mapping, is an error.
     pub fn hash(&mut self, name: &[u8], hasher: &mut DynSkein) -> Result<(), InputError> {
         if name == b"-" {
             crate::report::write_pending();

@@ -182,7 +182,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         let mut hasher = prototype.clone();
         reader
             .hash(name, &mut hasher)
-            .and_then(|()| input::finish(hasher))
+            .and_then(|()| input::finish(hasher, config.output_bits))
     };
     match &mut batcher {
         None => {

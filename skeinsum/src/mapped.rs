@@ -7,7 +7,7 @@
 //! hands the rest of the file to plain reading.
 //!
 //! A mapped file can change under us. The policy, in three parts:
-//! 1. The caller compares size, mtime and ctime after hashing with those
+//! 1. The caller compares size and mtime after hashing with those
 //!    before (on every path, mapped or read); any change makes the file an
 //!    error ("file changed while being read") instead of a digest of a mix of
 //!    old and new contents.

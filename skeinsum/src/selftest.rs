@@ -9,8 +9,7 @@
 
 use skein_simd::{Backend, DynSkein, Params, Platform, StateSize, TreeParams};
 
-use crate::cli::decode_hex;
-use crate::format::hex;
+use crate::format::decode_hex;
 use crate::report::{Output, OutputClosed};
 
 pub struct Vector {
@@ -43,7 +42,7 @@ impl Vector {
         let state = StateSize::from_bits(self.state_bits).ok_or("bad built-in state size")?;
         let mut hasher = DynSkein::new(state, &params).map_err(|e| e.to_string())?;
         hasher.update_bits(&message, self.message_bits);
-        Ok(hex(&hasher.finalize_vec()))
+        Ok(hex::encode(hasher.finalize_vec()))
     }
 }
 

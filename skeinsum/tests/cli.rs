@@ -37,28 +37,22 @@ fn skeinsum() -> Command {
     cmd
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
+/// The bytes of hex text that may be broken by whitespace.
 fn unhex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
+    hex::decode(s).unwrap()
 }
 
 /// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
 fn reference(state: u32, out_bits: u32, data: &[u8]) -> String {
     match (state, out_bits) {
-        (256, 256) => hex(&skein::Skein256::<U32>::digest(data)),
-        (512, 256) => hex(&skein::Skein512::<U32>::digest(data)),
-        (512, 384) => hex(&skein::Skein512::<U48>::digest(data)),
-        (512, 512) => hex(&skein::Skein512::<U64>::digest(data)),
-        (1024, 384) => hex(&skein::Skein1024::<U48>::digest(data)),
-        (1024, 512) => hex(&skein::Skein1024::<U64>::digest(data)),
-        (1024, 1024) => hex(&skein::Skein1024::<U128>::digest(data)),
+        (256, 256) => hex::encode(skein::Skein256::<U32>::digest(data)),
+        (512, 256) => hex::encode(skein::Skein512::<U32>::digest(data)),
+        (512, 384) => hex::encode(skein::Skein512::<U48>::digest(data)),
+        (512, 512) => hex::encode(skein::Skein512::<U64>::digest(data)),
+        (1024, 384) => hex::encode(skein::Skein1024::<U48>::digest(data)),
+        (1024, 512) => hex::encode(skein::Skein1024::<U64>::digest(data)),
+        (1024, 1024) => hex::encode(skein::Skein1024::<U128>::digest(data)),
         _ => panic!("no reference for Skein-{state}-{out_bits}"),
     }
 }
@@ -151,7 +145,7 @@ fn golden() -> Vec<Kat> {
             msg: e.msg,
             key: e.key,
             tree: e.tree,
-            result: hex(&e.result),
+            result: hex::encode(&e.result),
         })
         .collect()
 }
@@ -166,7 +160,7 @@ fn kat_args(e: &Kat) -> Vec<String> {
     // A key of 0 bytes is no key in Skein (the golden file has such MAC
     // entries); skeinsum refuses an empty key, so those go without one.
     if let Some(k) = e.key.as_ref().filter(|k| !k.is_empty()) {
-        args.push(format!("--key-hex={}", hex(k)));
+        args.push(format!("--key-hex={}", hex::encode(k)));
     }
     if let Some((l, f, m)) = e.tree {
         args.push(format!("--tree={l},{f},{m}"));
@@ -357,13 +351,19 @@ fn names_with_backslash_or_newline_are_escaped_like_gnu() {
             .assert()
             .success()
             .stdout(format!("\\Skein-512-512 ({escaped}) = {digest}\n"));
-        // --check reads them back, and reports the name escaped.
+        // --check reads them back, and reports the name as GNU 9.1 does:
+        // escaped if it holds a newline, else as it is.
+        let reported = if name.contains('\n') {
+            format!("\\{escaped}: OK\n")
+        } else {
+            format!("{name}: OK\n")
+        };
         dir.cmd()
             .args(["-c", "-"])
             .write_stdin(format!("\\{digest}  {escaped}\n"))
             .assert()
             .success()
-            .stdout(format!("\\{escaped}: OK\n"));
+            .stdout(reported);
     }
     // A plain name is not escaped.
     dir.file("plain name", b"x");
@@ -500,7 +500,7 @@ fn large_file() {
     for _ in 0..size >> 20 {
         reference_hasher.update(&zeros);
     }
-    let expected = format!("{}  big\n", hex(&reference_hasher.finalize()));
+    let expected = format!("{}  big\n", hex::encode(reference_hasher.finalize()));
     dir.cmd()
         .args(["--progress", "big"])
         .assert()
@@ -546,7 +546,7 @@ fn mac_key_from_hex_and_from_file_match_golden_entries() {
                 "-l",
                 &bits,
                 "--key-hex",
-                &hex(e.key.as_ref().unwrap()).to_uppercase(),
+                &hex::encode(e.key.as_ref().unwrap()).to_uppercase(),
                 &msg,
             ])
             .assert()
@@ -602,7 +602,7 @@ fn every_skein_argument_matches_reference_vectors() {
             // reference C code and skeinsum print the byte as computed.
             *got.last_mut().unwrap() &= 0xFFu8 << (8 - bits % 8);
         }
-        assert_eq!(hex(&got), f[9], "{line}");
+        assert_eq!(hex::encode(&got), f[9], "{line}");
         checked += 1;
     }
     assert!(checked >= 40, "only {checked} vectors");
@@ -998,7 +998,7 @@ fn check_with_a_key_uses_the_command_line_key() {
         .expect("golden MAC entry");
     let dir = Dir::new();
     dir.file("m", &e.msg);
-    let key = hex(e.key.as_ref().unwrap());
+    let key = hex::encode(e.key.as_ref().unwrap());
     dir.file(
         "sums",
         format!("{}  m\nSkein-512-512 (m) = {}\n", e.result, e.result).as_bytes(),
@@ -1414,7 +1414,7 @@ fn non_utf8_names() {
     }
 }
 
-// ------------------------------------------- hostile input (issue 15, 1-12)
+// ------------------------------------- bounds, closed descriptors, odd options
 
 /// `sh -c SCRIPT` with the binary under test as `$0`, in `dir`: for closed
 /// descriptors and resource limits, which only a shell sets up simply.
@@ -1433,7 +1433,7 @@ fn sh(dir: &Dir, script: &str) -> Command {
 
 /// Skein-512-8 by RustCrypto: the digest a two-hex-digit line would claim.
 fn reference_512_8(data: &[u8]) -> String {
-    hex(&skein::Skein512::<skein::digest::consts::U1>::digest(data))
+    hex::encode(skein::Skein512::<skein::digest::consts::U1>::digest(data))
 }
 
 /// Digest of `len` zero bytes by RustCrypto (Skein-512-512).
@@ -1446,10 +1446,10 @@ fn reference_zeros(len: u64) -> String {
         h.update(&zeros[..n]);
         left -= n as u64;
     }
-    hex(&h.finalize())
+    hex::encode(h.finalize())
 }
 
-/// Cases 1 and 4: an output length that cannot be produced (on 32-bit
+/// An output length that cannot be produced (on 32-bit
 /// targets `-l 34359738376` was cut to one byte, `-l 2^64-1` to none; on
 /// 64-bit ones the allocation aborted the run) is a usage error naming the
 /// option, and nothing is hashed.
@@ -1499,7 +1499,7 @@ fn output_length_beyond_the_bound_is_a_usage_error() {
         .stderr(predicate::str::contains("no properly formatted"));
 }
 
-/// Case 2 (and 8): files larger than one mapping window are mapped window
+/// Files larger than one mapping window are mapped window
 /// by window; forced to 64 KiB windows here so that a small file crosses
 /// many, with a last window that is not full.
 #[test]
@@ -1517,7 +1517,7 @@ fn files_are_mapped_in_windows() {
     }
 }
 
-/// Case 2: when the system refuses to map (a file system without mmap, as
+/// When the system refuses to map (a file system without mmap, as
 /// /sys/kernel/btf/vmlinux is for root on Linux), the file is read instead;
 /// also from the middle of a file whose first windows were mapped.
 #[test]
@@ -1553,7 +1553,7 @@ fn refused_mapping_falls_back_to_reading() {
     }
 }
 
-/// Case 8: a file larger than the address space allowed is hashed (it was
+/// A file larger than the address space allowed is hashed (it was
 /// mapped whole: `Cannot allocate memory`). 512 MiB of zeros (sparse) under
 /// a 256 MiB `ulimit -v`.
 #[cfg(unix)]
@@ -1573,7 +1573,7 @@ fn file_larger_than_the_address_space_limit() {
         .stderr("");
 }
 
-/// Case 3: a plain line must have the digest length of `-a`/`-l`: a
+/// A plain line must have the digest length of `-a`/`-l`: a
 /// two-digit line is not an 8-bit check (it passed one time in 256), and
 /// lists of other algorithms or Skein sizes are not "FAILED" files but no
 /// checksum lines at all.
@@ -1638,7 +1638,7 @@ fn check_lines_of_another_length_are_improperly_formatted() {
     dir.cmd().args(["-c", "--strict", "mixed"]).assert().code(1);
 }
 
-/// Case 5: the key file is read up to a bound (`/dev/zero` read forever),
+/// The key file is read up to a bound (`/dev/zero` read forever),
 /// and an empty key is an error, not an unkeyed hash.
 #[test]
 fn key_file_size_is_bounded_and_must_not_be_empty() {
@@ -1672,7 +1672,7 @@ fn key_file_size_is_bounded_and_must_not_be_empty() {
     assert_ne!(mac, format!("{}  m\n", reference(512, 512, b"message")));
 }
 
-/// Case 6: `-c -` checks each line as it arrives (the whole list was read
+/// `-c -` checks each line as it arrives (the whole list was read
 /// first): the answer to the first line comes while the list is still open.
 #[test]
 fn check_list_from_stdin_is_streamed() {
@@ -1708,7 +1708,7 @@ fn check_list_from_stdin_is_streamed() {
     assert!(status.success());
 }
 
-/// Case 6: a list far larger than the memory allowed, one endless line,
+/// A list far larger than the memory allowed, one endless line,
 /// is read in bounded memory; the line is improperly formatted and the
 /// good line after it still counts.
 #[cfg(unix)]
@@ -1752,7 +1752,7 @@ fn check_list_with_a_huge_line_in_bounded_memory() {
     );
 }
 
-/// Case 7: `-j` is bounded (100000 threads ran for minutes on six bytes).
+/// `-j` is bounded (100000 threads ran for minutes on six bytes).
 #[test]
 fn thread_count_is_bounded() {
     let dir = Dir::new();
@@ -1786,7 +1786,7 @@ fn thread_count_is_bounded() {
         .stdout(one.stdout);
 }
 
-/// Case 9: a file changed while read (not mapped) gives no digest: small
+/// A file changed while read (not mapped) gives no digest: small
 /// files, `--no-mmap`, and standard input redirected from a file.
 #[test]
 fn files_changing_while_read_are_errors() {
@@ -1846,27 +1846,7 @@ fn files_changing_while_read_are_errors() {
     }
 }
 
-/// Case 9: a mapped file rewritten in place (same size) with its mtime set
-/// back is caught by its ctime, which no one can set back.
-#[test]
-fn file_rewritten_with_its_mtime_restored_is_an_error() {
-    for args in [&[][..], &["--no-mmap"]] {
-        let stage = if args.is_empty() { "hash" } else { "read" };
-        let out = run_paused(stage, 1 << 20, args, &[], false, |f| {
-            let mtime = fs::metadata(f).unwrap().modified().unwrap();
-            // Past the file system clock's tick (a few ms), so that the
-            // change time can differ at all.
-            std::thread::sleep(Duration::from_millis(30));
-            let file = fs::OpenOptions::new().write(true).open(f).unwrap();
-            (&file).write_all(&pattern(1 << 20, 99)).unwrap();
-            file.set_modified(mtime).unwrap();
-            assert_eq!(fs::metadata(f).unwrap().modified().unwrap(), mtime);
-        });
-        assert_changed_error(&out);
-    }
-}
-
-/// Case 2 and 9: the SIGBUS guard and the change check hold in a later
+/// The SIGBUS guard and the change check hold in a later
 /// window too (truncated while window 5 of 64 KiB is mapped).
 #[test]
 fn file_truncated_in_a_later_window_is_an_error() {
@@ -1888,7 +1868,7 @@ fn file_truncated_in_a_later_window_is_an_error() {
     assert_changed_error(&out);
 }
 
-/// Case 10: closed standard descriptors are errors, as in GNU (the runtime
+/// Closed standard descriptors are errors, as in GNU (the runtime
 /// had put /dev/null there: no output and exit 0, or the digest of nothing).
 #[cfg(unix)]
 #[test]
@@ -1925,7 +1905,7 @@ fn closed_standard_descriptors_are_bad_file_descriptors() {
         .stderr("");
 }
 
-/// Case 10: --help and --version that cannot be written fail.
+/// --help and --version that cannot be written fail.
 #[cfg(target_os = "linux")]
 #[test]
 fn help_and_version_report_write_errors() {
@@ -1948,7 +1928,7 @@ fn help_and_version_report_write_errors() {
     }
 }
 
-/// Case 11: names in messages are quoted as GNU quotes them (the strings
+/// Names in messages are quoted as GNU quotes them (the strings
 /// are GNU coreutils 9.1 sha256sum's for the same names): no raw control
 /// byte reaches stderr.
 #[cfg(unix)]
@@ -1996,7 +1976,7 @@ fn names_in_messages_are_quoted_like_gnu() {
     );
 }
 
-/// Case 11: a mistyped key is never echoed (it was, whole: 131 KB).
+/// A mistyped key is never echoed (it was, whole: 131 KB).
 #[test]
 fn key_hex_errors_do_not_echo_the_key() {
     let dir = Dir::new();
@@ -2043,7 +2023,7 @@ fn key_hex_errors_do_not_echo_the_key() {
         .stderr("skeinsum: unexpected argument '--keyhex' found (see --help)\n");
 }
 
-/// Case 12: check lines with leading blanks (GNU skips them).
+/// Check lines with leading blanks (GNU skips them).
 #[test]
 fn check_lines_with_leading_blanks() {
     let dir = Dir::new();
@@ -2056,11 +2036,11 @@ fn check_lines_with_leading_blanks() {
         .write_stdin(list)
         .assert()
         .success()
-        .stdout("f: OK\nf: OK\n\\b\\\\s: OK\nf: OK\n")
+        .stdout("f: OK\nf: OK\nb\\s: OK\nf: OK\n")
         .stderr("");
 }
 
-/// Case 12: a repeated option is no error; the last value counts (GNU).
+/// A repeated option is no error; the last value counts (GNU).
 #[test]
 fn repeated_options_are_accepted() {
     let dir = Dir::new();
@@ -2092,7 +2072,7 @@ fn repeated_options_are_accepted() {
         .stdout(last.stdout);
 }
 
-/// Case 12: unambiguous prefixes of long options (GNU getopt_long).
+/// Unambiguous prefixes of long options (GNU getopt_long).
 #[test]
 fn long_option_prefixes() {
     let dir = Dir::new();
@@ -2107,6 +2087,11 @@ fn long_option_prefixes() {
         .args(["--che", "--ignore", "--stat", "sums"])
         .assert()
         .code(1)
+        .stderr("");
+    dir.cmd()
+        .args(["--che", "--ignore", "sums"])
+        .assert()
+        .code(1)
         .stderr("skeinsum: sums: no file was verified\n");
     // Ambiguous: --st is --status or --strict.
     dir.cmd()
@@ -2116,7 +2101,7 @@ fn long_option_prefixes() {
         .stderr(predicate::str::contains("--st"));
 }
 
-// ------------------------------------- many files at once (issue 11, item 1)
+// --------------------------------------------------------- many files at once
 
 /// Run `cmd` (FILE arguments given) with a pause at the batch stage, and go
 /// on as soon as it is reached, after `change` ran: the run fails the test if
@@ -2232,6 +2217,10 @@ fn batch_matches_sequential_and_reference_for_every_backend() {
     }
 }
 
+/// Golden entries hashed with the same arguments: those arguments, and the
+/// file name and expected digest of each entry.
+type KatGroup = (Vec<String>, Vec<(String, String)>);
+
 /// Keys, personalization-free MACs and long outputs in batches: every group
 /// of golden entries with the same arguments is hashed in one run, in
 /// order, and gives the golden results.
@@ -2239,7 +2228,7 @@ fn batch_matches_sequential_and_reference_for_every_backend() {
 fn batch_matches_golden_entries() {
     let entries = golden();
     let dir = Dir::new();
-    let mut groups: Vec<(Vec<String>, Vec<(String, String)>)> = Vec::new();
+    let mut groups: Vec<KatGroup> = Vec::new();
     for (i, e) in entries
         .iter()
         .filter(|e| e.tree.is_none() && e.msg_bits % 8 == 0 && e.out_bits <= 8 * 4096)
@@ -2342,6 +2331,709 @@ fn check_batch_with_one_corrupted_file() {
         assert_eq!(
             stderr_of(out),
             "skeinsum: WARNING: 1 computed checksum did NOT match\n"
+        );
+    }
+}
+
+// ------------------------------------- pseudo-files, stdin, lists, bit lengths
+
+/// The argument prefixes of every path a test must hold on: every usable
+/// backend, each with `-j 2` (several FILEs or `-c` of a regular list: the
+/// batch path) and `-j 1` (one file after another).
+fn every_backend_and_path() -> Vec<Vec<String>> {
+    let mut prefixes = Vec::new();
+    for backend in skein_simd::Backend::available() {
+        for threads in ["2", "1"] {
+            prefixes.push(vec![
+                "--backend".to_string(),
+                backend.name().to_string(),
+                "-j".to_string(),
+                threads.to_string(),
+            ]);
+        }
+    }
+    prefixes
+}
+
+/// Run `cmd` with `stdin` (and `input` written to it, if given), killed
+/// after `limit`: a hang fails the test instead of hanging it. Returns the
+/// output, or `None` if it had to be killed.
+fn run_with_timeout(
+    mut cmd: std::process::Command,
+    stdin: Stdio,
+    input: Option<Vec<u8>>,
+    limit: Duration,
+) -> Option<std::process::Output> {
+    let mut child = cmd
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(input) = input {
+        let mut writer = child.stdin.take().unwrap();
+        // A reader that stops reading must not block the test.
+        std::thread::spawn(move || {
+            let _ = writer.write_all(&input);
+        });
+    }
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// Pseudo-files whose `stat` size is not their length: procfs says 0,
+/// sysfs says 4096. At least one of each kind exists on any Linux system.
+#[cfg(target_os = "linux")]
+fn pseudo_files() -> Vec<&'static str> {
+    let procfs = [
+        "/proc/version",
+        "/proc/sys/kernel/ostype",
+        "/proc/sys/kernel/osrelease",
+    ];
+    let sysfs = [
+        "/sys/kernel/mm/transparent_hugepage/enabled",
+        "/sys/devices/system/cpu/online",
+        "/sys/devices/system/cpu/possible",
+    ];
+    let present = |list: &[&'static str]| -> Vec<&'static str> {
+        list.iter()
+            .copied()
+            .filter(|p| fs::read(p).is_ok_and(|d| !d.is_empty()))
+            .collect()
+    };
+    let (procfs, sysfs) = (present(&procfs), present(&sysfs));
+    assert!(!procfs.is_empty(), "no readable procfs file with content");
+    assert!(!sysfs.is_empty(), "no readable sysfs file with content");
+    for p in &procfs {
+        assert_eq!(fs::metadata(p).unwrap().len(), 0, "{p}: stat size is 0");
+    }
+    procfs.into_iter().chain(sysfs).collect()
+}
+
+/// procfs and sysfs files give the digest of their content, the same on
+/// the batch path as on `-j 1`, on every backend, for hashing and for `-c`;
+/// a read error on one (`/proc/self/mem` at offset 0) is reported, exit 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn pseudo_files_are_read_to_their_end_on_every_path() {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    let pseudo = pseudo_files();
+    let mut names: Vec<&str> = pseudo.clone();
+    names.push("f");
+    names.extend(pseudo.iter().copied());
+    let expected: String = names
+        .iter()
+        .map(|n| {
+            let data = if *n == "f" {
+                b"abc".to_vec()
+            } else {
+                fs::read(n).unwrap()
+            };
+            format!("{}  {n}\n", reference(512, 512, &data))
+        })
+        .collect();
+    dir.file("list", expected.as_bytes());
+    let oks: String = names.iter().map(|n| format!("{n}: OK\n")).collect();
+    for prefix in every_backend_and_path() {
+        let out = dir.cmd().args(&prefix).args(&names).output().unwrap();
+        assert_eq!(stdout_of(&out), expected, "{prefix:?}");
+        assert_eq!(stderr_of(&out), "", "{prefix:?}");
+        assert_eq!(out.status.code(), Some(0), "{prefix:?}");
+
+        let out = dir
+            .cmd()
+            .args(&prefix)
+            .args(["-c", "list"])
+            .output()
+            .unwrap();
+        assert_eq!(stdout_of(&out), oks, "{prefix:?}");
+        assert_eq!(stderr_of(&out), "", "{prefix:?}");
+        assert_eq!(out.status.code(), Some(0), "{prefix:?}");
+
+        let out = dir
+            .cmd()
+            .args(&prefix)
+            .args(["/proc/self/mem", "f"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            stdout_of(&out),
+            format!("{}  f\n", reference(512, 512, b"abc")),
+            "{prefix:?}"
+        );
+        assert_eq!(
+            stderr_of(&out),
+            "skeinsum: /proc/self/mem: Input/output error\n",
+            "{prefix:?}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{prefix:?}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod size_zero_files {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// Any mix of regular files (empty ones among them) and files whose
+        /// `stat` size is not their length: the batch prints what `-j 1`
+        /// prints, and both the digests of what the files hold.
+        #[test]
+        fn batches_of_pseudo_and_regular_files_equal_one_after_another(
+            picks in proptest::collection::vec((any::<bool>(), 0usize..3, 0usize..40_000), 2..12),
+        ) {
+            let dir = Dir::new();
+            let pseudo = pseudo_files();
+            let mut names = Vec::new();
+            let mut expected = String::new();
+            for (i, (regular, which, size)) in picks.into_iter().enumerate() {
+                let (name, data) = if regular {
+                    let size = if which == 0 { 0 } else { size };
+                    let name = format!("r{i}");
+                    let data = pattern(size, i as u32);
+                    dir.file(&name, &data);
+                    (name, data)
+                } else {
+                    let name = pseudo[which % pseudo.len()].to_string();
+                    let data = fs::read(&name).unwrap();
+                    (name, data)
+                };
+                expected.push_str(&format!("{}  {name}\n", reference(512, 512, &data)));
+                names.push(name);
+            }
+            let batched = dir.cmd().args(["-j", "2"]).args(&names).output().unwrap();
+            let sequential = dir.cmd().args(["-j", "1"]).args(&names).output().unwrap();
+            prop_assert_eq!(stdout_of(&batched), expected.clone());
+            prop_assert_eq!(stdout_of(&sequential), expected);
+            prop_assert_eq!(stderr_of(&batched), "");
+            prop_assert!(batched.status.success());
+        }
+    }
+}
+
+/// A list read from standard input that names `-` (standard input again)
+/// ends: GNU takes that line for a malformed one. Piped, redirected from a
+/// file, on every path; killed after 30 s, so a hang fails.
+#[test]
+fn check_list_from_stdin_naming_stdin_ends() {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    let list = format!(
+        "{}  -\n{}  f\n",
+        reference(512, 512, b""),
+        reference(512, 512, b"abc")
+    );
+    let listed = dir.file("list", list.as_bytes());
+    for prefix in every_backend_and_path() {
+        for (args, redirected) in [(&["-c", "-w"][..], false), (&["-c", "-w", "-"][..], true)] {
+            let mut cmd = std::process::Command::new(&*BIN);
+            cmd.current_dir(dir.path()).args(&prefix).args(args);
+            let out = if redirected {
+                let stdin = Stdio::from(fs::File::open(&listed).unwrap());
+                run_with_timeout(cmd, stdin, None, Duration::from_secs(30))
+            } else {
+                let input = Some(list.as_bytes().to_vec());
+                run_with_timeout(cmd, Stdio::piped(), input, Duration::from_secs(30))
+            };
+            let out = out.unwrap_or_else(|| panic!("{prefix:?} {args:?}: hangs"));
+            assert_eq!(stdout_of(&out), "f: OK\n", "{prefix:?} {args:?}");
+            assert_eq!(
+                stderr_of(&out),
+                "skeinsum: 'standard input': 1: improperly formatted Skein checksum line\n\
+                 skeinsum: WARNING: 1 line is improperly formatted\n",
+                "{prefix:?} {args:?}"
+            );
+            assert_eq!(out.status.code(), Some(0), "{prefix:?} {args:?}");
+        }
+    }
+}
+
+mod stdin_lists {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// Any list read from standard input (piped or redirected from a
+        /// file), with lines naming `-` anywhere among good and bad ones,
+        /// ends; each `-` line is a malformed one, the others are checked.
+        #[test]
+        fn lists_from_stdin_naming_stdin_always_end(
+            kinds in proptest::collection::vec(0u8..3, 1..20),
+            redirected in any::<bool>(),
+            threads in 1u8..3,
+        ) {
+            let dir = Dir::new();
+            dir.file("f", b"abc");
+            let (good, dash) = (
+                format!("{}  f\n", reference(512, 512, b"abc")),
+                format!("{}  -\n", reference(512, 512, b"")),
+            );
+            let (mut list, mut stdout, mut warnings) = (String::new(), String::new(), String::new());
+            let mut malformed = 0;
+            for (i, kind) in kinds.iter().enumerate() {
+                match kind {
+                    0 => {
+                        list.push_str(&good);
+                        stdout.push_str("f: OK\n");
+                    }
+                    _ => {
+                        list.push_str(if *kind == 1 { &dash } else { "junk\n" });
+                        malformed += 1;
+                        warnings.push_str(&format!(
+                            "skeinsum: 'standard input': {}: improperly formatted Skein checksum line\n",
+                            i + 1
+                        ));
+                    }
+                }
+            }
+            let listed = dir.file("list", list.as_bytes());
+            let mut cmd = std::process::Command::new(&*BIN);
+            cmd.current_dir(dir.path())
+                .args(["-j", &threads.to_string(), "-c", "-w"]);
+            let out = if redirected {
+                let stdin = Stdio::from(fs::File::open(&listed).unwrap());
+                run_with_timeout(cmd, stdin, None, Duration::from_secs(30))
+            } else {
+                let input = Some(list.into_bytes());
+                run_with_timeout(cmd, Stdio::piped(), input, Duration::from_secs(30))
+            };
+            let out = out.expect("skeinsum -c of a list from stdin hangs");
+            prop_assert_eq!(stdout_of(&out), stdout.clone());
+            if stdout.is_empty() {
+                warnings.push_str(
+                    "skeinsum: 'standard input': no properly formatted Skein checksum lines found\n",
+                );
+            } else if malformed > 0 {
+                warnings.push_str(&format!(
+                    "skeinsum: WARNING: {malformed} line{} improperly formatted\n",
+                    if malformed == 1 { " is" } else { "s are" }
+                ));
+            }
+            prop_assert_eq!(stderr_of(&out), warnings);
+            prop_assert_eq!(out.status.code(), Some(i32::from(stdout.is_empty())));
+        }
+    }
+}
+
+/// Standard input open for writing only is `Bad file descriptor` (GNU),
+/// never the empty input's digest: alone, among files, and as a list.
+#[cfg(unix)]
+#[test]
+fn write_only_stdin_is_a_bad_file_descriptor() {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    dir.file("w", b"");
+    let d = reference(512, 512, b"abc");
+    for prefix in every_backend_and_path() {
+        let p = prefix.join(" ");
+        for redirect in ["0>/dev/full", "0>>w"] {
+            sh(&dir, &format!("exec \"$0\" {p} {redirect}"))
+                .assert()
+                .code(1)
+                .stdout("")
+                .stderr("skeinsum: -: Bad file descriptor\n");
+            sh(&dir, &format!("exec \"$0\" {p} f - f {redirect}"))
+                .assert()
+                .code(1)
+                .stdout(format!("{d}  f\n{d}  f\n"))
+                .stderr("skeinsum: -: Bad file descriptor\n");
+            sh(&dir, &format!("exec \"$0\" {p} -c {redirect}"))
+                .assert()
+                .code(1)
+                .stdout("")
+                .stderr("skeinsum: 'standard input': Bad file descriptor\n");
+        }
+    }
+}
+
+/// Digests of `abc` with an output length that is not a whole number of
+/// bytes, by pyskein 1.0 (`skein.skein512(b"abc", digest_bits=7)
+/// .hexdigest()`): the unused low bits of the last byte are clear.
+const PYSKEIN_ODD_LENGTHS: [(u32, u32, &str); 10] = [
+    (256, 7, "54"),
+    (512, 7, "9e"),
+    (1024, 7, "8a"),
+    (512, 1, "00"),
+    (1024, 3, "a0"),
+    (256, 9, "9800"),
+    (512, 9, "dc80"),
+    (512, 13, "1d50"),
+    (1024, 13, "7f30"),
+    (
+        512,
+        255,
+        "024be5b0df2fd0814ff1b6226a5190fe3aefb5768e69b694e2f37aede65eefec",
+    ),
+];
+
+/// Odd `-l`: pyskein's bytes on every path; `-c` accepts pyskein's line and
+/// the same line with the unused bits set (only the digest's bits count),
+/// and rejects a change in a bit that counts.
+#[test]
+fn odd_bit_lengths_clear_the_unused_low_bits() {
+    let dir = Dir::new();
+    dir.file("abc", b"abc");
+    dir.file("abc2", b"abc");
+    for (state, bits, digest) in PYSKEIN_ODD_LENGTHS {
+        let (state, bits) = (state.to_string(), bits.to_string());
+        let mut last_bits_set = hex::decode(digest).unwrap();
+        let unused = 8 * last_bits_set.len() - bits.parse::<usize>().unwrap();
+        *last_bits_set.last_mut().unwrap() |= (1u8 << unused) - 1;
+        let mut flipped = hex::decode(digest).unwrap();
+        flipped[0] ^= 0x80;
+        dir.file(
+            "list",
+            format!(
+                "{digest}  abc\n{}  abc2\n{}  abc\n",
+                hex::encode(last_bits_set),
+                hex::encode(flipped)
+            )
+            .as_bytes(),
+        );
+        for prefix in every_backend_and_path() {
+            let what = format!("{prefix:?} -a {state} -l {bits}");
+            let length = ["-a", &state, "-l", &bits];
+            dir.cmd()
+                .args(&prefix)
+                .args(length)
+                .args(["abc", "abc2"])
+                .assert()
+                .success()
+                .stdout(format!("{digest}  abc\n{digest}  abc2\n"));
+            let out = dir
+                .cmd()
+                .args(&prefix)
+                .args(length)
+                .args(["-c", "list"])
+                .output()
+                .unwrap();
+            assert_eq!(
+                stdout_of(&out),
+                "abc: OK\nabc2: OK\nabc: FAILED\n",
+                "{what}"
+            );
+            assert_eq!(out.status.code(), Some(1), "{what}");
+        }
+    }
+}
+
+/// `sh -c` of `skeinsum ARGS 2>&1` in `dir`: stdout and stderr in one
+/// stream, in the order they were written.
+fn merged(dir: &Dir, args: &[String]) -> (String, Option<i32>) {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let out = sh(dir, &format!("exec \"$0\" {} 2>&1", quoted.join(" ")))
+        .output()
+        .unwrap();
+    (stdout_of(&out), out.status.code())
+}
+
+/// `-c -w`: a malformed line's warning comes between the results of the
+/// lines around it, on the batch path as on `-j 1` (and GNU); a long list
+/// with malformed lines everywhere under `-w --strict` prints the same bytes
+/// on both paths.
+#[test]
+fn check_warnings_keep_the_order_of_the_list() {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    let good = format!("{}  f\n", reference(512, 512, b"abc"));
+    dir.file("short", format!("{good}bad line\n{good}").as_bytes());
+    for i in 0..20usize {
+        dir.file(&format!("g{i}"), &pattern(i * 300, i as u32));
+    }
+    let mut long = String::new();
+    let mut expected_long = String::new();
+    for i in 0..500usize {
+        if i % 7 == 3 || i % 53 == 0 {
+            long.push_str("not a checksum\n");
+            expected_long.push_str(&format!(
+                "skeinsum: long: {}: improperly formatted Skein checksum line\n",
+                i + 1
+            ));
+        } else {
+            let name = format!("g{}", i % 20);
+            let data = pattern((i % 20) * 300, (i % 20) as u32);
+            long.push_str(&format!("{}  {name}\n", reference(512, 512, &data)));
+            expected_long.push_str(&format!("{name}: OK\n"));
+        }
+    }
+    expected_long.push_str("skeinsum: WARNING: 80 lines are improperly formatted\n");
+    dir.file("long", long.as_bytes());
+    for prefix in every_backend_and_path() {
+        let args = |more: &[&str]| -> Vec<String> {
+            prefix
+                .iter()
+                .cloned()
+                .chain(more.iter().map(|s| s.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            merged(&dir, &args(&["-c", "-w", "short"])),
+            (
+                "f: OK\n\
+                 skeinsum: short: 2: improperly formatted Skein checksum line\n\
+                 f: OK\n\
+                 skeinsum: WARNING: 1 line is improperly formatted\n"
+                    .to_string(),
+                Some(0)
+            ),
+            "{prefix:?}"
+        );
+        assert_eq!(
+            merged(&dir, &args(&["-c", "-w", "--strict", "long"])),
+            (expected_long.clone(), Some(1)),
+            "{prefix:?}"
+        );
+    }
+}
+
+/// Changes that leave the content alone (mode, access time, a new link: the
+/// status-change time moves) while a file is hashed still give its digest,
+/// read or mapped, in a batch or alone, on every backend.
+#[cfg(unix)]
+#[test]
+fn metadata_changes_while_hashed_give_the_digest() {
+    use std::os::unix::fs::PermissionsExt;
+    type Change = (&'static str, fn(&Path));
+    let changes: [Change; 3] = [
+        ("chmod", |f| {
+            fs::set_permissions(f, fs::Permissions::from_mode(0o600)).unwrap()
+        }),
+        ("touch -a", |f| {
+            let status = std::process::Command::new("touch")
+                .arg("-a")
+                .arg(f)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }),
+        ("ln", |f| {
+            fs::hard_link(f, f.with_extension("link")).unwrap()
+        }),
+    ];
+    for backend in skein_simd::Backend::available() {
+        let forced = ["--backend", backend.name()];
+        for (what, change) in changes {
+            // Alone: mapped (paused with the first window mapped) and read.
+            for (stage, mmap) in [("hash", &[][..]), ("read", &["--no-mmap"][..])] {
+                let args = [&forced[..], mmap].concat();
+                let out = run_paused(stage, 1 << 20, &args, &[], false, |f| {
+                    std::thread::sleep(Duration::from_millis(30));
+                    change(f)
+                });
+                assert!(out.status.success(), "{what} {args:?}: {}", stderr_of(&out));
+                assert_eq!(
+                    stdout_of(&out).split("  ").next().unwrap(),
+                    reference(512, 512, &pattern(1 << 20, 21)),
+                    "{what} {args:?}"
+                );
+            }
+            // In a batch: read (small) and mapped (100 KB) files.
+            let dir = Dir::new();
+            let small = dir.file("small", &pattern(1000, 5));
+            let large = dir.file("large", &pattern(100_000, 6));
+            let args = [&forced[..], &["-j", "2", "small", "large"]].concat();
+            let out = through_batch(&dir, &args, || {
+                std::thread::sleep(Duration::from_millis(30));
+                change(&small);
+                change(&large);
+            });
+            assert_eq!(
+                stdout_of(&out),
+                format!(
+                    "{}  small\n{}  large\n",
+                    reference(512, 512, &pattern(1000, 5)),
+                    reference(512, 512, &pattern(100_000, 6))
+                ),
+                "{what} {args:?}: {}",
+                stderr_of(&out)
+            );
+            assert!(out.status.success(), "{what} {args:?}");
+        }
+    }
+}
+
+/// `-w`, `--quiet` and `--status`: the last one given wins, as in GNU; and
+/// `--ignore-missing --status` with nothing verified prints nothing (GNU
+/// 9.1), exit 1.
+#[test]
+fn check_output_options_last_one_wins() {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    let good = format!("{}  f\n", reference(512, 512, b"abc"));
+    dir.file("L", format!("{good}bad\n{good}").as_bytes());
+    dir.file(
+        "M",
+        format!("{}  missing\n", reference(512, 512, b"")).as_bytes(),
+    );
+    let warned = "f: OK\n\
+                  skeinsum: L: 2: improperly formatted Skein checksum line\n\
+                  f: OK\n\
+                  skeinsum: WARNING: 1 line is improperly formatted\n";
+    let summary = "skeinsum: WARNING: 1 line is improperly formatted\n";
+    for prefix in every_backend_and_path() {
+        for (options, expected, code) in [
+            (&["--status", "-w"][..], warned, 0),
+            (&["--quiet", "-w"][..], warned, 0),
+            (&["-w", "--quiet"][..], summary, 0),
+            (&["--status", "--quiet"][..], summary, 0),
+            (&["-w", "--status"][..], "", 0),
+            (&["--quiet", "--status"][..], "", 0),
+        ] {
+            let args: Vec<String> = prefix
+                .iter()
+                .map(String::as_str)
+                .chain(["-c"])
+                .chain(options.iter().copied())
+                .chain(["L"])
+                .map(String::from)
+                .collect();
+            assert_eq!(
+                merged(&dir, &args),
+                (expected.to_string(), Some(code)),
+                "{prefix:?} {options:?}"
+            );
+        }
+        let args = |more: &[&str]| -> Vec<String> {
+            prefix
+                .iter()
+                .map(String::as_str)
+                .chain(more.iter().copied())
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(
+            merged(&dir, &args(&["-c", "--ignore-missing", "--status", "M"])),
+            (String::new(), Some(1)),
+            "{prefix:?}"
+        );
+        assert_eq!(
+            merged(&dir, &args(&["-c", "--ignore-missing", "M"])),
+            ("skeinsum: M: no file was verified\n".to_string(), Some(1)),
+            "{prefix:?}"
+        );
+    }
+}
+
+/// Tag lines spaced as GNU sha256sum accepts its SHA-256 tag lines (checked
+/// against GNU coreutils 9.1: `SHA256 (f)= H`, `SHA256(f) = H`, `SHA256 (f)
+/// =  H`, tabs around `=`, no space at all), and the ones it refuses (two
+/// spaces before `(`, a blank after the digest) refused here too.
+#[test]
+fn tag_lines_spaced_as_gnu_accepts_them() {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    let h = reference(512, 512, b"abc");
+    let accepted = [
+        format!("Skein-512-512 (f)= {h}"),
+        format!("Skein-512-512(f) = {h}"),
+        format!("Skein-512-512 (f) =  {h}"),
+        format!("Skein-512-512 (f)={h}"),
+        format!("Skein-512-512 (f)\t=\t{h}"),
+        format!("Skein512(f)= {h}"),
+        format!(" Skein-512-512 (f) = {h}"),
+    ];
+    let refused = [
+        format!("Skein-512-512  (f) = {h}"),
+        format!("Skein-512-512 (f) = {h} "),
+        format!("Skein-512-512 (f) = {h}\t"),
+        format!("Skein-512-512 (f = {h}"),
+    ];
+    let mut list = String::new();
+    for line in accepted.iter().chain(&refused) {
+        list.push_str(line);
+        list.push('\n');
+    }
+    dir.file("list", list.as_bytes());
+    for prefix in every_backend_and_path() {
+        let out = dir
+            .cmd()
+            .args(&prefix)
+            .args(["-c", "list"])
+            .output()
+            .unwrap();
+        assert_eq!(stdout_of(&out), "f: OK\n".repeat(7), "{prefix:?}");
+        assert_eq!(
+            stderr_of(&out),
+            "skeinsum: WARNING: 4 lines are improperly formatted\n",
+            "{prefix:?}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{prefix:?}");
+    }
+}
+
+/// A NUL in a list's name ends the name, as in GNU (no NUL reaches stdout
+/// or a file name); `-c` prints names with `\` or a carriage return as they
+/// are and escapes only names with a newline, as GNU coreutils 9.1 does.
+#[cfg(unix)]
+#[test]
+fn check_names_with_nul_backslash_and_line_breaks_as_gnu() {
+    let dir = Dir::new();
+    let names: [&str; 4] = ["a", "a\\b", "c\rd", "n\nl\\"];
+    let mut list = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let data = pattern(10 + i, i as u32);
+        dir.file(name, &data);
+        let digest = reference(512, 512, &data);
+        let escaped = name
+            .replace('\\', "\\\\")
+            .replace('\n', "\\n")
+            .replace('\r', "\\r");
+        let mark = if escaped != *name { "\\" } else { "" };
+        list.extend_from_slice(format!("{mark}{digest}  {escaped}\n").as_bytes());
+        if i == 0 {
+            list.extend_from_slice(format!("{digest}  a\0b\n").as_bytes());
+            list.extend_from_slice(format!("Skein-512-512 (a\0x) = {digest}\n").as_bytes());
+        }
+    }
+    dir.file("list", &list);
+    for prefix in every_backend_and_path() {
+        let out = dir
+            .cmd()
+            .args(&prefix)
+            .args(["-c", "list"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.stdout,
+            b"a: OK\na: OK\na: OK\na\\b: OK\nc\rd: OK\n\\n\\nl\\\\: OK\n",
+            "{prefix:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(stderr_of(&out), "", "{prefix:?}");
+        assert_eq!(out.status.code(), Some(0), "{prefix:?}");
+    }
+}
+
+/// `--key-hex -deadbeef` (and the other hex options): the value is refused
+/// without a character of it, and the message says how to give it.
+#[test]
+fn hex_values_starting_with_a_dash_are_not_echoed() {
+    let dir = Dir::new();
+    dir.file("m", b"x");
+    for option in ["--key-hex", "--nonce-hex", "--personalization-hex"] {
+        let out = dir.cmd().args([option, "-deadbeef", "m"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{option}");
+        assert_eq!(out.stdout, b"", "{option}");
+        assert_eq!(
+            stderr_of(&out),
+            format!(
+                "skeinsum: {option}: a value starting with '-' needs {option}=VALUE (see --help)\n"
+            ),
+            "{option}"
         );
     }
 }
