@@ -1021,6 +1021,76 @@ static void test_overlap(void) {
     free(buf), free(want), free(copy), free(out);
 }
 
+/* hash_many on 256 messages of 4 KiB (the parallel path, which starts the
+ * thread pool), then fork(): the child hashes them again (an alarm ends it if
+ * it hangs) and sends its results through a pipe; they must equal the
+ * parent's, which equal the reference's. */
+#define FORK_MSGS 256
+#define FORK_LEN 4096
+static void test_fork(void) {
+    uint8_t *data = message(FORK_MSGS * FORK_LEN), *before = xmalloc(FORK_MSGS * 64), *after = xmalloc(FORK_MSGS * 64);
+    const uint8_t *msgs[FORK_MSGS];
+    size_t lens[FORK_MSGS], i, got = 0;
+    skein_simd_params_t p;
+    int fds[2], status = 0;
+    pid_t pid;
+    memset(&p, 0, sizeof p);
+    p.hashBitLen = 512;
+    for (i = 0; i < FORK_MSGS; i++) msgs[i] = data + i * FORK_LEN, lens[i] = FORK_LEN;
+    CHECK(skein_simd_512_hash_many(&p, msgs, lens, FORK_MSGS, before) == SKEIN_SUCCESS, "hash_many before fork");
+    for (i = 0; i < FORK_MSGS; i += 51) {
+        uint8_t one[64];
+        ctx_t c;
+        int rc = REF_API[0].init_ext(&c, 512, 0, NULL, 0) | REF_API[0].update(&c, msgs[i], lens[i]) |
+                 REF_API[0].final(&c, one);
+        CHECK(rc == 0 && memcmp(one, before + 64 * i, 64) == 0, "hash_many before fork, message %zu, against the reference", i);
+    }
+    if (pipe(fds) != 0) {
+        CHECK(0, "pipe failed");
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        CHECK(0, "fork failed");
+        return;
+    }
+    if (pid == 0) {
+        size_t done = 0;
+        close(fds[0]);
+        alarm(60);
+        if (skein_simd_512_hash_many(&p, msgs, lens, FORK_MSGS, after) != SKEIN_SUCCESS) _exit(3);
+        while (done < FORK_MSGS * 64) {
+            ssize_t n = write(fds[1], after + done, FORK_MSGS * 64 - done);
+            if (n <= 0) _exit(4);
+            done += (size_t)n;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    for (;;) {
+        ssize_t n = read(fds[0], after + got, FORK_MSGS * 64 - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+        if (got == FORK_MSGS * 64) break;
+    }
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(status))
+        CHECK(0, "hash_many in a forked child: killed by signal %d%s", WTERMSIG(status),
+              WTERMSIG(status) == SIGALRM ? " (hung)" : "");
+    else
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "hash_many in a forked child: exit status %d",
+              WEXITSTATUS(status));
+    CHECK(got == FORK_MSGS * 64 && memcmp(before, after, FORK_MSGS * 64) == 0,
+          "hash_many in a forked child: %zu result bytes, equal to the parent's: %s", got,
+          got == FORK_MSGS * 64 && memcmp(before, after, FORK_MSGS * 64) == 0 ? "yes" : "no");
+    free(data), free(before), free(after);
+}
+
 /* SHA3api_ref.h's limits say what Init does, and are the reference's. */
 static void test_nist_sizes(void) {
     unsigned long wrong = 0;
@@ -1043,6 +1113,7 @@ static void test_hostile(void) {
     test_huge_hash_len();
     in_child("hash_many of no messages with huge output lengths", many_of_nothing_check, NULL, 20);
     test_overlap();
+    test_fork();
 }
 
 int main(int argc, char **argv) {
