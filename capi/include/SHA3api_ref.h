@@ -45,9 +45,14 @@ HashReturn Final(hashState *state, BitSequence *hashval);
 /* Init, Update and Final in one call. */
 HashReturn Hash(int hashbitlen, const BitSequence *data, DataLength databitlen, BitSequence *hashval);
 
-/* The reference's state-size selection limits (informative: fixed here). */
+/*
+ * The state-size selection limits of Init (informative: fixed here, as in
+ * the reference code): Skein-256 for results of up to
+ * SKEIN_256_NIST_MAX_HASHBITS bits (0: never), Skein-512 up to
+ * SKEIN_512_NIST_MAX_HASHBITS, Skein-1024 above.
+ */
 #ifndef SKEIN_256_NIST_MAX_HASHBITS
-#define SKEIN_256_NIST_MAX_HASHBITS (256)
+#define SKEIN_256_NIST_MAX_HASHBITS (0)
 #endif
 #ifndef SKEIN_512_NIST_MAX_HASHBITS
 #define SKEIN_512_NIST_MAX_HASHBITS (512)

@@ -13,9 +13,20 @@
  * with the macros below (tree hashing by the reference's convention).
  *
  * Behaviour differs from the reference's default build only where the
- * reference's is undefined: a NULL context or buffer, an uninitialized
- * context (bCnt out of range) give SKEIN_FAIL, and hashBitLen 0 gives
- * SKEIN_BAD_HASHLEN (as the reference compiled with SKEIN_ERR_CHECK).
+ * reference's is undefined, and every such case is refused before anything
+ * is written:
+ *  - hashBitLen 0, or above SIZE_MAX - 7 (where the reference's byte count
+ *    (hashBitLen + 7) >> 3 wraps around), gives SKEIN_BAD_HASHLEN from the
+ *    init functions, checked before any other argument (as the reference
+ *    compiled with SKEIN_ERR_CHECK);
+ *  - a context no init produces (bCnt above the block size, hashBitLen
+ *    outside 1 .. SIZE_MAX - 7: uninitialized, or overwritten) gives
+ *    SKEIN_FAIL from every function that takes one (Update, Final,
+ *    Final_Pad, Output, and the NIST functions), which then writes no output
+ *    and leaves the context unchanged. The tweak and chaining words are the
+ *    caller's to set (tree hashing), so any value of them is accepted;
+ *  - a NULL context, a NULL buffer with a non-zero length, and a message,
+ *    key or output buffer that overlaps the context give SKEIN_FAIL.
  */
 #ifndef _SKEIN_H_
 #define _SKEIN_H_ 1
@@ -86,7 +97,7 @@ int Skein_256_Update(Skein_256_Ctxt_t *ctx, const u08b_t *msg, size_t msgByteCnt
 int Skein_512_Update(Skein_512_Ctxt_t *ctx, const u08b_t *msg, size_t msgByteCnt);
 int Skein1024_Update(Skein1024_Ctxt_t *ctx, const u08b_t *msg, size_t msgByteCnt);
 
-/* Writes (hashBitLen + 7) / 8 bytes. */
+/* Writes (hashBitLen + 7) / 8 bytes; SKEIN_FAIL for a corrupted context. */
 int Skein_256_Final(Skein_256_Ctxt_t *ctx, u08b_t *hashVal);
 int Skein_512_Final(Skein_512_Ctxt_t *ctx, u08b_t *hashVal);
 int Skein1024_Final(Skein1024_Ctxt_t *ctx, u08b_t *hashVal);

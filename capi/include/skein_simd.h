@@ -57,6 +57,17 @@ int skein_simd_1024_init_params(Skein1024_Ctxt_t *ctx, const skein_simd_params_t
  * init_params + Update + Final, except that a non-zero treeInfo hashes each
  * message as a whole tree (spec 3.5.6, the library's tree hashing), which
  * SKEIN_FAIL refuses unless leaf >= 1, node >= 1, 2 <= maxLevel <= 255.
+ *
+ * The results must not overlap any message: messages are read while
+ * results are written, on several threads for a large batch. A message that
+ * shares a byte with hashVals[0 .. count * ((hashBitLen + 7) / 8)) gives
+ * SKEIN_FAIL and nothing is written (empty messages overlap nothing).
+ * hashBitLen 0 or above SIZE_MAX - 7 gives SKEIN_BAD_HASHLEN, as init does;
+ * count 0 returns SKEIN_SUCCESS at once, whatever hashBitLen.
+ *
+ * Fork: a child process of a program that called these may call them again
+ * (the child runs them on its calling thread: the parent's threads do not
+ * exist in it).
  */
 int skein_simd_256_hash_many(const skein_simd_params_t *params, const u08b_t *const *msgs,
                              const size_t *msgByteCnts, size_t count, u08b_t *hashVals);

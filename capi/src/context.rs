@@ -15,6 +15,20 @@ pub(crate) const SKEIN_SUCCESS: c_int = 0;
 pub(crate) const SKEIN_FAIL: c_int = 1;
 pub(crate) const SKEIN_BAD_HASHLEN: c_int = 2;
 
+/// The largest `hashBitLen` accepted: above it the reference's byte count
+/// `(hashBitLen + 7) >> 3` wraps around in `size_t` (to 0).
+pub(crate) const MAX_HASH_BIT_LEN: usize = usize::MAX - 7;
+
+/// `SKEIN_BAD_HASHLEN` for an output length of 0 bits or above
+/// [`MAX_HASH_BIT_LEN`], else `SKEIN_SUCCESS`.
+pub(crate) fn check_hash_bit_len(bits: usize) -> c_int {
+    if (1..=MAX_HASH_BIT_LEN).contains(&bits) {
+        SKEIN_SUCCESS
+    } else {
+        SKEIN_BAD_HASHLEN
+    }
+}
+
 // Tweak word 1 fields, as skein.h's SKEIN_T1_* macros.
 pub(crate) const T1_FLAG_FIRST: u64 = 1 << 62;
 pub(crate) const T1_FLAG_FINAL: u64 = 1 << 63;
@@ -61,6 +75,21 @@ pub struct Ctx<const W: usize> {
 impl<const W: usize> Ctx<W> {
     const BLOCK: usize = 8 * W;
 
+    /// Whether this can be a context that an init produced: `bCnt` at most a
+    /// block and `hashBitLen` one that init accepts. Every function that
+    /// takes a context in use checks it with this first, and refuses it with
+    /// `SKEIN_FAIL` before reading anything else or writing anything. The
+    /// reference checks `bCnt` only (the rest is its undefined behaviour:
+    /// output from a wrapped or a 2^61-byte length); the tweak and the
+    /// chaining value are the caller's to set, so any value is valid.
+    pub(crate) fn validate(&self) -> c_int {
+        if self.h.b_cnt > Self::BLOCK || check_hash_bit_len(self.h.hash_bit_len) != SKEIN_SUCCESS {
+            SKEIN_FAIL
+        } else {
+            SKEIN_SUCCESS
+        }
+    }
+
     /// `Skein_Start_New_Type`: position 0, first-block flag, `ty`, empty buffer.
     fn start_new_type(&mut self, ty: u64, extra_flags: u64) {
         self.h.t = [0, T1_FLAG_FIRST | extra_flags | (ty << T1_POS_BLK_TYPE)];
@@ -79,15 +108,16 @@ impl<const W: usize> Ctx<W> {
         key: &[u8],
         rest: [(u64, &[u8]); 4],
     ) -> c_int {
-        if hash_bit_len == 0 {
-            return SKEIN_BAD_HASHLEN;
+        let rc = check_hash_bit_len(hash_bit_len);
+        if rc != SKEIN_SUCCESS {
+            return rc;
         }
+        self.h.hash_bit_len = hash_bit_len;
         self.b = [[0; 8]; W];
         self.x = [0; W];
         if !key.is_empty() {
             self.x = self.ubi(p, blk_type::KEY, key);
         }
-        self.h.hash_bit_len = hash_bit_len;
         self.x = raw::config_chain::<W>(p, &self.x, hash_bit_len as u64, tree_info);
         for (ty, arg) in rest {
             if !arg.is_empty() {
@@ -109,15 +139,15 @@ impl<const W: usize> Ctx<W> {
     }
 
     /// `Update`: buffer the input, compress every block except the last one
-    /// (only `Final` knows which is final). `SKEIN_FAIL` for a context whose
-    /// `bCnt` is out of range (uninitialized), where the reference's only
-    /// check is a disabled assertion.
+    /// (only `Final` knows which is final). `SKEIN_FAIL` for a context that
+    /// fails [`Self::validate`] (uninitialized or corrupted), where the
+    /// reference's only check is a disabled assertion.
     pub(crate) fn update(&mut self, p: &Platform, mut msg: &[u8]) -> c_int {
-        let block = Self::BLOCK;
-        let mut fill = self.h.b_cnt;
-        if fill > block {
+        if self.validate() != SKEIN_SUCCESS {
             return SKEIN_FAIL;
         }
+        let block = Self::BLOCK;
+        let mut fill = self.h.b_cnt;
         if msg.len() + fill > block {
             if fill > 0 {
                 let (head, tail) = msg.split_at(block - fill);
@@ -145,10 +175,10 @@ impl<const W: usize> Ctx<W> {
 
     /// The final block of the message UBI: final flag, zero padding.
     fn process_final(&mut self, p: &Platform) -> c_int {
-        let fill = self.h.b_cnt;
-        if fill > Self::BLOCK {
+        if self.validate() != SKEIN_SUCCESS {
             return SKEIN_FAIL;
         }
+        let fill = self.h.b_cnt;
         self.h.t[1] |= T1_FLAG_FINAL;
         self.b.as_flattened_mut()[fill..].fill(0);
         raw::compress::<W>(
@@ -173,11 +203,10 @@ impl<const W: usize> Ctx<W> {
 
     /// `Final`: finish the UBI, then the output stage.
     pub(crate) fn finalize(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
-        let rc = self.process_final(p);
-        if rc == SKEIN_SUCCESS {
-            self.output(p, out);
+        match self.process_final(p) {
+            SKEIN_SUCCESS => self.output(p, out),
+            failed => failed,
         }
-        rc
     }
 
     /// Output length in bytes, `ceil(hashBitLen / 8)`.
@@ -189,7 +218,11 @@ impl<const W: usize> Ctx<W> {
     /// block `i` of the result is UBI(X, i as 8 bytes, OUT), `out.len()`
     /// bytes in all. Leaves the context as the reference's does: `X`
     /// restored, the last counter block in `b`, the output tweak in `T`.
-    pub(crate) fn output(&mut self, p: &Platform, out: &mut [u8]) {
+    /// `SKEIN_FAIL` for a context that fails [`Self::validate`].
+    pub(crate) fn output(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
+        if self.validate() != SKEIN_SUCCESS {
+            return SKEIN_FAIL;
+        }
         let key = self.x;
         self.b = [[0; 8]; W];
         for (i, chunk) in out.chunks_mut(Self::BLOCK).enumerate() {
@@ -199,6 +232,7 @@ impl<const W: usize> Ctx<W> {
             words_to_le(&self.x, chunk);
             self.x = key;
         }
+        SKEIN_SUCCESS
     }
 }
 

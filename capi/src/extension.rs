@@ -3,8 +3,8 @@
 //! lanes (and threads, with the `rayon` feature) of `skein_simd::SkeinMany`;
 //! which backends this process uses.
 
-use crate::context::{blk_type, Ctx, SKEIN_BAD_HASHLEN, SKEIN_FAIL, SKEIN_SUCCESS};
-use crate::{backend_c_name, forced_backend, input, output, platform};
+use crate::context::{blk_type, check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
+use crate::{backend_c_name, forced_backend, input, output, platform, region_of, Region, NOWHERE};
 use core::ffi::{c_char, c_int};
 use skein_simd::{Backend, Params, SkeinMany, TreeParams};
 
@@ -42,18 +42,21 @@ pub struct skein_simd_params_t {
 /// The arguments as slices: key, then (type, bytes) in hashing order.
 type Args<'a> = (&'a [u8], [(u64, &'a [u8]); 4]);
 
+/// The arguments of `p` as slices; `None` for a null pointer with a length
+/// or an argument that overlaps `apart`.
+///
 /// # Safety
 /// Every non-null pointer of `p` is valid for its length in reads.
-unsafe fn args(p: &skein_simd_params_t) -> Option<Args<'_>> {
+unsafe fn args<'a>(p: &skein_simd_params_t, apart: Region) -> Option<Args<'a>> {
     // SAFETY: by the contract above.
     unsafe {
         Some((
-            input(p.key, p.keyBytes)?,
+            input(p.key, p.keyBytes, apart)?,
             [
-                (blk_type::PERS, input(p.pers, p.persBytes)?),
-                (blk_type::PK, input(p.publicKey, p.publicKeyBytes)?),
-                (blk_type::KDF, input(p.keyId, p.keyIdBytes)?),
-                (blk_type::NONCE, input(p.nonce, p.nonceBytes)?),
+                (blk_type::PERS, input(p.pers, p.persBytes, apart)?),
+                (blk_type::PK, input(p.publicKey, p.publicKeyBytes, apart)?),
+                (blk_type::KDF, input(p.keyId, p.keyIdBytes, apart)?),
+                (blk_type::NONCE, input(p.nonce, p.nonceBytes, apart)?),
             ],
         ))
     }
@@ -78,12 +81,23 @@ unsafe fn init_params<const W: usize>(
     ctx: *mut Ctx<W>,
     params: *const skein_simd_params_t,
 ) -> c_int {
-    // SAFETY: the caller passes null or valid pointers.
-    let (Some(ctx), Some(params)) = (unsafe { ctx.as_mut() }, unsafe { params.as_ref() }) else {
+    // SAFETY: the caller passes null or a valid pointer; copied, so that it
+    // may be anywhere, even inside the context.
+    let Some(params) = (unsafe { params.as_ref() }).copied() else {
         return SKEIN_FAIL;
     };
-    // SAFETY: the caller's contract for the argument pointers.
-    let Some((key, rest)) = (unsafe { args(params) }) else {
+    // The length first, as InitExt checks it.
+    let rc = check_hash_bit_len(params.hashBitLen);
+    if rc != SKEIN_SUCCESS {
+        return rc;
+    }
+    // SAFETY: the caller's contract for the argument pointers; an argument
+    // inside the context is refused.
+    let Some((key, rest)) = (unsafe { args(&params, region_of(ctx)) }) else {
+        return SKEIN_FAIL;
+    };
+    // SAFETY: the caller passes null or a valid context.
+    let Some(ctx) = (unsafe { ctx.as_mut() }) else {
         return SKEIN_FAIL;
     };
     ctx.init(platform(), params.hashBitLen, params.treeInfo, key, rest)
@@ -102,16 +116,21 @@ unsafe fn hash_many<const W: usize>(
     let Some(p) = (unsafe { params.as_ref() }) else {
         return SKEIN_FAIL;
     };
-    if p.hashBitLen == 0 {
-        return SKEIN_BAD_HASHLEN;
+    let rc = check_hash_bit_len(p.hashBitLen);
+    if rc != SKEIN_SUCCESS {
+        return rc;
     }
     // SAFETY: the caller's contract for the argument pointers.
-    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p) }) else {
+    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p, NOWHERE) })
+    else {
         return SKEIN_FAIL;
     };
     let Some(tree) = tree_params(p.treeInfo) else {
         return SKEIN_FAIL;
     };
+    if count == 0 {
+        return SKEIN_SUCCESS; // nothing to hash or write, whatever the length
+    }
     let mut params = Params::new()
         .output_bits(p.hashBitLen as u64)
         .key(key)
@@ -132,19 +151,23 @@ unsafe fn hash_many<const W: usize>(
     }) else {
         return SKEIN_FAIL;
     };
+    let Some(total) = count.checked_mul(many.output_len()) else {
+        return SKEIN_FAIL;
+    };
+    // Messages are read while results are written, on several threads: a
+    // message that shares a byte with the results is refused.
+    let results: Region = (hash_vals.cast_const(), total);
     let mut messages = Vec::with_capacity(count);
     for (&ptr, &len) in ptrs.iter().zip(lens) {
         // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
-        let Some(m) = (unsafe { input(ptr, len) }) else {
+        let Some(m) = (unsafe { input(ptr, len, results) }) else {
             return SKEIN_FAIL;
         };
         messages.push(m);
     }
-    let Some(total) = count.checked_mul(many.output_len()) else {
-        return SKEIN_FAIL;
-    };
-    // SAFETY: the caller's contract: `count` results of the output length.
-    let Some(out) = (unsafe { output(hash_vals, total) }) else {
+    // SAFETY: the caller's contract: `count` results of the output length;
+    // no message overlaps them (checked above).
+    let Some(out) = (unsafe { output(hash_vals, total, NOWHERE) }) else {
         return SKEIN_FAIL;
     };
     many.hash_into(&messages, out);
@@ -183,6 +206,8 @@ macro_rules! extension_api {
         /// Hash `count` messages with the same arguments; result `i` (of
         /// `ceil(hashBitLen / 8)` bytes) goes to `hashVals + i * that`. A
         /// non-zero tree word hashes each message as a tree (spec 3.5.6).
+        /// `SKEIN_FAIL`, with nothing written, when a message overlaps the
+        /// results; `count` 0 returns at once.
         ///
         /// # Safety
         /// `params` as for init; `msgs` and `msgByteCnts` hold `count`

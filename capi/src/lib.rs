@@ -75,34 +75,75 @@ fn backend_c_name(backend: Backend) -> *const c_char {
         .map_or(c"unknown".as_ptr(), |(_, n)| n.as_ptr())
 }
 
-/// `len` bytes at `ptr` as a slice; `None` for a null `ptr` with `len > 0`.
+/// A range of memory a buffer must not overlap: its start and length.
+type Region = (*const u8, usize);
+
+/// No memory: nothing overlaps it.
+const NOWHERE: Region = (core::ptr::null(), 0);
+
+/// The bytes of `*value`, as a [`Region`].
+fn region_of<T>(value: *const T) -> Region {
+    (value.cast(), size_of::<T>())
+}
+
+/// Whether `len` bytes at `ptr` share a byte with `other`: compares
+/// addresses only, never reads.
+fn overlaps(ptr: *const u8, len: usize, (start, other_len): Region) -> bool {
+    let (a, b) = (ptr as usize, start as usize);
+    len != 0 && other_len != 0 && a < b.saturating_add(other_len) && b < a.saturating_add(len)
+}
+
+/// `len` bytes at `ptr` as a slice; `None` for a null `ptr` with `len > 0`,
+/// a length no buffer can have (above `isize::MAX`), or a buffer that
+/// overlaps `apart`.
 ///
 /// # Safety
 /// A non-null `ptr` must be valid for reads of `len` bytes for `'a`.
-unsafe fn input<'a>(ptr: *const u8, len: usize) -> Option<&'a [u8]> {
+unsafe fn input<'a>(ptr: *const u8, len: usize, apart: Region) -> Option<&'a [u8]> {
     if len == 0 {
         return Some(&[]);
     }
-    if ptr.is_null() {
+    if ptr.is_null() || len > isize::MAX as usize || overlaps(ptr, len, apart) {
         return None;
     }
     // SAFETY: non-null and, by the caller's contract, valid for `len` bytes.
     Some(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// `len` writable bytes at `ptr`; `None` for a null `ptr` with `len > 0`.
+/// `len` writable bytes at `ptr`; `None` for a null `ptr` with `len > 0`, a
+/// length above `isize::MAX`, or a buffer that overlaps `apart`.
 ///
 /// # Safety
-/// A non-null `ptr` must be valid for writes of `len` bytes for `'a` and not
-/// overlap any other live reference.
-unsafe fn output<'a>(ptr: *mut u8, len: usize) -> Option<&'a mut [u8]> {
+/// A non-null `ptr` must be valid for writes of `len` bytes for `'a` and,
+/// apart from `apart` (checked here), not overlap any other live reference.
+unsafe fn output<'a>(ptr: *mut u8, len: usize, apart: Region) -> Option<&'a mut [u8]> {
     if len == 0 {
         return Some(&mut []);
     }
-    if ptr.is_null() {
+    if ptr.is_null() || len > isize::MAX as usize || overlaps(ptr, len, apart) {
         return None;
     }
     // SAFETY: non-null and, by the caller's contract, valid and exclusive for
     // `len` bytes.
     Some(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlap_is_any_shared_byte() {
+        let buf = [0u8; 16];
+        let p = buf.as_ptr();
+        let at = |i: usize| p.wrapping_add(i);
+        assert!(overlaps(at(0), 16, (at(15), 1)));
+        assert!(overlaps(at(4), 1, (at(0), 16)));
+        assert!(overlaps(at(0), 8, (at(7), 8)));
+        assert!(!overlaps(at(0), 8, (at(8), 8)), "adjacent");
+        assert!(!overlaps(at(8), 8, (at(0), 8)), "adjacent");
+        assert!(!overlaps(at(4), 0, (at(0), 16)), "empty");
+        assert!(!overlaps(at(0), 16, NOWHERE));
+        assert!(overlaps(at(0), usize::MAX, (at(8), 1)), "no wrap");
+    }
 }

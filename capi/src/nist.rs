@@ -1,12 +1,13 @@
 //! SHA3api_ref.h: the NIST SHA-3 competition API, as the reference's
 //! SHA3api_ref.c. `Init` picks Skein-512 for results of up to 512 bits and
-//! Skein-1024 above (the reference's `SKEIN_256_NIST_MAX_HASH_BITS` test is
-//! never true, so it never picks Skein-256). `Update` takes a length in bits;
-//! only its last call may end inside a byte.
+//! Skein-1024 above (the reference defines `SKEIN_256_NIST_MAX_HASHBITS` as
+//! 0, so it never picks Skein-256). `Update` takes a length in bits; only
+//! its last call may end inside a byte. The context inside the state is
+//! checked as skein.h's functions check theirs ([`Ctx::validate`]).
 
 use crate::context::{Ctx, CtxHdr, SKEIN_BAD_HASHLEN, SKEIN_FAIL, SKEIN_SUCCESS, T1_FLAG_BIT_PAD};
-use crate::reference::NO_ARGS;
-use crate::{input, output, platform};
+use crate::reference::{finish, Finish, NO_ARGS};
+use crate::{input, platform, region_of};
 use core::ffi::{c_int, c_uint};
 
 /// The context overlay of `hashState`.
@@ -97,12 +98,16 @@ pub unsafe extern "C" fn Update(
     data: *const u8,
     databitlen: usize,
 ) -> c_int {
+    let apart = region_of(state);
     // SAFETY: by the contract above; null is refused.
     let Some(state) = (unsafe { state.as_mut() }) else {
         return SKEIN_FAIL;
     };
-    // SAFETY: by the contract above.
-    let Some(data) = (unsafe { input(data, databitlen.div_ceil(8)) }) else {
+    if on_ctx!(state, |c| c.validate()) != SKEIN_SUCCESS {
+        return SKEIN_FAIL;
+    }
+    // SAFETY: by the contract above; data inside the state is refused.
+    let Some(data) = (unsafe { input(data, databitlen.div_ceil(8), apart) }) else {
         return SKEIN_FAIL;
     };
     // SAFETY: the header overlays every variant (plain data).
@@ -137,18 +142,13 @@ pub unsafe extern "C" fn Update(
 /// writes.
 #[no_mangle]
 pub unsafe extern "C" fn Final(state: *mut hashState, hashval: *mut u8) -> c_int {
+    let apart = region_of(state);
     // SAFETY: by the contract above; null is refused.
     let Some(state) = (unsafe { state.as_mut() }) else {
         return SKEIN_FAIL;
     };
-    // SAFETY: the header overlays every variant (plain data).
-    let len = unsafe { state.u.h.hash_bit_len }.div_ceil(8);
-    // SAFETY: by the contract above.
-    let Some(out) = (unsafe { output(hashval, len) }) else {
-        return SKEIN_FAIL;
-    };
-    let p = platform();
-    on_ctx!(state, |c| c.finalize(p, out))
+    // `finish` checks the context and refuses a `hashval` inside the state.
+    on_ctx!(state, |c| finish(c, hashval, apart, Finish::Final))
 }
 
 /// `Hash(hashbitlen, data, databitlen, hashval)`: all in one call.

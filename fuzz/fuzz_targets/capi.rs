@@ -9,9 +9,16 @@
 //!   `Final_Pad`, then `Output` from the root), against the library's tree;
 //! - `skein_simd_*_hash_many` with any tree word, against `SkeinMany`;
 //! - the NIST API (`Init`, `Update` with bit lengths, `Final`, `Hash`);
-//! - contexts a C program corrupted (buffer fill, tweak, chaining value,
-//!   output length, state size), null pointers and the backend queries: only
-//!   return codes, never a crash, a panic or an access out of bounds.
+//! - contexts a C program corrupted (random bytes over the whole struct, or
+//!   one field: buffer fill, output length, tweak words and flags, chaining
+//!   value; the NIST state's size), given to every function that takes one:
+//!   `SKEIN_FAIL` exactly for a context no init produces (`bCnt` above the
+//!   block, `hashBitLen` 0 or above `SIZE_MAX - 7`), and then nothing
+//!   written and the context unchanged; never a crash, a panic or a write
+//!   beyond the output;
+//! - `hash_many` with messages and results in one buffer: `SKEIN_FAIL`, with
+//!   nothing written, exactly when a message shares a byte with the results;
+//! - null pointers and the backend queries.
 #![no_main]
 
 use core::ffi::{c_char, c_int, c_uint};
@@ -29,6 +36,15 @@ const T1_POS_TREE_LVL: u32 = 48;
 
 /// Output lengths up to this many bits (counter-mode output included).
 const MAX_OUTPUT_BITS: u16 = 4200;
+
+/// The largest `hashBitLen` the library accepts: above it the reference's
+/// byte count `(hashBitLen + 7) >> 3` wraps around.
+const MAX_HASH_BIT_LEN: usize = usize::MAX - 7;
+
+/// Bytes after every output buffer that must stay as they were.
+const GUARD: usize = 64;
+/// Contexts asking for more output than this are not finished (no buffer).
+const MAX_FINISH_BYTES: usize = 1 << 16;
 
 /// `skein_simd_params_t` of skein_simd.h.
 #[repr(C)]
@@ -265,10 +281,18 @@ fn blank<const W: usize>() -> Ctx<W> {
 #[derive(Arbitrary, Debug)]
 enum Corruption {
     BufferFill(u16),
+    BufferFillAny(usize),
     Tweak0(u64),
     Tweak1(u64),
+    /// Set these bits of tweak word 1 (flags, type, tree level).
+    Flags(u64),
     Chain(u8, u64),
     OutputBits(u16),
+    OutputBitsAny(usize),
+    /// `SIZE_MAX - n`.
+    OutputBitsNearMax(u8),
+    /// These bytes, repeated, over the whole context.
+    Whole(Vec<u8>),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -289,6 +313,8 @@ struct Input {
     /// NIST API result length (any `int`, `% MAX_OUTPUT_BITS` when positive).
     nist_bits: i16,
     corruption: Corruption,
+    /// Where `hash_many`'s results go in the buffer holding the messages.
+    results_at: u16,
     state_query: u16,
     message: Vec<u8>,
 }
@@ -544,8 +570,85 @@ fn check_hash_many<const W: usize>(api: &Api<W>, input: &Input) {
     }
 }
 
-/// A context a C program damaged, then used: return codes only, and
-/// `SKEIN_FAIL` for a buffer fill beyond the block.
+/// `bytes`, repeated, as every byte of a context (the field order of the
+/// C struct, little-endian).
+fn context_of_bytes<const W: usize>(bytes: &[u8]) -> Ctx<W> {
+    let mut all = bytes.iter().copied().cycle();
+    let mut next = |n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|_| all.next().unwrap_or(0xFF)) // no bytes: all 0xFF
+            .collect()
+    };
+    const Z: usize = size_of::<usize>();
+    let mut ctx = blank::<W>();
+    ctx.h.hash_bit_len = usize::from_le_bytes(next(Z).try_into().unwrap());
+    ctx.h.b_cnt = usize::from_le_bytes(next(Z).try_into().unwrap());
+    for t in &mut ctx.h.t {
+        *t = u64::from_le_bytes(next(8).try_into().unwrap());
+    }
+    for x in &mut ctx.x {
+        *x = u64::from_le_bytes(next(8).try_into().unwrap());
+    }
+    for b in &mut ctx.b {
+        b.copy_from_slice(&next(8));
+    }
+    ctx
+}
+
+fn corrupt<const W: usize>(ctx: &mut Ctx<W>, corruption: &Corruption) {
+    match corruption {
+        Corruption::BufferFill(n) => ctx.h.b_cnt = usize::from(*n),
+        Corruption::BufferFillAny(n) => ctx.h.b_cnt = *n,
+        Corruption::Tweak0(t) => ctx.h.t[0] = *t,
+        Corruption::Tweak1(t) => ctx.h.t[1] = *t,
+        Corruption::Flags(f) => ctx.h.t[1] |= *f,
+        Corruption::Chain(i, v) => ctx.x[usize::from(*i) % W] = *v,
+        Corruption::OutputBits(n) => ctx.h.hash_bit_len = usize::from(*n),
+        Corruption::OutputBitsAny(n) => ctx.h.hash_bit_len = *n,
+        Corruption::OutputBitsNearMax(n) => ctx.h.hash_bit_len = usize::MAX - usize::from(*n),
+        Corruption::Whole(bytes) => *ctx = context_of_bytes(bytes),
+    }
+}
+
+/// Whether the library must refuse the context: one no init produces.
+fn refused<const W: usize>(ctx: &Ctx<W>) -> bool {
+    ctx.h.b_cnt > 8 * W || ctx.h.hash_bit_len == 0 || ctx.h.hash_bit_len > MAX_HASH_BIT_LEN
+}
+
+fn same<const W: usize>(a: &Ctx<W>, b: &Ctx<W>) -> bool {
+    a.h.hash_bit_len == b.h.hash_bit_len
+        && a.h.b_cnt == b.h.b_cnt
+        && a.h.t == b.h.t
+        && a.x == b.x
+        && a.b == b.b
+}
+
+/// `finish` (`Final`, `Final_Pad` or `Output`) of `ctx` into a buffer of
+/// `len` bytes and a guard: `None` when the output is too large to give.
+/// Checks that nothing beyond the `len` bytes was written, and nothing at all
+/// on failure.
+fn finish_guarded<const W: usize>(
+    finish: Finish<W>,
+    ctx: &mut Ctx<W>,
+    len: usize,
+) -> Option<c_int> {
+    if len > MAX_FINISH_BYTES {
+        return None;
+    }
+    let mut out = vec![0xA5u8; len + GUARD];
+    // SAFETY: a valid context; `out` has the `len` bytes the call may write.
+    let rc = unsafe { finish(ctx, out.as_mut_ptr()) };
+    let untouched = if rc == SKEIN_SUCCESS { len } else { 0 };
+    assert!(
+        out[untouched..].iter().all(|&b| b == 0xA5),
+        "wrote beyond {untouched} bytes, returning {rc}"
+    );
+    Some(rc)
+}
+
+/// A context a C program damaged, then given to every function that takes
+/// one: `SKEIN_FAIL` exactly when it is one no init produces, and then
+/// nothing written and the context unchanged.
 fn check_corrupted<const W: usize>(api: &Api<W>, input: &Input) {
     let mut ctx = blank::<W>();
     if api.init_ext(
@@ -559,42 +662,98 @@ fn check_corrupted<const W: usize>(api: &Api<W>, input: &Input) {
     }
     let messages = input.split(&input.message);
     assert_eq!(api.update(&mut ctx, messages[0]), SKEIN_SUCCESS);
-    let mut overfull = false;
-    match input.corruption {
-        Corruption::BufferFill(n) => {
-            ctx.h.b_cnt = usize::from(n);
-            overfull = usize::from(n) > 8 * W;
-        }
-        Corruption::Tweak0(t) => ctx.h.t[0] = t,
-        Corruption::Tweak1(t) => ctx.h.t[1] = t,
-        Corruption::Chain(i, v) => ctx.x[usize::from(i) % W] = v,
-        Corruption::OutputBits(n) => ctx.h.hash_bit_len = usize::from(n),
-    }
+    corrupt(&mut ctx, &input.corruption);
+    let bad = refused(&ctx);
+    let want = if bad { SKEIN_FAIL } else { SKEIN_SUCCESS };
+    let what = &input.corruption;
     let rest = messages.get(1).copied().unwrap_or(&[]);
-    let mut copy = ctx;
-    let rc = api.update(&mut ctx, rest);
+    let before = ctx;
+    let mut updated = ctx;
     assert_eq!(
-        rc,
-        if overfull { SKEIN_FAIL } else { SKEIN_SUCCESS },
-        "Update after {:?}",
-        input.corruption
+        api.update(&mut updated, rest),
+        want,
+        "Update after {what:?}"
     );
-    let (rc, _) = api.finish(&mut ctx);
-    assert_eq!(
-        rc == SKEIN_FAIL,
-        overfull,
-        "Final after {:?}",
-        input.corruption
-    );
-    let (rc, _) = api.final_pad(&mut copy);
-    assert_eq!(
-        rc == SKEIN_FAIL,
-        overfull,
-        "Final_Pad after {:?}",
-        input.corruption
-    );
-    let (rc, _) = api.output(&mut copy);
-    assert_eq!(rc, SKEIN_SUCCESS, "Output after {:?}", input.corruption);
+    if bad {
+        assert!(same(&updated, &before), "Update changed a refused context");
+    }
+    let out_len = ctx.h.hash_bit_len.div_ceil(8);
+    // A refused context gets a 4 KiB buffer it must leave alone.
+    let given = if bad { 4096 } else { out_len };
+    for (name, finish, len) in [
+        ("Final", api.finish, given),
+        ("Final_Pad", api.final_pad, 8 * W),
+        ("Output", api.output, given),
+    ] {
+        let mut c = updated;
+        if let Some(rc) = finish_guarded(finish, &mut c, len) {
+            assert_eq!(rc, want, "{name} after {what:?}");
+            if bad {
+                assert!(same(&c, &before), "{name} changed a refused context");
+            }
+        }
+    }
+}
+
+/// `hash_many` with the messages (pieces of `input.message`) and the results
+/// in one buffer, the results at `input.results_at`: `SKEIN_FAIL` and the
+/// buffer unchanged when a message shares a byte with them, else the results
+/// of separate buffers.
+fn check_overlap<const W: usize>(api: &Api<W>, input: &Input) {
+    let bits = input.output_bits();
+    if bits == 0 {
+        return;
+    }
+    let params = input.c_params(0);
+    let messages = input.split(&input.message);
+    let total = messages.len() * bits.div_ceil(8);
+    let mut want = vec![0u8; total];
+    assert_eq!(api.hash_many(&params, &messages, &mut want), SKEIN_SUCCESS);
+    let size = input.message.len() + total + 1;
+    let mut buf = input.message.clone();
+    buf.resize(size, 0x3C);
+    let at = usize::from(input.results_at) % (size - total);
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    for m in &messages {
+        ranges.push((start, m.len()));
+        start += m.len();
+    }
+    let shared = ranges
+        .iter()
+        .any(|&(s, n)| n != 0 && s < at + total && at < s + n);
+    let copy = buf.clone();
+    let base = buf.as_mut_ptr();
+    let ptrs: Vec<*const u8> = ranges
+        .iter()
+        .map(|&(s, _)| base.wrapping_add(s).cast_const())
+        .collect();
+    let lens: Vec<usize> = ranges.iter().map(|&(_, n)| n).collect();
+    // SAFETY: every pointer is into `buf` (derived from one raw pointer, with
+    // no reference to it alive during the call), with the stated lengths;
+    // the results fit in `buf` after `at`.
+    let rc = unsafe {
+        (api.hash_many)(
+            &params,
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            messages.len(),
+            base.wrapping_add(at),
+        )
+    };
+    if shared {
+        assert_eq!(rc, SKEIN_FAIL, "results at {at} over a message");
+        assert_eq!(buf, copy, "a refused hash_many wrote");
+    } else {
+        assert_eq!(rc, SKEIN_SUCCESS);
+        assert_eq!(
+            &buf[at..at + total],
+            &want[..],
+            "results beside the messages"
+        );
+        assert_eq!(buf[..at], copy[..at]);
+        assert_eq!(buf[at + total..], copy[at + total..]);
+    }
 }
 
 fn check_null_pointers<const W: usize>(api: &Api<W>) {
@@ -633,6 +792,7 @@ fn check_state_size<const W: usize>(api: &Api<W>, input: &Input) {
     check_reference_api(api, input);
     check_tree_walk(api, input);
     check_hash_many(api, input);
+    check_overlap(api, input);
     check_corrupted(api, input);
     check_null_pointers(api);
 }
@@ -729,6 +889,40 @@ fn check_nist(input: &Input) {
             bad.statebits
         );
     }
+    // The context inside the state corrupted as skein.h's are: the same
+    // rule for the state size `Init` chose (its `bCnt` limit is that size's
+    // block).
+    let mut bad = state;
+    corrupt(&mut bad.ctx, &input.corruption);
+    let refused = bad.ctx.h.b_cnt > bad.statebits as usize / 8
+        || bad.ctx.h.hash_bit_len == 0
+        || bad.ctx.h.hash_bit_len > MAX_HASH_BIT_LEN;
+    let want = if refused { SKEIN_FAIL } else { SKEIN_SUCCESS };
+    let mut c = bad;
+    assert_eq!(
+        nist_update(&mut c, b"", 0),
+        want,
+        "NIST Update after {:?}",
+        input.corruption
+    );
+    let len = if refused {
+        4096
+    } else {
+        bad.ctx.h.hash_bit_len.div_ceil(8)
+    };
+    if len <= MAX_FINISH_BYTES {
+        let mut out = vec![0xA5u8; len + GUARD];
+        let mut c = bad;
+        // SAFETY: a valid state; `out` has the bytes `Final` may write.
+        let rc = unsafe { Final(&mut c, out.as_mut_ptr()) };
+        assert_eq!(rc, want, "NIST Final after {:?}", input.corruption);
+        let untouched = if rc == SKEIN_SUCCESS { len } else { 0 };
+        assert!(
+            out[untouched..].iter().all(|&b| b == 0xA5),
+            "NIST Final wrote beyond {untouched} bytes"
+        );
+    }
+
     // SAFETY: null pointers the library must refuse.
     unsafe {
         assert_eq!(Init(core::ptr::null_mut(), 256), SKEIN_FAIL);

@@ -38,6 +38,9 @@ extern const api_t REF_API[2];
 void ref_layout(size_t out[LAYOUT_COUNT]);
 
 /* The reference's NIST API, all in one call. */
+/* Its state-size limits: Init picks Skein-256 up to the first (0: never),
+ * Skein-512 up to the second, Skein-1024 above. */
+extern const int REF_NIST_256_MAX_HASHBITS, REF_NIST_512_MAX_HASHBITS;
 int ref_nist_hash(int hashbitlen, const uint8_t *data, size_t databitlen, uint8_t *out);
 
 #endif

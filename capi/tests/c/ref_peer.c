@@ -54,6 +54,9 @@ void ref_layout(size_t out[LAYOUT_COUNT]) {
     out[i++] = offsetof(hashState, u);
 }
 
+const int REF_NIST_256_MAX_HASHBITS = SKEIN_256_NIST_MAX_HASHBITS;
+const int REF_NIST_512_MAX_HASHBITS = SKEIN_512_NIST_MAX_HASHBITS;
+
 int ref_nist_hash(int hashbitlen, const uint8_t *data, size_t databitlen, uint8_t *out) {
     return skein_hash(hashbitlen, data, databitlen, out);
 }
