@@ -244,7 +244,7 @@ def test_messages_match_pyskein():
 
 
 def test_accepted_deviations():
-    # Where skein_simd accepts what pyskein 1.0 rejects (documented in the README).
+    # Where skein_simd accepts what pyskein 1.0 rejects (documented in docs/python.md).
     # bits=None is pyskein's documented default, but its C parser rejects it.
     h = skein_simd.skein512()
     h.update(b"abc", None)
@@ -259,7 +259,7 @@ def test_accepted_deviations():
 
 
 def test_missing_features_fail_loudly():
-    # Not provided (see the README): pickling needs a state export in the
+    # Not provided (see docs/python.md): pickling needs a state export in the
     # Rust API; pyskein pickles.
     import pickle
 
