@@ -37,6 +37,68 @@ use zeroize::Zeroize;
 #[cfg(feature = "alloc")]
 pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
+/// Threads that work may be spread over: those of the current rayon pool,
+/// or 1 without the `rayon` feature and in a forked child.
+///
+/// After `fork()` the child has the parent's pool state but none of its
+/// threads, so work handed to the pool there would wait for ever. The
+/// process id seen when the library first asks for the pool is kept; in any
+/// other process (a child forked after that), work runs on the caller's
+/// thread.
+#[cfg(feature = "alloc")]
+pub(crate) fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        use core::sync::atomic::{AtomicU32, Ordering};
+        // 0: not asked yet (no process has id 0).
+        static POOL_PROCESS: AtomicU32 = AtomicU32::new(0);
+        let me = std::process::id();
+        let first = match POOL_PROCESS.compare_exchange(0, me, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => me,
+            Err(first) => first,
+        };
+        if first == me {
+            return rayon::current_num_threads();
+        }
+    }
+    1
+}
+
+/// The one rule for spreading `count` independent items over threads.
+/// Item `i` owns `out[i * per_item..(i + 1) * per_item]`; `f(items, out)` is
+/// called on consecutive ranges of items that together cover `0..count`,
+/// each a whole number of `lanes` groups but the last, with their part of
+/// `out`. The items go to the threads of [`threads`] when `worth_threads`
+/// (enough work to pay for them) and there are more items than lanes, a few
+/// chunks per thread; otherwise `f(0..count, out)` runs here.
+#[cfg(feature = "alloc")]
+pub(crate) fn for_each_chunk<T: Send>(
+    count: usize,
+    lanes: usize,
+    worth_threads: bool,
+    out: &mut [T],
+    per_item: usize,
+    f: impl Fn(core::ops::Range<usize>, &mut [T]) + Sync,
+) {
+    debug_assert_eq!(out.len(), count * per_item);
+    let threads = threads();
+    #[cfg(feature = "rayon")]
+    if worth_threads && threads > 1 && count > lanes && per_item > 0 {
+        use rayon::prelude::*;
+        let per_chunk = count.div_ceil(4 * threads).next_multiple_of(lanes);
+        out.par_chunks_mut(per_chunk * per_item)
+            .enumerate()
+            .for_each(|(c, out)| {
+                let first = c * per_chunk;
+                f(first..first + out.len() / per_item, out)
+            });
+        return;
+    }
+    let _ = (worth_threads, threads, lanes);
+    f(0..count, out)
+}
+
 /// `L` UBI computations side by side, struct-of-arrays (see the seam above).
 #[derive(Clone, Debug)]
 pub(crate) struct LaneState<const W: usize, const L: usize> {

@@ -8,9 +8,7 @@
 //! lanes.
 
 use crate::backend::LaneChoice;
-#[cfg(feature = "rayon")]
-use crate::lanes::PARALLEL_MIN_BYTES;
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
+use crate::lanes::{for_each_chunk, run_ubis, LaneJob, LaneKernel, UbiJob, PARALLEL_MIN_BYTES};
 use crate::params::argument_chain;
 use crate::spec::types;
 use crate::ubi::{output_on_lanes, start_tweak};
@@ -166,21 +164,15 @@ impl<const W: usize> SkeinMany<W> {
             }
             return;
         }
-        #[cfg(feature = "rayon")]
-        {
-            let total: usize = messages.iter().map(|m| m.as_ref().len()).sum();
-            let threads = rayon::current_num_threads();
-            if threads > 1 && messages.len() > self.lanes() && total >= PARALLEL_MIN_BYTES {
-                use rayon::prelude::*;
-                let per_chunk = messages.len().div_ceil(4 * threads).max(self.lanes());
-                messages
-                    .par_chunks(per_chunk)
-                    .zip(out.par_chunks_mut(per_chunk * len))
-                    .for_each(|(messages, out)| self.hash_batch(messages, out));
-                return;
-            }
-        }
-        self.hash_batch(messages, out);
+        let total: usize = messages.iter().map(|m| m.as_ref().len()).sum();
+        for_each_chunk(
+            messages.len(),
+            self.lanes(),
+            total >= PARALLEL_MIN_BYTES,
+            out,
+            len,
+            |range, out| self.hash_batch(&messages[range], out),
+        );
     }
 
     /// Hash every message and return the digests in order.

@@ -20,7 +20,9 @@
 //! input, the lane count or the thread count.
 
 use crate::backend::LaneChoice;
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob, PARALLEL_MIN_BYTES};
+use crate::lanes::{
+    for_each_chunk, run_ubis, threads, LaneJob, LaneKernel, UbiJob, PARALLEL_MIN_BYTES,
+};
 use crate::spec::types;
 use crate::threefish::words_to_le;
 use crate::ubi::{start_tweak, Ubi};
@@ -380,29 +382,15 @@ pub(crate) fn ubis_into<'a, const W: usize, F>(
                 out,
                 parallel,
             } = self;
-            #[cfg(feature = "rayon")]
-            if parallel && rayon::current_num_threads() > 1 && out.len() > L {
-                use rayon::prelude::*;
-                // A few chunks per thread, each a whole number of lane groups.
-                let per_chunk = out
-                    .len()
-                    .div_ceil(4 * rayon::current_num_threads())
-                    .next_multiple_of(L);
-                out.par_chunks_mut(per_chunk)
-                    .enumerate()
-                    .for_each(|(c, outs)| {
-                        let first = c * per_chunk;
-                        run_ubis::<W, L, K>(
-                            kernel,
-                            outs.len(),
-                            |i| jobs(first + i),
-                            |i, chain| outs[i] = *chain,
-                        );
-                    });
-                return;
-            }
-            let _ = parallel;
-            run_ubis::<W, L, K>(kernel, out.len(), &jobs, |i, chain| out[i] = *chain);
+            for_each_chunk(out.len(), L, parallel, out, 1, |items, outs| {
+                let first = items.start;
+                run_ubis::<W, L, K>(
+                    kernel,
+                    outs.len(),
+                    |i| jobs(first + i),
+                    |i, chain| outs[i] = *chain,
+                );
+            });
         }
     }
     lanes.run::<W, _>(Job {
@@ -410,14 +398,6 @@ pub(crate) fn ubis_into<'a, const W: usize, F>(
         out,
         parallel,
     })
-}
-
-/// Threads that leaf groups are spread over: those of the current rayon pool.
-fn threads() -> usize {
-    #[cfg(feature = "rayon")]
-    return rayon::current_num_threads();
-    #[cfg(not(feature = "rayon"))]
-    1
 }
 
 impl<const W: usize> Drop for TreeHasher<W> {
