@@ -204,3 +204,28 @@ fn wrong_output_buffer_panics_and_bad_params_are_errors() {
     let mut none: [u8; 0] = [];
     Skein::<4>::hash_many::<&[u8]>(&Params::new(), &[], &mut none).unwrap();
 }
+
+/// No messages: nothing to compute, whatever the output length. (The output
+/// stage must not walk the output blocks of zero digests: 2^64 - 1 bits
+/// would never end.) Runs on a thread, so a regression fails on time.
+#[test]
+fn no_messages_return_at_once_whatever_the_output_length() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for backend in lane_backends() {
+            for bits in [1u64 << 40, u64::MAX] {
+                let params = Params::new().output_bits(bits).backend(backend);
+                let none: [&[u8]; 0] = [];
+                Skein::<4>::hash_many(&params, &none, &mut []).unwrap();
+                Skein::<8>::hash_many(&params, &none, &mut []).unwrap();
+                assert!(Skein::<16>::hash_many_vec(&params, &none)
+                    .unwrap()
+                    .is_empty());
+            }
+        }
+        done.send(()).unwrap();
+    });
+    finished
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("hash_many of no messages did not return within 20 s");
+}
