@@ -9,6 +9,11 @@
 //! otherwise (stable compiler, or a nightly that renamed something) the crate
 //! quietly keeps only the portable backend.
 //!
+//! It also sets the alias of each folder of backend modules that this target
+//! builds: `skein_simd_x86` (x86-64), `skein_simd_aarch64` (little-endian
+//! AArch64) and `skein_simd_powerpc` (32- and 64-bit PowerPC with the probe
+//! passed).
+//!
 //! `SKEIN_SIMD_NO_NIGHTLY=1` skips the probe (portable only).
 
 use std::env;
@@ -26,7 +31,17 @@ fn main() {
     println!("cargo:rerun-if-env-changed=RUSTC_BOOTSTRAP");
     println!("cargo:rerun-if-env-changed=SKEIN_SIMD_NO_NIGHTLY");
 
+    // One alias per folder of backend modules (`src/backend/x86`, `aarch64`,
+    // `powerpc`): the condition under which that folder is built, written
+    // here once instead of at every use.
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let endian = env::var("CARGO_CFG_TARGET_ENDIAN").unwrap_or_default();
+    if arch == "x86_64" {
+        println!("cargo:rustc-cfg=skein_simd_x86");
+    }
+    if arch == "aarch64" && endian == "little" {
+        println!("cargo:rustc-cfg=skein_simd_aarch64");
+    }
     if arch != "powerpc" && arch != "powerpc64" {
         return;
     }
@@ -36,6 +51,7 @@ fn main() {
     let with_std = env::var_os("CARGO_FEATURE_STD").is_some();
     if probe(&arch, with_std) {
         println!("cargo:rustc-cfg=skein_simd_nightly");
+        println!("cargo:rustc-cfg=skein_simd_powerpc");
     } else {
         println!(
             "cargo:warning=skein-simd: the PowerPC SIMD backends need a nightly compiler \

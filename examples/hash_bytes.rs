@@ -61,7 +61,7 @@ fn main() -> ExitCode {
     let used = hasher.platform().backend(state.bits() as usize);
     hasher.update(&data[offset..offset + nbytes]);
     let digest = hasher.finalize_vec();
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = hex::encode(digest);
     println!("{} {} {nbytes} {hex}", used.name(), state.bits());
     ExitCode::SUCCESS
 }

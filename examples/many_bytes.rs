@@ -92,9 +92,8 @@ fn main() -> ExitCode {
     });
     match result {
         Ok((used, lane_count, digests)) => {
-            let hex = |d: &[u8]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
             let (first, last) = match (digests.first(), digests.last()) {
-                (Some(f), Some(l)) => (hex(f), hex(l)),
+                (Some(f), Some(l)) => (hex::encode(f), hex::encode(l)),
                 _ => (String::new(), String::new()),
             };
             println!(

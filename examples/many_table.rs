@@ -115,7 +115,7 @@ fn tree_digest(args: &[String]) {
         digest = h.finalize_vec();
         best = best.min(t.elapsed().as_secs_f64());
     }
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = hex::encode(&digest);
     println!("{hex} {:.2} GB/s", data.len() as f64 / best / 1e9);
 }
 

@@ -51,11 +51,11 @@ mod backend;
 mod digest_impl;
 mod dyn_hasher;
 mod hasher;
-mod lanes;
 #[cfg(feature = "alloc")]
 mod many;
 mod params;
 pub mod raw;
+mod schedule;
 mod spec;
 mod threefish;
 #[cfg(feature = "alloc")]

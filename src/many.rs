@@ -1,5 +1,5 @@
 //! Many independent messages at once: [`SkeinMany`] (`hash_many`), on the
-//! lane scheduler of `crate::lanes`.
+//! lane scheduler of `crate::schedule`.
 //!
 //! `hash_many` runs two scheduler passes: the message UBIs of all messages (longest
 //! first, so that lanes finish together), then the output-stage UBIs (one per
@@ -7,11 +7,9 @@
 //! configuration and the other arguments is computed once and shared by all
 //! lanes.
 
-use crate::backend::LaneChoice;
-#[cfg(feature = "rayon")]
-use crate::lanes::PARALLEL_MIN_BYTES;
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
+use crate::backend::lanes::LaneChoice;
 use crate::params::argument_chain;
+use crate::schedule::{for_each_chunk, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
 use crate::spec::types;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Platform, Skein};
@@ -88,8 +86,9 @@ impl<const W: usize> SkeinMany<W> {
     /// Prepare for hashing messages with these arguments.
     ///
     /// A forced [`Params::backend`] picks that instruction set's multi-lane
-    /// kernel (error if this CPU or build has none: see [`Backend::lanes`]);
-    /// otherwise the fastest one is used.
+    /// kernel, or the portable one when it has none (see [`Backend::lanes`]),
+    /// as [`Platform::force`] does; error if this CPU or build lacks the
+    /// backend. Otherwise the fastest kernel is used.
     ///
     /// ```
     /// use skein_simd::{Backend, Params, SkeinMany256};
@@ -102,13 +101,13 @@ impl<const W: usize> SkeinMany<W> {
         if output_bits == 0 {
             return Err(Error::ZeroOutputBits);
         }
-        let (platform, lanes) = match params.backend {
-            Some(b) => (
-                Platform::force(b)?,
-                LaneChoice::of(b).ok_or(Error::BackendUnavailable(b))?,
-            ),
-            None => (Platform::detect(), LaneChoice::detect()),
+        // A forced backend brings its own lane kernel, or the portable one
+        // (the rule of `Platform::force`).
+        let platform = match params.backend {
+            Some(b) => Platform::force(b)?,
+            None => Platform::detect(),
         };
+        let lanes = platform.lane_choice();
         let tree = match params.tree {
             Some(_) => Some(Skein::<W>::with_params(params)?),
             None => None,
@@ -158,6 +157,10 @@ impl<const W: usize> SkeinMany<W> {
             messages.len() * len,
             "hash_many: output must be messages.len() * output_len() bytes"
         );
+        if messages.is_empty() {
+            // Nothing to hash, however long each digest would be.
+            return;
+        }
         if let Some(tree) = &self.tree {
             for (message, digest) in messages.iter().zip(out.chunks_exact_mut(len)) {
                 let mut h = tree.clone();
@@ -166,21 +169,15 @@ impl<const W: usize> SkeinMany<W> {
             }
             return;
         }
-        #[cfg(feature = "rayon")]
-        {
-            let total: usize = messages.iter().map(|m| m.as_ref().len()).sum();
-            let threads = rayon::current_num_threads();
-            if threads > 1 && messages.len() > self.lanes() && total >= PARALLEL_MIN_BYTES {
-                use rayon::prelude::*;
-                let per_chunk = messages.len().div_ceil(4 * threads).max(self.lanes());
-                messages
-                    .par_chunks(per_chunk)
-                    .zip(out.par_chunks_mut(per_chunk * len))
-                    .for_each(|(messages, out)| self.hash_batch(messages, out));
-                return;
-            }
-        }
-        self.hash_batch(messages, out);
+        let total: usize = messages.iter().map(|m| m.as_ref().len()).sum();
+        for_each_chunk(
+            messages.len(),
+            self.lanes(),
+            total >= PARALLEL_MIN_BYTES,
+            out,
+            len,
+            |range, out| self.hash_batch(&messages[range], out),
+        );
     }
 
     /// Hash every message and return the digests in order.
@@ -200,44 +197,24 @@ impl<const W: usize> SkeinMany<W> {
 
     /// One thread's share: message UBIs, then output UBIs, on lanes.
     fn hash_batch<M: AsRef<[u8]>>(&self, messages: &[M], out: &mut [u8]) {
-        struct Batch<'s, 'm, M, const W: usize> {
-            many: &'s SkeinMany<W>,
-            messages: &'m [M],
-            out: &'m mut [u8],
-        }
-        impl<M: AsRef<[u8]>, const W: usize> LaneJob<W> for Batch<'_, '_, M, W> {
-            type Output = ();
-            fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-                let Batch {
-                    many,
-                    messages,
-                    out,
-                } = self;
-                // Longest first: lanes that start together end together.
-                let mut order: Vec<usize> = (0..messages.len()).collect();
-                order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
-                let mut finals = alloc::vec![[0u64; W]; messages.len()];
-                let message_tweak = start_tweak(types::MSG, 0, 0);
-                run_ubis::<W, L, K>(
-                    kernel,
-                    messages.len(),
-                    |i| UbiJob {
-                        chain: &many.start,
-                        tweak: message_tweak,
-                        data: messages[order[i]].as_ref(),
-                        bit_pad: false,
-                    },
-                    |i, chain| finals[order[i]] = *chain,
-                );
-                output_on_lanes::<W, L, K>(kernel, &finals, out, many.output_len());
-                finals.iter_mut().for_each(Zeroize::zeroize);
-            }
-        }
-        self.lanes.run::<W, _>(Batch {
-            many: self,
-            messages,
-            out,
-        })
+        // Longest first: lanes that start together end together.
+        let mut order: Vec<usize> = (0..messages.len()).collect();
+        order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
+        let mut finals = alloc::vec![[0u64; W]; messages.len()];
+        let message_tweak = start_tweak(types::MSG, 0, 0);
+        run_ubis_on::<W>(
+            self.lanes,
+            messages.len(),
+            |i| UbiJob {
+                chain: &self.start,
+                tweak: message_tweak,
+                data: messages[order[i]].as_ref(),
+                bit_pad: false,
+            },
+            |i, chain| finals[order[i]] = *chain,
+        );
+        output_on_lanes::<W>(self.lanes, &finals, out, self.output_len());
+        finals.iter_mut().for_each(Zeroize::zeroize);
     }
 }
 

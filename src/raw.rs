@@ -21,8 +21,12 @@
 //! assert_eq!(digest.to_vec(), skein_simd::Skein256::digest(256, b""));
 //! ```
 
-use crate::consts::{iv, types, T1_FINAL, T1_FIRST, T1_TYPE_SHIFT};
+use crate::consts::iv;
 use crate::Platform;
+
+#[doc(hidden)]
+pub use crate::backend::lanes::compress_lanes;
+pub use crate::threefish::words_to_le;
 
 /// The UBI block step on `platform`'s backend for `W`-word states (4, 8 or
 /// 16): for each block of `8 * W` bytes in `blocks`, advance the tweak
@@ -67,15 +71,7 @@ pub fn config_chain<const W: usize>(
             return precomputed;
         }
     }
-    // "SHA3", version 1, output length, tree word; zero-padded to a block.
-    let mut block = [0u8; 128];
-    block[..8].copy_from_slice(&0x0000_0001_3341_4853u64.to_le_bytes());
-    block[8..16].copy_from_slice(&output_bits.to_le_bytes());
-    block[16..24].copy_from_slice(&tree_info.to_le_bytes());
-    let mut out = *chain;
-    let mut tweak = [0, T1_FIRST | T1_FINAL | (types::CFG << T1_TYPE_SHIFT)];
-    platform.compress::<W>(&mut out, &mut tweak, &block[..8 * W], 32);
-    out
+    crate::ubi::config_ubi::<W>(platform, chain, output_bits, tree_info)
 }
 
 #[cfg(test)]

@@ -167,9 +167,20 @@ pub(crate) fn words_from_le<const W: usize>(bytes: &[u8]) -> [u64; W] {
     w
 }
 
-pub(crate) fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
-    for (word, chunk) in words.iter().zip(bytes.chunks_exact_mut(8)) {
-        chunk.copy_from_slice(&word.to_le_bytes());
+/// The first `bytes.len()` bytes (at most `8 * W`) of `words`,
+/// little-endian: a digest, or a chaining value cut to the output length.
+#[inline]
+pub fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
+    // Whole words as fixed-size stores; a variable-length copy per word
+    // costs a `memcpy` call each (callgrind: +100 instructions for 64 bytes).
+    let whole = bytes.len() / 8;
+    let (head, tail) = bytes.split_at_mut(8 * whole);
+    for (word, dst) in words.iter().zip(head.chunks_exact_mut(8)) {
+        dst.copy_from_slice(&word.to_le_bytes());
+    }
+    if !tail.is_empty() {
+        let n = tail.len();
+        tail.copy_from_slice(&words[whole].to_le_bytes()[..n]);
     }
 }
 

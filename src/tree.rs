@@ -8,7 +8,7 @@
 //! child is the result itself and must not be hashed again.
 //!
 //! Parallel path: whole leaves are hashed many at a time by the multi-lane
-//! kernels (see `lanes.rs`), spread over the threads of the current rayon pool.
+//! kernels (see `schedule.rs`), spread over the threads of the current rayon pool.
 //! Leaves come either straight from a large `update` slice, or from a bounded
 //! batch buffer (a few MiB, whatever the input size) that collects the bytes
 //! of small `update` calls. The outputs of a group of leaves enter the level
@@ -19,8 +19,8 @@
 //! is the same as one leaf and one child at a time, whatever the split of the
 //! input, the lane count or the thread count.
 
-use crate::backend::LaneChoice;
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob, PARALLEL_MIN_BYTES};
+use crate::backend::lanes::LaneChoice;
+use crate::schedule::{for_each_chunk, run_ubis_on, threads, UbiJob, PARALLEL_MIN_BYTES};
 use crate::spec::types;
 use crate::threefish::words_to_le;
 use crate::ubi::{start_tweak, Ubi};
@@ -367,57 +367,15 @@ pub(crate) fn ubis_into<'a, const W: usize, F>(
 ) where
     F: Fn(usize) -> UbiJob<'a, W> + Sync,
 {
-    struct Job<'o, F, const W: usize> {
-        jobs: F,
-        out: &'o mut [[u64; W]],
-        parallel: bool,
-    }
-    impl<'a, 'o, const W: usize, F: Fn(usize) -> UbiJob<'a, W> + Sync> LaneJob<W> for Job<'o, F, W> {
-        type Output = ();
-        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-            let Job {
-                jobs,
-                out,
-                parallel,
-            } = self;
-            #[cfg(feature = "rayon")]
-            if parallel && rayon::current_num_threads() > 1 && out.len() > L {
-                use rayon::prelude::*;
-                // A few chunks per thread, each a whole number of lane groups.
-                let per_chunk = out
-                    .len()
-                    .div_ceil(4 * rayon::current_num_threads())
-                    .next_multiple_of(L);
-                out.par_chunks_mut(per_chunk)
-                    .enumerate()
-                    .for_each(|(c, outs)| {
-                        let first = c * per_chunk;
-                        run_ubis::<W, L, K>(
-                            kernel,
-                            outs.len(),
-                            |i| jobs(first + i),
-                            |i, chain| outs[i] = *chain,
-                        );
-                    });
-                return;
-            }
-            let _ = parallel;
-            run_ubis::<W, L, K>(kernel, out.len(), &jobs, |i, chain| out[i] = *chain);
-        }
-    }
-    lanes.run::<W, _>(Job {
-        jobs,
-        out,
-        parallel,
-    })
-}
-
-/// Threads that leaf groups are spread over: those of the current rayon pool.
-fn threads() -> usize {
-    #[cfg(feature = "rayon")]
-    return rayon::current_num_threads();
-    #[cfg(not(feature = "rayon"))]
-    1
+    let count = out.len();
+    for_each_chunk(count, lanes.lanes(), parallel, out, 1, |items, outs| {
+        run_ubis_on::<W>(
+            lanes,
+            items.len(),
+            |i| jobs(items.start + i),
+            |i, chain| outs[i] = *chain,
+        );
+    });
 }
 
 impl<const W: usize> Drop for TreeHasher<W> {

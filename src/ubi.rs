@@ -3,9 +3,10 @@
 //! hands whole runs of blocks to [`Platform::compress`], or, for long outputs,
 //! to the platform's multi-lane kernel.
 
-use crate::lanes::{run_ubis, LaneJob, LaneKernel, UbiJob};
+use crate::backend::lanes::LaneChoice;
+use crate::schedule::{run_ubis_on, UbiJob};
 use crate::spec::{types, T1_BIT_PAD, T1_FINAL, T1_FIRST, T1_LEVEL_SHIFT, T1_TYPE_SHIFT};
-use crate::threefish::encrypt_const;
+use crate::threefish::{encrypt_const, words_to_le};
 use crate::Platform;
 use zeroize::Zeroize;
 
@@ -133,18 +134,22 @@ pub(crate) fn ubi<const W: usize>(
     chain
 }
 
+/// "SHA3" then version 1, little-endian: the first word of every
+/// configuration string (spec 3.5.2).
+const CONFIG_SCHEMA: u64 = 0x0000_0001_3341_4853;
+/// Tweak flags of the configuration UBI, whose one block holds
+/// [`CONFIG_BYTES`] bytes.
+const CONFIG_FLAGS: u64 = T1_FIRST | T1_FINAL | (types::CFG << T1_TYPE_SHIFT);
+const CONFIG_BYTES: u64 = 32;
+
 /// Words of the 32-byte configuration string (spec 3.5.2), zero-padded to a
-/// block: schema "SHA3", version 1, output length in bits, tree parameters.
-pub(crate) const fn config_words<const W: usize>(
-    output_bits: u64,
-    leaf: u8,
-    fan_out: u8,
-    max_height: u8,
-) -> [u64; W] {
+/// block: schema "SHA3", version 1, output length in bits, and the tree word
+/// `leaf | fan_out << 8 | max_height << 16` (hashed as given).
+pub(crate) const fn config_block<const W: usize>(output_bits: u64, tree_info: u64) -> [u64; W] {
     let mut c = [0u64; W];
-    c[0] = 0x0000_0001_3341_4853; // "SHA3" then version 1, little-endian
+    c[0] = CONFIG_SCHEMA;
     c[1] = output_bits;
-    c[2] = leaf as u64 | (fan_out as u64) << 8 | (max_height as u64) << 16;
+    c[2] = tree_info;
     c
 }
 
@@ -157,8 +162,9 @@ pub(crate) const fn config_chain_from<const W: usize>(
     fan_out: u8,
     max_height: u8,
 ) -> [u64; W] {
-    let block = config_words::<W>(output_bits, leaf, fan_out, max_height);
-    let tweak = [32, T1_FIRST | T1_FINAL | (types::CFG << T1_TYPE_SHIFT)];
+    let tree_info = leaf as u64 | (fan_out as u64) << 8 | (max_height as u64) << 16;
+    let block = config_block::<W>(output_bits, tree_info);
+    let tweak = [CONFIG_BYTES, CONFIG_FLAGS];
     let mut x = encrypt_const::<W>(chain, &tweak, &block);
     let mut i = 0;
     while i < W {
@@ -166,6 +172,27 @@ pub(crate) const fn config_chain_from<const W: usize>(
         i += 1;
     }
     x
+}
+
+/// The same configuration UBI at run time on `platform`'s block function,
+/// for any tree word.
+pub(crate) fn config_ubi<const W: usize>(
+    platform: &Platform,
+    chain: &[u64; W],
+    output_bits: u64,
+    tree_info: u64,
+) -> [u64; W] {
+    // Words in memory as the little-endian bytes of the block.
+    let block = config_block::<W>(output_bits, tree_info).map(u64::to_le);
+    let mut out = *chain;
+    let mut tweak = [0, CONFIG_FLAGS];
+    platform.compress::<W>(
+        &mut out,
+        &mut tweak,
+        bytemuck::cast_slice(&block[..]),
+        CONFIG_BYTES,
+    );
+    out
 }
 
 /// Chaining value after configuration for an unkeyed hash.
@@ -187,15 +214,8 @@ pub(crate) const LANE_OUTPUT_MIN_BLOCKS: usize = 8;
 /// `UBI(G, i as 8 little-endian bytes, T_out)`, truncated to `out.len()`.
 pub(crate) fn output<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
     if out.len().div_ceil(8 * W) >= LANE_OUTPUT_MIN_BLOCKS {
-        struct Output<'g, 'o, const W: usize>(&'g [u64; W], &'o mut [u8]);
-        impl<const W: usize> LaneJob<W> for Output<'_, '_, W> {
-            type Output = ();
-            fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-                let len = self.1.len();
-                output_on_lanes::<W, L, K>(kernel, core::slice::from_ref(self.0), self.1, len)
-            }
-        }
-        return platform.lane_choice().run::<W, _>(Output(g, out));
+        let len = out.len();
+        return output_on_lanes::<W>(platform.lane_choice(), core::slice::from_ref(g), out, len);
     }
     output_sequential(platform, g, out)
 }
@@ -209,33 +229,16 @@ pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W
         let mut tweak = start_tweak(types::OUT, 0, 0);
         tweak[1] |= T1_FINAL;
         platform.compress::<W>(&mut chain, &mut tweak, bytemuck::cast_slice(&block[..]), 8);
-        write_output_block(&chain, chunk);
+        words_to_le(&chain, chunk);
         chain.zeroize();
-    }
-}
-
-/// Output block `chain` into `chunk` (its first `chunk.len()` bytes), word by
-/// word: no scratch block to wipe afterwards.
-#[inline]
-fn write_output_block<const W: usize>(chain: &[u64; W], chunk: &mut [u8]) {
-    // Whole words as fixed-size stores; a variable-length copy per word
-    // costs a `memcpy` call each (callgrind: +100 instructions for 64 bytes).
-    let whole = chunk.len() / 8;
-    let (words, tail) = chunk.split_at_mut(8 * whole);
-    for (word, dst) in chain.iter().zip(words.chunks_exact_mut(8)) {
-        dst.copy_from_slice(&word.to_le_bytes());
-    }
-    if !tail.is_empty() {
-        let n = tail.len();
-        tail.copy_from_slice(&chain[whole].to_le_bytes()[..n]);
     }
 }
 
 /// The output stage of several final chains on lanes: digest `m`, of `len`
 /// bytes, is `out[m * len..(m + 1) * len]` and comes from `finals[m]`; the
 /// same bytes as [`output`] for each, several blocks per kernel call.
-pub(crate) fn output_on_lanes<const W: usize, const L: usize, K: LaneKernel<W, L>>(
-    kernel: K,
+pub(crate) fn output_on_lanes<const W: usize>(
+    lanes: LaneChoice,
     finals: &[[u64; W]],
     out: &mut [u8],
     len: usize,
@@ -243,6 +246,10 @@ pub(crate) fn output_on_lanes<const W: usize, const L: usize, K: LaneKernel<W, L
     // Counter blocks a window at a time: no allocation, and a whole number
     // of lane groups per window.
     const WINDOW: usize = 64;
+    if finals.is_empty() {
+        // No digests: the loop below would still walk every output block.
+        return;
+    }
     let block = 8 * W;
     let blocks = len.div_ceil(block);
     let tweak = start_tweak(types::OUT, 0, 0);
@@ -252,8 +259,8 @@ pub(crate) fn output_on_lanes<const W: usize, const L: usize, K: LaneKernel<W, L
         for (k, counter) in counters[..n].iter_mut().enumerate() {
             *counter = ((first + k) as u64).to_le_bytes();
         }
-        run_ubis::<W, L, K>(
-            kernel,
+        run_ubis_on::<W>(
+            lanes,
             finals.len() * n,
             |i| UbiJob {
                 chain: &finals[i / n],
@@ -264,7 +271,7 @@ pub(crate) fn output_on_lanes<const W: usize, const L: usize, K: LaneKernel<W, L
             |i, chain| {
                 let (m, c) = (i / n, first + i % n);
                 let digest = &mut out[m * len..(m + 1) * len];
-                write_output_block(chain, &mut digest[c * block..len.min((c + 1) * block)]);
+                words_to_le(chain, &mut digest[c * block..len.min((c + 1) * block)]);
             },
         );
     }

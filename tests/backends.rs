@@ -64,10 +64,6 @@ fn others() -> Vec<Backend> {
     list
 }
 
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 #[test]
 fn portable_is_always_available() {
     assert!(Backend::available().contains(&Backend::Portable));
@@ -180,8 +176,8 @@ fn every_backend_matches_portable_one_shot() {
                     assert!(
                         got == want,
                         "[{backend}] Skein-{bits} output {output_bits} bits, len {len}, offset {offset}:\n want {}\n got  {}",
-                        hex(&want),
-                        hex(&got)
+                        hex::encode(&want),
+                        hex::encode(&got)
                     );
                 }
             }

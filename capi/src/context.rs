@@ -9,6 +9,7 @@
 //! [`crate::platform`]; contexts never store it.
 
 use core::ffi::c_int;
+use skein_simd::raw::words_to_le;
 use skein_simd::{raw, Platform};
 
 pub(crate) const SKEIN_SUCCESS: c_int = 0;
@@ -30,10 +31,10 @@ pub(crate) fn check_hash_bit_len(bits: usize) -> c_int {
 }
 
 // Tweak word 1 fields, as skein.h's SKEIN_T1_* macros.
-pub(crate) const T1_FLAG_FIRST: u64 = 1 << 62;
-pub(crate) const T1_FLAG_FINAL: u64 = 1 << 63;
-pub(crate) const T1_FLAG_BIT_PAD: u64 = 1 << 55;
-const T1_POS_BLK_TYPE: u32 = 56;
+pub(crate) const T1_FLAG_FIRST: u64 = skein_simd::consts::T1_FIRST;
+pub(crate) const T1_FLAG_FINAL: u64 = skein_simd::consts::T1_FINAL;
+pub(crate) const T1_FLAG_BIT_PAD: u64 = skein_simd::consts::T1_BIT_PAD;
+const T1_POS_BLK_TYPE: u32 = skein_simd::consts::T1_TYPE_SHIFT;
 
 /// UBI types, as skein.h's SKEIN_BLK_TYPE_* values.
 pub(crate) mod blk_type {
@@ -233,13 +234,6 @@ impl<const W: usize> Ctx<W> {
             self.x = key;
         }
         SKEIN_SUCCESS
-    }
-}
-
-/// The first `out.len()` bytes of `words`, little-endian.
-fn words_to_le<const W: usize>(words: &[u64; W], out: &mut [u8]) {
-    for (chunk, word) in out.chunks_mut(8).zip(words) {
-        chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
     }
 }
 

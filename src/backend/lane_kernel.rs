@@ -1,8 +1,8 @@
-//! The multi-lane kernel (seam in `crate::lanes`), written once for every
+//! The multi-lane kernel (seam in `backend::lanes`), written once for every
 //! instruction set that has one (x86 SSE2/AVX2/AVX-512, AArch64 NEON,
 //! POWER8 VSX) as the macro `lane_kernel!`.
 
-/// The multi-lane kernel (seam in `crate::lanes`), written once over `W` row
+/// The multi-lane kernel (seam in `backend::lanes`), written once over `W` row
 /// vectors of type `$v` with `$lanes` 64-bit lanes: the Threefish rounds,
 /// schedules, tweak carry and feed-forward. Each instruction set instantiates
 /// it with its `add`, `xor`, `and`, `rol` (rotate left by a constant), `splat`,
@@ -93,7 +93,7 @@ macro_rules! lane_kernel {
         /// Every `blocks[i]` must hold `n * 8 * W` bytes.
         #[target_feature(enable = $feature)]
         unsafe fn lane_blocks<const W: usize>(
-            state: &mut $crate::lanes::LaneState<W, $lanes>,
+            state: &mut $crate::backend::lanes::LaneState<W, $lanes>,
             blocks: &[&[u8]; $lanes],
             bytes_per_block: &[u64; $lanes],
             n: usize,
@@ -128,13 +128,13 @@ macro_rules! lane_kernel {
         /// Computations per multi-lane call.
         pub(crate) const LANES: usize = $lanes;
 
-        /// The multi-lane block function (seam in `crate::lanes`).
+        /// The multi-lane block function (seam in `backend::lanes`).
         ///
         /// # Panics
         /// If the `blocks` are not all the same whole number of blocks long.
         pub(crate) fn compress_lanes<const W: usize>(
             _: Token,
-            state: &mut $crate::lanes::LaneState<W, $lanes>,
+            state: &mut $crate::backend::lanes::LaneState<W, $lanes>,
             blocks: [&[u8]; $lanes],
             bytes_per_block: [u64; $lanes],
         ) {

@@ -1,114 +1,119 @@
 //! Block-function backends, one module per instruction set, and the one
-//! place that knows which exist: detection, forcing and dispatch of both the
-//! single-stream block function and the multi-lane kernels.
+//! table that lists them: detection, forcing and dispatch of both the
+//! single-stream block function and the multi-lane kernels are generated
+//! from it (`registry.rs`).
 //!
 //! Each instruction set's module offers the same seam: a `Token` whose
 //! `detect()` succeeds only when this CPU runs the module's code; safe
 //! `compress_256/512/1024(token, chain, tweak, blocks, bytes_per_block)`
 //! block functions (see `portable::compress`); and, where it has one, a
 //! multi-lane kernel `compress_lanes` with its lane count `LANES` (see
-//! `crate::lanes`). Adding an instruction set is its module plus one line in
-//! each table below: `Backend` (variant, `ALL`, `name`), `Choice` (variant,
-//! `of`, `backend`), `dispatch!`, the lane tables `lanes` and `run` if it has
-//! a multi-lane kernel, and the preference lists.
+//! `lanes.rs`). Adding an instruction set is its module plus one row of the
+//! table below (and, for a new folder, its `cfg` alias in `build.rs`).
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(skein_simd_aarch64)]
 mod aarch64;
 #[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little"),
-    all(target_arch = "powerpc64", skein_simd_nightly)
+    skein_simd_x86,
+    skein_simd_aarch64,
+    all(skein_simd_powerpc, target_arch = "powerpc64")
 ))]
 mod lane_kernel;
-#[cfg(any(
-    target_arch = "x86_64",
-    all(
-        any(target_arch = "powerpc", target_arch = "powerpc64"),
-        skein_simd_nightly
-    )
-))]
+pub(crate) mod lanes;
+#[cfg(any(skein_simd_x86, skein_simd_powerpc))]
 mod layout;
 pub(crate) mod portable;
 pub(crate) mod portable_lanes;
-#[cfg(all(
-    any(target_arch = "powerpc", target_arch = "powerpc64"),
-    skein_simd_nightly
-))]
+#[cfg(skein_simd_powerpc)]
 mod powerpc;
-#[cfg(target_arch = "x86_64")]
+mod registry;
+#[cfg(skein_simd_x86)]
 mod x86;
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-use aarch64::neon;
-#[cfg(all(
-    any(target_arch = "powerpc", target_arch = "powerpc64"),
-    skein_simd_nightly
-))]
-use powerpc::{altivec, vsx};
-#[cfg(target_arch = "x86_64")]
-use x86::{asm, avx2, avx512, sse2};
-
-use crate::lanes::{LaneJob, LaneKernel, LaneState};
 use crate::Error;
+use lanes::{Kernel, LaneChoice, LaneJob};
 
-/// A block-function implementation.
-///
-/// ```
-/// use skein_simd::Backend;
-/// assert!(Backend::Portable.is_available());
-/// assert_eq!(Backend::from_name("portable"), Some(Backend::Portable));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
+// The backends, in the order of `Backend::ALL` (the order `skeinsum
+// --list-backends` prints). `auto` ranks the automatic choice among the
+// backends this CPU runs (highest wins, 0 only when forced): first for the
+// single-stream block function, then, after `lanes`, for the multi-lane
+// kernel. The measurements behind the ranks:
+//
+// Single stream, x86-64, AMD Zen 5 (EPYC; a VM exposing AVX2, hiding
+// AVX-512), all backends interleaved in one run (tools/bench/bench.py),
+// cycles per byte at 16 MiB, Skein-256 / -512 / -1024:
+//   asm 5.9 4.3 5.0   portable 6.8 5.0 5.2   avx2 13.1 10.1 8.1   sse2 15.9 10.0 13.9
+// Single-stream Threefish is a chain of dependent rounds: the even/odd SIMD
+// layout puts a shuffle (and, without AVX-512, a shift/shift/or rotate) on
+// every round's chain, while scalar code runs a round as add then xor with
+// the rotate beside it. So scalar wins every size, and the generated
+// assembly (x86/asm.rs) beats the compiled Rust. avx512 stays forced-only
+// until it is measured on a CPU that exposes it.
+//
+// Single stream, PowerPC, instructions per message byte under QEMU user mode
+// (tools/bench/ppc-insn-table.sh; instruction counts stand in for time),
+// Skein-256 / -512 / -1024:
+//   ppc32, 7450 (G4):     altivec 32.2 25.7 28.9   portable 50.3 51.9 83.9
+//   ppc64 BE, POWER8:     vsx 15.2 12.5 16.7   portable 21.9 19.0 22.1
+//                         altivec 37.0 26.7 29.9 (same code on POWER7)
+//   ppc64le, POWER9:      vsx 12.9 11.5 16.6   portable 19.2 18.2 21.2
+//                         altivec 31.7 23.4 27.2
+// 32-bit code has no 64-bit scalar instructions, so AltiVec wins there;
+// 64-bit scalar code beats the AltiVec emulation of 64-bit lanes, so on
+// ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
+// AArch64: NEON's single-stream block function is the portable one.
+//
+// Multi-lane, Zen 5 without AVX-512, Skein-512 over 1 KiB messages, same-run
+// ratios (examples/many_table.rs, benches/many.rs): AVX2 x4 about 2x SSE2
+// x2, SSE2 x2 about 1.2x portable. AVX-512 x8 comes first by construction
+// (twice the lanes, one-instruction rotates). AArch64 NEON x4 (with SHA3
+// only: `neon::Token::lanes_preferred`) and POWER8+ VSX x2 come before
+// portable by llvm-mca's cycle estimates (README, "AArch64" and "PowerPC").
+// The portable kernel has one lane (see `portable_lanes::LANES`).
+registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
-    Portable,
+    Portable = "portable", portable if cfg(all()), auto 1, lanes portable_lanes if cfg(all()), auto(_) 1;
     /// x86-64 SSE2.
-    Sse2,
+    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes x86::sse2 if cfg(skein_simd_x86), auto(_) 3;
     /// x86-64 AVX2.
-    Avx2,
+    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes x86::avx2 if cfg(skein_simd_x86), auto(_) 4;
     /// x86-64 AVX-512 F + VL.
-    Avx512,
+    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes x86::avx512 if cfg(skein_simd_x86), auto(_) 5;
     /// x86-64 scalar code in generated inline assembly (baseline
     /// instructions only); the automatic choice on x86-64.
-    Asm,
+    Asm = "asm", x86::asm if cfg(skein_simd_x86), auto 2;
     /// PowerPC AltiVec/VMX, 64-bit words emulated in 32-bit lanes.
-    Altivec,
+    Altivec = "altivec", powerpc::altivec if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc")) * 2;
     /// POWER8+ VSX with native 64-bit vector lanes.
-    Vsx,
+    Vsx = "vsx", powerpc::vsx if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc64")) * 2,
+        lanes powerpc::vsx if cfg(all(skein_simd_powerpc, target_arch = "powerpc64")), auto(_) 2;
     /// AArch64 NEON: the multi-lane kernel (`XAR` rotations with the SHA3
     /// extension); its single-stream block function is the portable one,
     /// which a NEON single stream does not beat.
-    Neon,
+    Neon = "neon", aarch64::neon if cfg(skein_simd_aarch64), auto 0,
+        lanes aarch64::neon if cfg(skein_simd_aarch64), auto(t) u32::from(t.lanes_preferred()) * 2;
+}
+
+impl Choice {
+    /// The portable backend, which needs no detection.
+    fn portable() -> Choice {
+        Choice::Portable(portable::Token)
+    }
+
+    /// The backend this CPU runs with the highest `rank` (the first in table
+    /// order among equals), if any ranks above 0.
+    fn best(rank: impl Fn(Choice) -> u32) -> Option<Choice> {
+        let mut best: Option<Choice> = None;
+        for choice in Backend::ALL.into_iter().filter_map(Choice::of) {
+            if rank(choice) > best.map_or(0, &rank) {
+                best = Some(choice);
+            }
+        }
+        best
+    }
 }
 
 impl Backend {
-    /// Every backend this crate knows, available here or not.
-    pub const ALL: [Backend; 8] = [
-        Backend::Portable,
-        Backend::Sse2,
-        Backend::Avx2,
-        Backend::Avx512,
-        Backend::Asm,
-        Backend::Altivec,
-        Backend::Vsx,
-        Backend::Neon,
-    ];
-
-    /// Lower-case name, as accepted by `skeinsum --backend`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            Backend::Sse2 => "sse2",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-            Backend::Asm => "asm",
-            Backend::Altivec => "altivec",
-            Backend::Vsx => "vsx",
-            Backend::Neon => "neon",
-        }
-    }
-
     /// The backend of that name, if the name is known.
     pub fn from_name(name: &str) -> Option<Backend> {
         Backend::ALL.into_iter().find(|b| b.name() == name)
@@ -153,243 +158,6 @@ impl core::fmt::Display for Backend {
     }
 }
 
-/// A backend together with the proof (a token from its module's detection)
-/// that this CPU can run it. Only `Choice::of` makes one, so holding a
-/// `Choice` is what lets the safe dispatch below call SIMD code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Choice {
-    Portable,
-    #[cfg(target_arch = "x86_64")]
-    Sse2(sse2::Token),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(avx2::Token),
-    #[cfg(target_arch = "x86_64")]
-    Avx512(avx512::Token),
-    #[cfg(target_arch = "x86_64")]
-    Asm(asm::Token),
-    #[cfg(all(
-        any(target_arch = "powerpc", target_arch = "powerpc64"),
-        skein_simd_nightly
-    ))]
-    Altivec(altivec::Token),
-    #[cfg(all(
-        any(target_arch = "powerpc", target_arch = "powerpc64"),
-        skein_simd_nightly
-    ))]
-    Vsx(vsx::Token),
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    Neon(neon::Token),
-}
-
-impl Choice {
-    fn of(backend: Backend) -> Option<Choice> {
-        match backend {
-            Backend::Portable => Some(Choice::Portable),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Sse2 => sse2::Token::detect().map(Choice::Sse2),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => avx2::Token::detect().map(Choice::Avx2),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => avx512::Token::detect().map(Choice::Avx512),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Asm => asm::Token::detect().map(Choice::Asm),
-            #[cfg(all(
-                any(target_arch = "powerpc", target_arch = "powerpc64"),
-                skein_simd_nightly
-            ))]
-            Backend::Altivec => altivec::Token::detect().map(Choice::Altivec),
-            #[cfg(all(
-                any(target_arch = "powerpc", target_arch = "powerpc64"),
-                skein_simd_nightly
-            ))]
-            Backend::Vsx => vsx::Token::detect().map(Choice::Vsx),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Backend::Neon => neon::Token::detect().map(Choice::Neon),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    fn backend(self) -> Backend {
-        match self {
-            Choice::Portable => Backend::Portable,
-            #[cfg(target_arch = "x86_64")]
-            Choice::Sse2(_) => Backend::Sse2,
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx2(_) => Backend::Avx2,
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx512(_) => Backend::Avx512,
-            #[cfg(target_arch = "x86_64")]
-            Choice::Asm(_) => Backend::Asm,
-            #[cfg(all(
-                any(target_arch = "powerpc", target_arch = "powerpc64"),
-                skein_simd_nightly
-            ))]
-            Choice::Altivec(_) => Backend::Altivec,
-            #[cfg(all(
-                any(target_arch = "powerpc", target_arch = "powerpc64"),
-                skein_simd_nightly
-            ))]
-            Choice::Vsx(_) => Backend::Vsx,
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Choice::Neon(_) => Backend::Neon,
-        }
-    }
-}
-
-/// Call single-stream `function` of the chosen backend's module, handing it the token.
-macro_rules! dispatch {
-    ($choice:expr, $function:ident($($arg:expr),*)) => {
-        match $choice {
-            Choice::Portable => portable::$function($($arg),*),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Sse2(t) => sse2::$function(t, $($arg),*),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx2(t) => avx2::$function(t, $($arg),*),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx512(t) => avx512::$function(t, $($arg),*),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Asm(t) => asm::$function(t, $($arg),*),
-            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
-            Choice::Altivec(t) => altivec::$function(t, $($arg),*),
-            #[cfg(all(any(target_arch = "powerpc", target_arch = "powerpc64"), skein_simd_nightly))]
-            Choice::Vsx(t) => vsx::$function(t, $($arg),*),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Choice::Neon(t) => neon::$function(t, $($arg),*),
-        }
-    };
-}
-
-/// A backend whose instruction set has a multi-lane kernel, with its token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct LaneChoice(Choice);
-
-/// A multi-lane kernel as a safe value: the token and the module's
-/// `compress_lanes` (a zero-sized function item, so calls stay direct).
-#[derive(Clone, Copy)]
-struct Kernel<T, F>(T, F);
-
-impl<const W: usize, const L: usize, T, F> LaneKernel<W, L> for Kernel<T, F>
-where
-    T: Copy + Send + Sync,
-    F: Fn(T, &mut LaneState<W, L>, [&[u8]; L], [u64; L]) + Copy + Send + Sync,
-{
-    #[inline]
-    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
-        (self.1)(self.0, state, blocks, bytes_per_block)
-    }
-}
-
-/// Lanes of the portable kernel: one, which is the single-stream portable
-/// block function. Since that one keeps the key parity and tweak carry off
-/// the dependency chain, it beats two interleaved lanes of the generic
-/// multi-lane code. Measured on Zen 5 (AVX2 VM, loaded), Skein-512 over
-/// 1 KiB messages, ratio to single-stream portable in the same run, three
-/// runs: one lane 0.95-1.5x, two lanes 0.6-0.95x (before that tuning, two
-/// lanes had won: 2.3-3.1x against 0.9-1.4x).
-const PORTABLE_LANES: usize = portable_lanes::LANES;
-
-/// The automatic multi-lane choice, fastest first (any state size).
-/// Measured on AMD Zen 5 in a VM without AVX-512, Skein-512 over 1 KiB
-/// messages, same-run ratios (examples/many_table.rs, benches/many.rs):
-/// AVX2 x4 about 2x SSE2 x2, SSE2 x2 about 1.2x portable. AVX-512 x8
-/// comes first by construction (twice the lanes, one-instruction rotates);
-/// it could only be checked for correctness here, in an emulator.
-/// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
-/// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates (README,
-/// "AArch64" and "PowerPC"); both run the whole suite under QEMU in CI.
-const LANE_PREFERENCE: [Backend; 6] = [
-    Backend::Avx512,
-    Backend::Avx2,
-    Backend::Sse2,
-    Backend::Neon,
-    Backend::Vsx,
-    Backend::Portable,
-];
-
-impl LaneChoice {
-    /// How many computations one call of `choice`'s multi-lane kernel
-    /// advances; `None` when its instruction set has no multi-lane kernel.
-    fn lanes_of(choice: Choice) -> Option<usize> {
-        match choice {
-            Choice::Portable => Some(PORTABLE_LANES),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Sse2(_) => Some(sse2::LANES),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx2(_) => Some(avx2::LANES),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx512(_) => Some(avx512::LANES),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Choice::Neon(_) => Some(neon::LANES),
-            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
-            Choice::Vsx(_) => Some(vsx::LANES),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    /// Run `job` on this kernel.
-    pub(crate) fn run<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
-        match self.0 {
-            Choice::Portable => job.run::<PORTABLE_LANES, _>(Kernel(
-                (),
-                |(), s: &mut LaneState<W, PORTABLE_LANES>, b: [&[u8]; PORTABLE_LANES], n| {
-                    portable_lanes::compress::<W, PORTABLE_LANES>(s, b, n)
-                },
-            )),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Sse2(t) => job.run::<{ sse2::LANES }, _>(Kernel(t, sse2::compress_lanes::<W>)),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx2(t) => job.run::<{ avx2::LANES }, _>(Kernel(t, avx2::compress_lanes::<W>)),
-            #[cfg(target_arch = "x86_64")]
-            Choice::Avx512(t) => {
-                job.run::<{ avx512::LANES }, _>(Kernel(t, avx512::compress_lanes::<W>))
-            }
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Choice::Neon(t) => job.run::<{ neon::LANES }, _>(Kernel(t, neon::compress_lanes::<W>)),
-            #[cfg(all(target_arch = "powerpc64", skein_simd_nightly))]
-            Choice::Vsx(t) => job.run::<{ vsx::LANES }, _>(Kernel(t, vsx::compress_lanes::<W>)),
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("a LaneChoice holds an instruction set with a multi-lane kernel"),
-        }
-    }
-
-    /// The multi-lane kernel of `backend`'s instruction set, if this build and
-    /// CPU have one.
-    pub(crate) fn of(backend: Backend) -> Option<LaneChoice> {
-        let choice = Choice::of(backend)?;
-        LaneChoice::lanes_of(choice).map(|_| LaneChoice(choice))
-    }
-
-    /// The fastest multi-lane kernel this CPU runs.
-    pub(crate) fn detect() -> LaneChoice {
-        LANE_PREFERENCE
-            .iter()
-            .find_map(|&b| LaneChoice::of(b).filter(|c| c.preferred()))
-            .unwrap_or(LaneChoice(Choice::Portable))
-    }
-
-    /// Whether the automatic choice may take this kernel on this CPU.
-    fn preferred(self) -> bool {
-        match self.0 {
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-            Choice::Neon(t) => t.lanes_preferred(),
-            _ => true,
-        }
-    }
-
-    /// The instruction set of the kernel (`SkeinMany` and tree hashing ask).
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    pub(crate) fn backend(self) -> Backend {
-        self.0.backend()
-    }
-
-    /// How many computations one kernel call advances.
-    pub(crate) fn lanes(self) -> usize {
-        LaneChoice::lanes_of(self.0).expect("a LaneChoice has lanes")
-    }
-}
-
 impl Backend {
     /// How many messages this backend's multi-lane kernel hashes at once, if
     /// this build and CPU have one (see [`SkeinMany`](crate::SkeinMany)).
@@ -423,46 +191,6 @@ pub struct Platform {
     lanes: LaneChoice,
 }
 
-/// The automatic choice per state size, fastest first; the first one this CPU
-/// has wins. Each list's order is a measurement, recorded beside it.
-fn preference(state_bits: usize) -> &'static [Backend] {
-    let _ = state_bits;
-    // x86-64, measured on AMD Zen 5 (EPYC; this VM exposes AVX2 but hides
-    // AVX-512), all backends interleaved in one run (tools/bench/bench.py), cycles
-    // per byte at 16 MiB, Skein-256 / -512 / -1024:
-    //   asm 5.9 4.3 5.0   portable 6.8 5.0 5.2   avx2 13.1 10.1 8.1   sse2 15.9 10.0 13.9
-    // Single-stream Threefish is a chain of dependent rounds: the even/odd
-    // SIMD layout puts a shuffle (and, without AVX-512, a shift/shift/or
-    // rotate) on every round's chain, while scalar code runs a round as add
-    // then xor with the rotate beside it. So scalar wins every size here,
-    // and the generated assembly (see backend/x86/asm.rs) beats the compiled
-    // Rust. avx512 is left out until it is measured on a CPU that exposes it
-    // (forcing it with `Params::backend` works and is tested there).
-    if cfg!(target_arch = "x86_64") {
-        return &[Backend::Asm, Backend::Portable];
-    }
-    // PowerPC, instructions per message byte under QEMU user mode
-    // (tools/bench/ppc-insn-table.sh; no PowerPC hardware here, so instruction
-    // counts stand in for time), Skein-256 / -512 / -1024:
-    //   ppc32, 7450 (G4):     altivec 32.2 25.7 28.9   portable 50.3 51.9 83.9
-    //   ppc64 BE, POWER8:     vsx 15.2 12.5 16.7   portable 21.9 19.0 22.1
-    //                         altivec 37.0 26.7 29.9 (same code on POWER7)
-    //   ppc64le, POWER9:      vsx 12.9 11.5 16.6   portable 19.2 18.2 21.2
-    //                         altivec 31.7 23.4 27.2
-    // 32-bit code has no 64-bit scalar instructions, so AltiVec wins there;
-    // 64-bit scalar code beats the AltiVec emulation of 64-bit lanes, so on
-    // ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
-    if cfg!(target_arch = "powerpc") {
-        return &[Backend::Altivec, Backend::Portable];
-    }
-    if cfg!(target_arch = "powerpc64") {
-        return &[Backend::Vsx, Backend::Portable];
-    }
-    // AArch64: portable. NEON's single-stream block function is the portable
-    // one (see `Backend::Neon`), so listing it would change nothing.
-    &[Backend::Portable]
-}
-
 impl Platform {
     /// The fastest backends this CPU supports, per state size.
     ///
@@ -480,16 +208,13 @@ impl Platform {
     }
 
     fn detect_now() -> Platform {
-        let pick = |bits| {
-            preference(bits)
-                .iter()
-                .find_map(|&b| Choice::of(b))
-                .unwrap_or(Choice::Portable)
-        };
+        // One choice for every state size: no measurement ranks the
+        // backends differently by size.
+        let choice = Choice::best(Choice::rank).unwrap_or_else(Choice::portable);
         Platform {
-            s256: pick(256),
-            s512: pick(512),
-            s1024: pick(1024),
+            s256: choice,
+            s512: choice,
+            s1024: choice,
             lanes: LaneChoice::detect(),
         }
     }
@@ -499,12 +224,11 @@ impl Platform {
     /// none) for tree hashing and long outputs.
     pub fn force(backend: Backend) -> Result<Platform, Error> {
         let c = Choice::of(backend).ok_or(Error::BackendUnavailable(backend))?;
-        let lanes = LaneChoice::of(backend).unwrap_or(LaneChoice(Choice::Portable));
         Ok(Platform {
             s256: c,
             s512: c,
             s1024: c,
-            lanes,
+            lanes: LaneChoice::forced(c),
         })
     }
 
@@ -534,18 +258,15 @@ impl Platform {
         bytes_per_block: u64,
     ) {
         match W {
-            4 => dispatch!(
-                self.s256,
-                compress_256(as_words(chain), tweak, blocks, bytes_per_block)
-            ),
-            8 => dispatch!(
-                self.s512,
-                compress_512(as_words(chain), tweak, blocks, bytes_per_block)
-            ),
-            _ => dispatch!(
-                self.s1024,
-                compress_1024(as_words(chain), tweak, blocks, bytes_per_block)
-            ),
+            4 => self
+                .s256
+                .compress_256(as_words(chain), tweak, blocks, bytes_per_block),
+            8 => self
+                .s512
+                .compress_512(as_words(chain), tweak, blocks, bytes_per_block),
+            _ => self
+                .s1024
+                .compress_1024(as_words(chain), tweak, blocks, bytes_per_block),
         }
     }
 }

@@ -4,6 +4,16 @@
 use crate::spec::T1_FIRST;
 use crate::threefish::{encrypt_words_with, key_schedule, tweak_schedule, SUBKEY_NUMBERS};
 
+/// The portable backend needs no detection: a `Token` is always there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token;
+
+impl Token {
+    pub(crate) fn detect() -> Option<Token> {
+        Some(Token)
+    }
+}
+
 /// Hide `value` from the optimizer on 64-bit targets (see `compress`).
 #[inline(always)]
 fn opaque_on_64_bit<T>(value: T) -> T {
@@ -56,6 +66,7 @@ pub(crate) fn compress<const W: usize>(
 // caller and gives benchmarks and disassembly a symbol to look at.
 #[inline(never)]
 pub(crate) fn compress_256(
+    _: Token,
     chain: &mut [u64; 4],
     tweak: &mut [u64; 2],
     blocks: &[u8],
@@ -65,6 +76,7 @@ pub(crate) fn compress_256(
 }
 #[inline(never)]
 pub(crate) fn compress_512(
+    _: Token,
     chain: &mut [u64; 8],
     tweak: &mut [u64; 2],
     blocks: &[u8],
@@ -74,6 +86,7 @@ pub(crate) fn compress_512(
 }
 #[inline(never)]
 pub(crate) fn compress_1024(
+    _: Token,
     chain: &mut [u64; 16],
     tweak: &mut [u64; 2],
     blocks: &[u8],

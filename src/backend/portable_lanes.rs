@@ -2,13 +2,14 @@
 //!
 //! Each operation of a round is a loop over the `L` lanes of a row, which the
 //! compiler unrolls (and may vectorize); the round structure, slot table and
-//! subkey formation are those of [`super::portable`]. See `crate::lanes` for the
+//! subkey formation are those of [`super::portable`]. See `super::lanes` for the
 //! seam.
 
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use crate::lanes::LaneState;
+use super::lanes::LaneState;
+use super::portable::Token;
 use crate::spec::{rot, rounds, slots, C240, T1_FIRST};
 
 /// Lanes the portable kernel is used with (measured: see `backend/mod.rs`); the
@@ -97,7 +98,19 @@ fn encrypt<const W: usize, const L: usize>(
     }
 }
 
-/// The multi-lane block function (seam in `crate::lanes`).
+/// The multi-lane block function at the lane count of the backend table
+/// ([`LANES`]).
+#[inline]
+pub(crate) fn compress_lanes<const W: usize>(
+    _: Token,
+    state: &mut LaneState<W, LANES>,
+    blocks: [&[u8]; LANES],
+    bytes_per_block: [u64; LANES],
+) {
+    compress::<W, LANES>(state, blocks, bytes_per_block)
+}
+
+/// The multi-lane block function at any lane count (seam in `super::lanes`).
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.

@@ -79,7 +79,11 @@ pub fn load() -> Vec<KatEntry> {
 
 fn hex_bytes(line: &str) -> impl Iterator<Item = u8> + '_ {
     line.split_whitespace().map(move |h| {
-        u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad hex {h:?} in KAT line {line:?}"))
+        let [byte] = hex::decode(h)
+            .ok()
+            .and_then(|b| <[u8; 1]>::try_from(b).ok())
+            .unwrap_or_else(|| panic!("bad hex {h:?} in KAT line {line:?}"));
+        byte
     })
 }
 
@@ -112,8 +116,7 @@ pub fn parse(text: &str) -> Vec<KatEntry> {
         let output_bits = leading_number(header.split(':').nth(2).unwrap().trim_start());
         let msg_bits = leading_number(field_after(&header, "msgLen ="));
         let tree = header.find("Tree:").map(|_| {
-            let hex =
-                |name: &str| u8::from_str_radix(&field_after(&header, name)[..2], 16).unwrap();
+            let hex = |name: &str| hex::decode(&field_after(&header, name)[..2]).unwrap()[0];
             (hex("leaf="), hex("node="), hex("maxLevels="))
         });
         let (mut msg, mut key, mut result) = (Vec::new(), None::<Vec<u8>>, Vec::new());

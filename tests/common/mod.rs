@@ -7,12 +7,10 @@ pub use golden::{
     GOLDEN_ENTRIES,
 };
 
+/// Bytes of a hex string; whitespace between digits is ignored.
 pub fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
+    hex::decode(s).expect("hex digits")
 }
 
 /// Hash a KAT entry with the library, forcing `backend`.

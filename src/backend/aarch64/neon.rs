@@ -1,7 +1,7 @@
 //! AArch64 NEON (ASIMD), present on every AArch64 Linux CPU, optionally with
 //! the SHA3 extension.
 //!
-//! **Multi-lane kernel** (`compress_lanes`, seam in `crate::lanes`): four
+//! **Multi-lane kernel** (`compress_lanes`, seam in `backend::lanes`): four
 //! computations at once. Row `j` holds word `j` of the four states in a pair
 //! of q registers (lanes 0, 1 and 2, 3), so a Threefish round is `W` ADD, `W`
 //! rotations and `W` EOR, and the word permutation is only a renaming of
@@ -61,7 +61,7 @@ pub(crate) fn compress_256(
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    portable::compress_256(chain, tweak, blocks, bytes_per_block)
+    portable::compress_256(portable::Token, chain, tweak, blocks, bytes_per_block)
 }
 pub(crate) fn compress_512(
     _: Token,
@@ -70,7 +70,7 @@ pub(crate) fn compress_512(
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    portable::compress_512(chain, tweak, blocks, bytes_per_block)
+    portable::compress_512(portable::Token, chain, tweak, blocks, bytes_per_block)
 }
 pub(crate) fn compress_1024(
     _: Token,
@@ -79,7 +79,7 @@ pub(crate) fn compress_1024(
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    portable::compress_1024(chain, tweak, blocks, bytes_per_block)
+    portable::compress_1024(portable::Token, chain, tweak, blocks, bytes_per_block)
 }
 
 // ===========================================================================
@@ -252,14 +252,14 @@ mod xar {
 pub(crate) const LANES: usize = shift::LANES;
 const _: () = assert!(xar::LANES == LANES);
 
-/// The multi-lane block function (seam in `crate::lanes`): the `XAR` kernel
+/// The multi-lane block function (seam in `backend::lanes`): the `XAR` kernel
 /// where the token found SHA3, else the `SHL` + `SRI` one.
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
 pub(crate) fn compress_lanes<const W: usize>(
     token: Token,
-    state: &mut crate::lanes::LaneState<W, LANES>,
+    state: &mut crate::backend::lanes::LaneState<W, LANES>,
     blocks: [&[u8]; LANES],
     bytes_per_block: [u64; LANES],
 ) {
@@ -273,7 +273,7 @@ pub(crate) fn compress_lanes<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lanes::LaneState;
+    use crate::backend::lanes::LaneState;
     use crate::spec::T1_FIRST;
     use rand::{Rng, SeedableRng};
 

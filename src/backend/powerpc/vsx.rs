@@ -588,7 +588,7 @@ mod imp {
     }
 
     // =======================================================================
-    // Multi-lane kernel (seam in `crate::lanes`): two computations at once,
+    // Multi-lane kernel (seam in `backend::lanes`): two computations at once,
     // one per 64-bit lane of a register. Row `j` (one register) holds word
     // `j` of both states, so a round is `W/2` `vaddudm`, `W/2` `vrld` (one
     // count for both lanes) and `W/2` `xxlxor`, and the word permutation is

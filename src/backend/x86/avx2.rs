@@ -1,4 +1,4 @@
-//! AVX2 backend (x86-64): the even/odd engine of `x86_engine` with
+//! AVX2 backend (x86-64): the even/odd engine of `engine` with
 //! rotates built from per-lane shifts (`vpsllvq`/`vpsrlvq`; AVX2 has no
 //! `vprolq`). Halves: one xmm for Skein-256, one ymm for Skein-512, two ymm
 //! for Skein-1024 (whose odd permutations happen to swap the two registers
@@ -72,7 +72,7 @@ unsafe fn permute256(v: __m256i, i: &[usize]) -> __m256i {
 }
 
 impl Half for X2 {
-    const LANES: usize = 2;
+    const WORDS: usize = 2;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 2);
@@ -119,7 +119,7 @@ impl Half for X2 {
 }
 
 impl Half for X4 {
-    const LANES: usize = 4;
+    const WORDS: usize = 4;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 4);
@@ -155,7 +155,7 @@ impl Half for X4 {
 }
 
 impl Half for X8 {
-    const LANES: usize = 8;
+    const WORDS: usize = 8;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 8);
@@ -301,7 +301,7 @@ pub(crate) fn compress_1024(
 // Same layout as the AVX-512 kernel (row `j` = word `j` of every state; the
 // permutation is a renaming). AVX2 has no 64-bit rotate: rotations by a
 // multiple of 8 are one byte shuffle, the others two shifts and an or.
-// Seam: `crate::lanes`.
+// Seam: `backend::lanes`.
 
 #[target_feature(enable = "avx2")]
 #[inline]

@@ -1,5 +1,5 @@
 //! AVX-512 backend (x86-64, AVX-512F + VL): the even/odd engine of
-//! `x86_engine` with native per-lane rotates (`vprolvq`). Each half of the
+//! `engine` with native per-lane rotates (`vprolvq`). Each half of the
 //! state is one register: xmm for Skein-256, ymm for Skein-512 (VL forms),
 //! zmm for Skein-1024, so a round is four instructions.
 
@@ -29,7 +29,7 @@ struct X4(__m256i);
 struct X8(__m512i);
 
 impl Half for X2 {
-    const LANES: usize = 2;
+    const WORDS: usize = 2;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 2);
@@ -76,7 +76,7 @@ impl Half for X2 {
 }
 
 impl Half for X4 {
-    const LANES: usize = 4;
+    const WORDS: usize = 4;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 4);
@@ -126,7 +126,7 @@ impl Half for X4 {
 }
 
 impl Half for X8 {
-    const LANES: usize = 8;
+    const WORDS: usize = 8;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 8);
@@ -258,7 +258,7 @@ pub(crate) fn compress_1024(
 // is `W/2` vpaddq, `W/2` vprolq (one immediate count for every lane) and `W/2`
 // vpxorq, and the word permutation is only a renaming of registers. Message
 // blocks are transposed into rows as they are loaded (unpack + 128-bit
-// shuffles). Seam: `crate::lanes`.
+// shuffles). Seam: `backend::lanes`.
 
 #[target_feature(enable = "avx512f")]
 #[inline]

@@ -30,11 +30,11 @@ use crate::spec::{C240, T1_FIRST};
 /// functions may only be called where the implementing backend's token
 /// proves the CPU has them.
 pub(crate) trait Half: Copy {
-    /// W/2: the number of 64-bit lanes.
-    const LANES: usize;
-    /// Load `LANES` words from `words` (no alignment needed).
+    /// W/2: the number of 64-bit words (vector lanes) in the half.
+    const WORDS: usize;
+    /// Load `WORDS` words from `words` (no alignment needed).
     unsafe fn load(words: &[u64]) -> Self;
-    /// Store the lanes to `words[..LANES]`.
+    /// Store the lanes to `words[..WORDS]`.
     unsafe fn store(self, words: &mut [u64]);
     unsafe fn add(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
@@ -130,7 +130,7 @@ unsafe fn eight_rounds<H: Half, const W: usize, const S: usize>(
 /// The block function of `portable::compress`, on the even/odd layout.
 ///
 /// # Safety
-/// The CPU must support the instructions `H` uses; `H::LANES == W / 2`.
+/// The CPU must support the instructions `H` uses; `H::WORDS == W / 2`.
 #[inline(always)]
 pub(crate) unsafe fn compress<H: Half, const W: usize>(
     chain: &mut [u64; W],
@@ -140,7 +140,7 @@ pub(crate) unsafe fn compress<H: Half, const W: usize>(
 ) {
     debug_assert_eq!(blocks.len() % (8 * W), 0);
     let half = const {
-        assert!((W == 4 || W == 8 || W == 16) && H::LANES == W / 2);
+        assert!((W == 4 || W == 8 || W == 16) && H::WORDS == W / 2);
         W / 2
     };
     let mut even = [0u64; 8];

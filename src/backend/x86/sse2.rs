@@ -1,4 +1,4 @@
-//! SSE2 backend (x86-64 baseline): the even/odd engine of `x86_engine` in
+//! SSE2 backend (x86-64 baseline): the even/odd engine of `engine` in
 //! xmm registers of two lanes. SSE2 shifts every lane by one count, so a
 //! rotate whose two lanes differ is two shift pairs and a `movsd` merge; the
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
@@ -92,7 +92,7 @@ unsafe fn gather128<const K: usize>(v: &[__m128i; K], a: usize, b: usize) -> __m
 }
 
 impl<const K: usize> Half for Regs<K> {
-    const LANES: usize = 2 * K;
+    const WORDS: usize = 2 * K;
     #[inline(always)]
     unsafe fn load(words: &[u64]) -> Self {
         assert!(words.len() >= 2 * K);
@@ -206,7 +206,7 @@ pub(crate) fn compress_1024(
 //
 // Same layout as the AVX-512 kernel. SSE2 has neither a 64-bit rotate nor a
 // byte shuffle: a rotation by 32 is one 32-bit shuffle, the others two shifts
-// and an or. Seam: `crate::lanes`.
+// and an or. Seam: `backend::lanes`.
 
 #[target_feature(enable = "sse2")]
 #[inline]

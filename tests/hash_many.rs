@@ -204,3 +204,52 @@ fn wrong_output_buffer_panics_and_bad_params_are_errors() {
     let mut none: [u8; 0] = [];
     Skein::<4>::hash_many::<&[u8]>(&Params::new(), &[], &mut none).unwrap();
 }
+
+/// No messages: nothing to compute, whatever the output length. (The output
+/// stage must not walk the output blocks of zero digests: 2^64 - 1 bits
+/// would never end.) Runs on a thread, so a regression fails on time.
+#[test]
+fn no_messages_return_at_once_whatever_the_output_length() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for backend in lane_backends() {
+            for bits in [1u64 << 40, u64::MAX] {
+                let params = Params::new().output_bits(bits).backend(backend);
+                let none: [&[u8]; 0] = [];
+                Skein::<4>::hash_many(&params, &none, &mut []).unwrap();
+                Skein::<8>::hash_many(&params, &none, &mut []).unwrap();
+                assert!(Skein::<16>::hash_many_vec(&params, &none)
+                    .unwrap()
+                    .is_empty());
+            }
+        }
+        done.send(()).unwrap();
+    });
+    finished
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("hash_many of no messages did not return within 20 s");
+}
+
+/// A forced backend means the same in `SkeinMany` as in `Platform::force`:
+/// its instruction set's multi-lane kernel, or the portable one when it has
+/// none (the single-stream-only `asm` included), and the same digests.
+#[test]
+fn forced_backend_follows_the_platform_rule() {
+    let messages: Vec<Vec<u8>> = (0..20u8).map(|i| vec![i; 100 * i as usize]).collect();
+    let want = one_by_one::<8>(&Params::new(), &messages);
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        let params = Params::new().backend(backend);
+        let many = SkeinMany::<8>::new(&params)
+            .unwrap_or_else(|e| panic!("SkeinMany with {backend} forced: {e}"));
+        let lanes_of = if backend.lanes().is_some() {
+            backend
+        } else {
+            Backend::Portable
+        };
+        assert_eq!(many.backend(), lanes_of, "forced {backend}");
+        assert_eq!(many.hash_vec(&messages), want, "forced {backend}");
+    }
+    for backend in Backend::ALL.into_iter().filter(|b| !b.is_available()) {
+        assert!(SkeinMany::<8>::new(&Params::new().backend(backend)).is_err());
+    }
+}

@@ -1,5 +1,6 @@
-//! Regression tests for the bugs found in the review of issue 9 (each failed
-//! on the code before the fix).
+//! Guarantees of the public API: keys never shown by `Debug`, the list and
+//! order of backend names (what `skeinsum --list-backends` prints), state
+//! sizes, and the error for a missing golden file.
 mod common;
 
 use skein_simd::{Backend, Params};
@@ -18,8 +19,8 @@ fn params_debug_never_shows_the_key() {
 #[test]
 fn no_stub_backend_is_listed() {
     // Every listed backend is a real implementation of its instruction set:
-    // the names are exactly the instruction-set modules of src/backend
-    // (`neon` since issue 12 made it real).
+    // the names are exactly the instruction-set modules of src/backend, in
+    // the order of the backend table (a public order: `Backend::ALL`).
     let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
     assert_eq!(
         names,

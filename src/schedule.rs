@@ -1,27 +1,8 @@
-//! Many UBI computations side by side: the struct-of-arrays state that the
-//! multi-lane kernels advance, the kernel and job traits, and the scheduler
-//! that keeps the lanes busy. `hash_many` (`many.rs`), tree hashing
-//! (`tree.rs`) and the long output stage (`ubi.rs`) all run on it.
-//!
-//! The seam of every multi-lane kernel, in its instruction set's module of
-//! `backend/` (the x86 ones are all made by `x86::engine::lane_kernel!`):
-//!
-//! * `pub(crate) const LANES: usize` — how many computations one call advances
-//!   (`portable_lanes` is generic over the lane count instead);
-//! * the module's `Token` (the same one as for its single-stream block function);
-//! * `pub(crate) fn compress_lanes<const W: usize>(token, state: &mut LaneState<W, LANES>,
-//!   blocks: [&[u8]; LANES], bytes_per_block: [u64; LANES])`.
-//!
-//! The state is struct-of-arrays, the layout of the vector registers: lane `i`
-//! of row `j` is word `j` of computation `i` (`state.chain[j][i]`), and likewise
-//! `state.tweak[k][i]`. A Threefish round is then the same add / rotate / xor on
-//! whole rows, with one rotation count for all lanes, and the word permutation is
-//! only a renaming of rows. Every `blocks[i]` has the same length, `n` whole
-//! blocks of `8 * W` bytes (unaligned is fine); lane `i` does exactly what
-//! `backend::portable::compress` does with its own chain, tweak and `bytes_per_block[i]`
-//! for its `n` blocks. Lanes are independent: they may be at different
-//! positions, carry different flags (first, final, bit pad, type, level), and
-//! an unused lane may be given any readable bytes of the right length.
+//! The lane scheduler: many UBI computations side by side on a multi-lane
+//! kernel (the seam is `backend::lanes`), and the one rule that spreads
+//! independent work over threads. `hash_many` (`many.rs`), tree hashing
+//! (`tree.rs`) and the long output stage (`ubi.rs`) all run on it, through
+//! [`run_ubis_on`].
 //!
 //! The scheduler ([`run_ubis`]) keeps `L` lanes busy: each lane runs one UBI
 //! (its message blocks, then its final block with the final flag), and a lane
@@ -29,6 +10,7 @@
 //! lane by the smallest number of blocks any lane has left before its final
 //! block, so equal-length UBIs go through in a single call per batch of `L`.
 
+use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState};
 use crate::spec::{MAX_BLOCK_BYTES, T1_BIT_PAD, T1_FINAL};
 use zeroize::Zeroize;
 
@@ -37,57 +19,66 @@ use zeroize::Zeroize;
 #[cfg(feature = "alloc")]
 pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
-/// `L` UBI computations side by side, struct-of-arrays (see the seam above).
-#[derive(Clone, Debug)]
-pub(crate) struct LaneState<const W: usize, const L: usize> {
-    /// `chain[j][i]`: chaining word `j` of lane `i`.
-    pub(crate) chain: [[u64; L]; W],
-    /// `tweak[k][i]`: tweak word `k` of lane `i`.
-    pub(crate) tweak: [[u64; L]; 2],
-}
-
-impl<const W: usize, const L: usize> LaneState<W, L> {
-    pub(crate) fn new() -> Self {
-        LaneState {
-            chain: [[0; L]; W],
-            tweak: [[0; L]; 2],
+/// Threads that work may be spread over: those of the current rayon pool,
+/// or 1 without the `rayon` feature and in a forked child.
+///
+/// After `fork()` the child has the parent's pool state but none of its
+/// threads, so work handed to the pool there would wait for ever. The
+/// process id seen when the library first asks for the pool is kept; in any
+/// other process (a child forked after that), work runs on the caller's
+/// thread.
+#[cfg(feature = "alloc")]
+pub(crate) fn threads() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        use core::sync::atomic::{AtomicU32, Ordering};
+        // 0: not asked yet (no process has id 0).
+        static POOL_PROCESS: AtomicU32 = AtomicU32::new(0);
+        let me = std::process::id();
+        let first = match POOL_PROCESS.compare_exchange(0, me, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => me,
+            Err(first) => first,
+        };
+        if first == me {
+            return rayon::current_num_threads();
         }
     }
-
-    /// Start lane `lane` on a computation with this chain and tweak.
-    #[inline]
-    pub(crate) fn load(&mut self, lane: usize, chain: &[u64; W], tweak: [u64; 2]) {
-        for (row, &word) in self.chain.iter_mut().zip(chain) {
-            row[lane] = word;
-        }
-        self.tweak[0][lane] = tweak[0];
-        self.tweak[1][lane] = tweak[1];
-    }
-
-    /// The chaining value of lane `lane`.
-    #[inline]
-    pub(crate) fn chain_of(&self, lane: usize) -> [u64; W] {
-        core::array::from_fn(|j| self.chain[j][lane])
-    }
+    1
 }
 
-impl<const W: usize, const L: usize> Drop for LaneState<W, L> {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.chain.zeroize();
+/// The one rule for spreading `count` independent items over threads.
+/// Item `i` owns `out[i * per_item..(i + 1) * per_item]`; `f(items, out)` is
+/// called on consecutive ranges of items that together cover `0..count`,
+/// each a whole number of `lanes` groups but the last, with their part of
+/// `out`. The items go to the threads of [`threads`] when `worth_threads`
+/// (enough work to pay for them) and there are more items than lanes, a few
+/// chunks per thread; otherwise `f(0..count, out)` runs here.
+#[cfg(feature = "alloc")]
+pub(crate) fn for_each_chunk<T: Send>(
+    count: usize,
+    lanes: usize,
+    worth_threads: bool,
+    out: &mut [T],
+    per_item: usize,
+    f: impl Fn(core::ops::Range<usize>, &mut [T]) + Sync,
+) {
+    debug_assert_eq!(out.len(), count * per_item);
+    let threads = threads();
+    #[cfg(feature = "rayon")]
+    if worth_threads && threads > 1 && count > lanes && per_item > 0 {
+        use rayon::prelude::*;
+        let per_chunk = count.div_ceil(4 * threads).next_multiple_of(lanes);
+        out.par_chunks_mut(per_chunk * per_item)
+            .enumerate()
+            .for_each(|(c, out)| {
+                let first = c * per_chunk;
+                f(first..first + out.len() / per_item, out)
+            });
+        return;
     }
-}
-
-/// One multi-lane kernel, callable safely (it holds its detection token).
-pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync {
-    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]);
-}
-
-/// Work that runs on whichever kernel was chosen; generic over the lane count
-/// so that each kernel gets its own monomorphized driver.
-pub(crate) trait LaneJob<const W: usize> {
-    type Output;
-    fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
+    let _ = (worth_threads, threads, lanes);
+    f(0..count, out)
 }
 
 /// One UBI computation for the lanes: starting chain and tweak (as made by
@@ -98,6 +89,35 @@ pub(crate) struct UbiJob<'a, const W: usize> {
     pub(crate) tweak: [u64; 2],
     pub(crate) data: &'a [u8],
     pub(crate) bit_pad: bool,
+}
+
+/// Run UBIs `0..count` on `lanes`' kernel; `done(i, chain)` gets the result
+/// of UBI `i` (in completion order). The one visitor of the kernels: every
+/// user of the lanes goes through here.
+pub(crate) fn run_ubis_on<'a, const W: usize>(
+    lanes: LaneChoice,
+    count: usize,
+    job: impl Fn(usize) -> UbiJob<'a, W>,
+    done: impl FnMut(usize, &[u64; W]),
+) {
+    struct Ubis<J, D> {
+        count: usize,
+        job: J,
+        done: D,
+    }
+    impl<'a, const W: usize, J, D> LaneJob<W> for Ubis<J, D>
+    where
+        J: Fn(usize) -> UbiJob<'a, W>,
+        D: FnMut(usize, &[u64; W]),
+    {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            run_ubis::<W, L, K>(kernel, self.count, self.job, self.done)
+        }
+    }
+    if count > 0 {
+        lanes.run::<W, _>(Ubis { count, job, done })
+    }
 }
 
 /// A lane's UBI in progress: the whole blocks before the last one, then the
@@ -208,7 +228,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{portable, portable_lanes, LaneChoice};
+    use crate::backend::{portable, portable_lanes};
     use crate::spec::{types, T1_FIRST};
     use crate::ubi::{output_on_lanes, output_sequential, start_tweak};
     use crate::{Backend, Platform};
@@ -350,27 +370,24 @@ mod tests {
         }
     }
 
-    /// `output_on_lanes` on every kernel against the single-stream output
-    /// stage, for one and for several final chains.
-    struct OutputCheck<const W: usize>(u64);
-    impl<const W: usize> LaneJob<W> for OutputCheck<W> {
-        type Output = ();
-        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
-            let platform = Platform::force(Backend::Portable).unwrap();
-            for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097, 64 * 128 + 5] {
-                for count in [1usize, 3] {
-                    let finals: Vec<[u64; W]> = (0..count)
-                        .map(|_| core::array::from_fn(|_| rng.gen()))
-                        .collect();
-                    let mut want = alloc::vec![0u8; count * len];
-                    for (g, digest) in finals.iter().zip(want.chunks_exact_mut(len)) {
-                        output_sequential::<W>(&platform, g, digest);
-                    }
-                    let mut got = alloc::vec![0u8; count * len];
-                    output_on_lanes::<W, L, K>(kernel, &finals, &mut got, len);
-                    assert_eq!(got, want, "W={W} L={L} len={len} count={count}");
+    /// `output_on_lanes` on `lanes` against the single-stream output stage,
+    /// for one and for several final chains.
+    fn output_check<const W: usize>(lanes: LaneChoice, seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let platform = Platform::force(Backend::Portable).unwrap();
+        for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097, 64 * 128 + 5] {
+            for count in [1usize, 3] {
+                let finals: Vec<[u64; W]> = (0..count)
+                    .map(|_| core::array::from_fn(|_| rng.gen()))
+                    .collect();
+                let mut want = alloc::vec![0u8; count * len];
+                for (g, digest) in finals.iter().zip(want.chunks_exact_mut(len)) {
+                    output_sequential::<W>(&platform, g, digest);
                 }
+                let mut got = alloc::vec![0u8; count * len];
+                output_on_lanes::<W>(lanes, &finals, &mut got, len);
+                let l = lanes.lanes();
+                assert_eq!(got, want, "W={W} L={l} len={len} count={count}");
             }
         }
     }
@@ -381,9 +398,9 @@ mod tests {
             let Some(choice) = LaneChoice::of(backend) else {
                 continue;
             };
-            choice.run::<4, _>(OutputCheck::<4>(11));
-            choice.run::<8, _>(OutputCheck::<8>(12));
-            choice.run::<16, _>(OutputCheck::<16>(13));
+            output_check::<4>(choice, 11);
+            output_check::<8>(choice, 12);
+            output_check::<16>(choice, 13);
         }
     }
 

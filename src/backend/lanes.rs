@@ -1,0 +1,203 @@
+//! The multi-lane seam: the struct-of-arrays state that the multi-lane
+//! kernels advance, the kernel and job traits, and [`LaneChoice`], a kernel
+//! chosen at run time. The scheduler that keeps the lanes busy is
+//! `crate::schedule`.
+//!
+//! What every multi-lane kernel provides, in its instruction set's module of
+//! `backend/` (all but the portable one are made by `lane_kernel!` in
+//! `lane_kernel.rs`), and names in the backend table of `backend/mod.rs`:
+//!
+//! * `pub(crate) const LANES: usize` — how many computations one call
+//!   advances;
+//! * `pub(crate) fn compress_lanes<const W: usize>(token, state: &mut
+//!   LaneState<W, LANES>, blocks: [&[u8]; LANES], bytes_per_block: [u64;
+//!   LANES])`, with the module's detection `Token` (the same one as for its
+//!   single-stream block function).
+//!
+//! The state is struct-of-arrays, the layout of the vector registers: lane `i`
+//! of row `j` is word `j` of computation `i` (`state.chain[j][i]`), and likewise
+//! `state.tweak[k][i]`. A Threefish round is then the same add / rotate / xor on
+//! whole rows, with one rotation count for all lanes, and the word permutation is
+//! only a renaming of rows. Every `blocks[i]` has the same length, `n` whole
+//! blocks of `8 * W` bytes (unaligned is fine); lane `i` does exactly what
+//! `backend::portable::compress` does with its own chain, tweak and `bytes_per_block[i]`
+//! for its `n` blocks. Lanes are independent: they may be at different
+//! positions, carry different flags (first, final, bit pad, type, level), and
+//! an unused lane may be given any readable bytes of the right length.
+
+use super::{Backend, Choice};
+
+/// `L` UBI computations side by side, struct-of-arrays (see the seam above).
+#[derive(Clone, Debug)]
+pub(crate) struct LaneState<const W: usize, const L: usize> {
+    /// `chain[j][i]`: chaining word `j` of lane `i`.
+    pub(crate) chain: [[u64; L]; W],
+    /// `tweak[k][i]`: tweak word `k` of lane `i`.
+    pub(crate) tweak: [[u64; L]; 2],
+}
+
+impl<const W: usize, const L: usize> LaneState<W, L> {
+    pub(crate) fn new() -> Self {
+        LaneState {
+            chain: [[0; L]; W],
+            tweak: [[0; L]; 2],
+        }
+    }
+
+    /// Start lane `lane` on a computation with this chain and tweak.
+    #[inline]
+    pub(crate) fn load(&mut self, lane: usize, chain: &[u64; W], tweak: [u64; 2]) {
+        for (row, &word) in self.chain.iter_mut().zip(chain) {
+            row[lane] = word;
+        }
+        self.tweak[0][lane] = tweak[0];
+        self.tweak[1][lane] = tweak[1];
+    }
+
+    /// The chaining value of lane `lane`.
+    #[inline]
+    pub(crate) fn chain_of(&self, lane: usize) -> [u64; W] {
+        core::array::from_fn(|j| self.chain[j][lane])
+    }
+}
+
+impl<const W: usize, const L: usize> Drop for LaneState<W, L> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.chain.zeroize();
+    }
+}
+
+/// One multi-lane kernel, callable safely (it holds its detection token).
+pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync {
+    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]);
+}
+
+/// Work that runs on whichever kernel was chosen; generic over the lane count
+/// so that each kernel gets its own monomorphized driver.
+pub(crate) trait LaneJob<const W: usize> {
+    type Output;
+    fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
+}
+
+/// A multi-lane kernel as a safe value: the token and the module's
+/// `compress_lanes` (a zero-sized function item, so calls stay direct).
+#[derive(Clone, Copy)]
+pub(super) struct Kernel<T, F>(pub(super) T, pub(super) F);
+
+impl<const W: usize, const L: usize, T, F> LaneKernel<W, L> for Kernel<T, F>
+where
+    T: Copy + Send + Sync,
+    F: Fn(T, &mut LaneState<W, L>, [&[u8]; L], [u64; L]) + Copy + Send + Sync,
+{
+    #[inline]
+    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+        (self.1)(self.0, state, blocks, bytes_per_block)
+    }
+}
+
+/// A backend whose instruction set has a multi-lane kernel, with its token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LaneChoice(Choice);
+
+impl LaneChoice {
+    /// Run `job` on this kernel.
+    pub(crate) fn run<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
+        self.0.run_lanes::<W, J>(job)
+    }
+
+    /// The multi-lane kernel of `backend`'s instruction set, if this build and
+    /// CPU have one.
+    pub(crate) fn of(backend: Backend) -> Option<LaneChoice> {
+        Choice::of(backend).and_then(LaneChoice::with)
+    }
+
+    /// The multi-lane kernel of `choice`'s instruction set, if it has one.
+    pub(super) fn with(choice: Choice) -> Option<LaneChoice> {
+        choice.lanes().map(|_| LaneChoice(choice))
+    }
+
+    /// The kernel a forced `choice` brings: its own, or the portable one.
+    pub(super) fn forced(choice: Choice) -> LaneChoice {
+        LaneChoice::with(choice).unwrap_or_else(LaneChoice::portable)
+    }
+
+    /// The portable kernel, there on every target.
+    fn portable() -> LaneChoice {
+        LaneChoice::with(Choice::portable()).expect("the portable backend has lanes")
+    }
+
+    /// The fastest multi-lane kernel this CPU runs: the highest lane rank
+    /// in the backend table.
+    pub(crate) fn detect() -> LaneChoice {
+        Choice::best(Choice::lane_rank)
+            .and_then(LaneChoice::with)
+            .unwrap_or_else(LaneChoice::portable)
+    }
+
+    /// The instruction set of the kernel (`SkeinMany` and tree hashing ask).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(crate) fn backend(self) -> Backend {
+        self.0.backend()
+    }
+
+    /// How many computations one kernel call advances.
+    pub(crate) fn lanes(self) -> usize {
+        self.0.lanes().expect("a LaneChoice has lanes")
+    }
+}
+
+/// Test hook for the conformance tests: run `backend`'s multi-lane kernel
+/// once over its `L` lanes (`L` from [`Backend::lanes`]): lane `i` starts at
+/// `chains[i]`, `tweaks[i]` and processes `blocks[i]` (the same whole number
+/// of blocks in every lane) with `bytes_per_block[i]`; the results replace
+/// `chains` and `tweaks`. `None` when this build or CPU has no such kernel.
+///
+/// # Panics
+/// If a slice does not have `L` entries or the blocks differ in length.
+#[doc(hidden)]
+pub fn compress_lanes<const W: usize>(
+    backend: Backend,
+    chains: &mut [[u64; W]],
+    tweaks: &mut [[u64; 2]],
+    blocks: &[&[u8]],
+    bytes_per_block: &[u64],
+) -> Option<()> {
+    const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
+    struct Once<'a, const W: usize> {
+        chains: &'a mut [[u64; W]],
+        tweaks: &'a mut [[u64; 2]],
+        blocks: &'a [&'a [u8]],
+        bytes_per_block: &'a [u64],
+    }
+    impl<const W: usize> LaneJob<W> for Once<'_, W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            assert_eq!(self.chains.len(), L, "one chain per lane");
+            assert_eq!(self.tweaks.len(), L, "one tweak per lane");
+            let mut state = LaneState::<W, L>::new();
+            for (i, (chain, tweak)) in self.chains.iter().zip(self.tweaks.iter()).enumerate() {
+                state.load(i, chain, *tweak);
+            }
+            let blocks: [&[u8]; L] = self.blocks.try_into().expect("one block run per lane");
+            let bytes: [u64; L] = self.bytes_per_block.try_into().expect("one count per lane");
+            kernel.compress(&mut state, blocks, bytes);
+            for (i, (chain, tweak)) in self
+                .chains
+                .iter_mut()
+                .zip(self.tweaks.iter_mut())
+                .enumerate()
+            {
+                *chain = state.chain_of(i);
+                *tweak = [state.tweak[0][i], state.tweak[1][i]];
+            }
+        }
+    }
+    LaneChoice::of(backend)?.run::<W, _>(Once {
+        chains,
+        tweaks,
+        blocks,
+        bytes_per_block,
+    });
+    Some(())
+}
