@@ -2,7 +2,7 @@
 //! `Params::backend`, next to RustCrypto `skein` in the same group, for each
 //! state size (full-size output) and message size. Kept short (10 samples,
 //! 1 s) so a full `cargo bench` stays within a few minutes on two cores; for
-//! the README table use `tools/bench/bench.py` (adds the C reference and cycles).
+//! docs/performance.md use `tools/bench/bench.py` (adds the C reference and cycles).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use skein::digest::{consts, Digest};

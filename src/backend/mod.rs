@@ -68,7 +68,7 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // x2, SSE2 x2 about 1.2x portable. AVX-512 x8 comes first by construction
 // (twice the lanes, one-instruction rotates). AArch64 NEON x4 (with SHA3
 // only: `neon::Token::lanes_preferred`) and POWER8+ VSX x2 come before
-// portable by llvm-mca's cycle estimates (README, "AArch64" and "PowerPC").
+// portable by llvm-mca's cycle estimates (docs/aarch64.md, docs/powerpc.md).
 // The portable kernel has one lane (see `portable_lanes::LANES`).
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.

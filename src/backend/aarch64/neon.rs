@@ -7,7 +7,7 @@
 //! rotations and `W` EOR, and the word permutation is only a renaming of
 //! registers. The two registers of a row are independent chains: with one
 //! register per row (two lanes), the add, rotate, xor latency of each round
-//! leaves a wide core's vector pipes idle (llvm-mca: README, "AArch64").
+//! leaves a wide core's vector pipes idle (llvm-mca: docs/aarch64.md).
 //!
 //! NEON has no vector rotate. Without SHA3 a rotation is `SHL`, then `SRI`
 //! (shift right and insert) into the shifted copy; with FEAT_SHA3 (Apple M1
@@ -18,7 +18,7 @@
 //! **Single stream**: the portable block function. A64's scalar code does a
 //! MIX in two instructions (`ADD`, then `EOR` with a rotated operand) on four
 //! to six integer pipes; a NEON single stream needs three per two MIXes plus
-//! a permute per round on the dependency chain, and loses (README, "AArch64").
+//! a permute per round on the dependency chain, and loses (docs/aarch64.md).
 
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
@@ -47,7 +47,7 @@ impl Token {
     /// Whether the automatic choice takes this multi-lane kernel over the
     /// portable one: only with `XAR`. The SHL + SRI kernel executes fewer
     /// instructions than scalar code but takes more cycles in llvm-mca's
-    /// Neoverse N1 and Cortex-A53 models (README, "AArch64"), so it runs
+    /// Neoverse N1 and Cortex-A53 models (docs/aarch64.md), so it runs
     /// only when forced.
     pub(crate) fn lanes_preferred(self) -> bool {
         self.sha3
