@@ -121,9 +121,11 @@ impl<const W: usize> SkeinMany<W> {
         })
     }
 
-    /// Output length of each digest in bytes: `ceil(output_bits / 8)`.
+    /// Output length of each digest in bytes: `ceil(output_bits / 8)`, or
+    /// `usize::MAX` where that does not fit a `usize` (32-bit targets): no
+    /// buffer holds such a digest, so only an empty batch can be hashed.
     pub fn output_len(&self) -> usize {
-        self.output_bits.div_ceil(8) as usize
+        usize::try_from(self.output_bits.div_ceil(8)).unwrap_or(usize::MAX)
     }
 
     /// The instruction set of the multi-lane kernel in use.
@@ -153,8 +155,8 @@ impl<const W: usize> SkeinMany<W> {
     pub fn hash_into<M: AsRef<[u8]> + Sync>(&self, messages: &[M], out: &mut [u8]) {
         let len = self.output_len();
         assert_eq!(
-            out.len(),
-            messages.len() * len,
+            Some(out.len()),
+            messages.len().checked_mul(len),
             "hash_many: output must be messages.len() * output_len() bytes"
         );
         if messages.is_empty() {
@@ -189,8 +191,15 @@ impl<const W: usize> SkeinMany<W> {
     /// assert_eq!(digests[1], Skein1024::digest(1024, b"two"));
     /// ```
     pub fn hash_vec<M: AsRef<[u8]> + Sync>(&self, messages: &[M]) -> Vec<Vec<u8>> {
+        if messages.is_empty() {
+            return Vec::new();
+        }
         let len = self.output_len();
-        let mut flat = alloc::vec![0u8; messages.len() * len];
+        let total = messages
+            .len()
+            .checked_mul(len)
+            .expect("hash_many: digests exceed usize");
+        let mut flat = alloc::vec![0u8; total];
         self.hash_into(messages, &mut flat);
         flat.chunks_exact(len).map(<[u8]>::to_vec).collect()
     }
