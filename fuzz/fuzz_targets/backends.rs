@@ -225,7 +225,15 @@ fn check<const W: usize>(input: &Input) {
         let forced = params.backend(backend);
         match SkeinMany::<W>::new(&forced) {
             Ok(many) => {
-                assert!(backend.lanes().is_some(), "{backend} has lanes");
+                // The rule of `Platform::force`: the backend's own lane
+                // kernel, or the portable one where it has none (asm).
+                assert!(backend.is_available(), "{backend} is available");
+                let kernel = if backend.lanes().is_some() {
+                    backend
+                } else {
+                    Backend::Portable
+                };
+                assert_eq!(many.backend(), kernel, "SkeinMany kernel for {backend}");
                 assert_eq!(
                     Ok(many.hash_vec(&messages)),
                     one_at_a_time,
@@ -233,7 +241,7 @@ fn check<const W: usize>(input: &Input) {
                 );
             }
             Err(Error::BackendUnavailable(b)) => {
-                assert!(b == backend && backend.lanes().is_none(), "{backend}")
+                assert!(b == backend && !backend.is_available(), "{backend}")
             }
             Err(e) => assert_eq!(Err(e), one_at_a_time, "SkeinMany::new on {backend}"),
         }
