@@ -4,7 +4,7 @@
 //!
 //! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
 //! Its files are opened, snapshotted (size and mtime, as in `crate::input`)
-//! and read to their end (under `MMAP_MIN`) or mapped whole, in parallel;
+//! and read to their end (under `BATCH_MMAP_MIN`) or mapped whole, in parallel;
 //! after hashing each is snapshotted again, and a change, or a shrink under
 //! its mapping (caught by the SIGBUS guard of `crate::mapped`), is the same
 //! error as on the sequential path. Everything else (standard input, FIFOs,
@@ -15,7 +15,7 @@
 //! sequential path, in its place: [`Outcome::Sequential`].
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use memmap2::{Mmap, MmapOptions};
@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use skein_simd::{Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize};
 
 use crate::config::{bytes_os, HashConfig};
-use crate::input::{unchanged, InputError, Snapshot, MMAP_MIN, PROGRESS_MIN};
+use crate::input::{unchanged, InputError, Snapshot, PROGRESS_MIN};
 use crate::mapped::{sigbus::Guard, MAP_WINDOW};
 use crate::testing;
 
@@ -38,6 +38,11 @@ pub const WINDOW_BYTES: u64 = 256 << 20;
 pub const BATCH_FILE_MAX: u64 = 8 << 20;
 /// Read buffers up to this capacity are kept for the next window.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
+/// Files of the window at least this large are mapped (unless
+/// `--no-mmap`), smaller ones read. Measured per size class on 1000-file
+/// batches (docs/skeinsum.md): reading costs less CPU at 16 KiB, about the
+/// same at 64 KiB, more from 128 KiB on.
+const BATCH_MMAP_MIN: u64 = 64 << 10;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;
 
@@ -45,8 +50,11 @@ pub const BATCH_OUTPUT_MAX: usize = 4096;
 pub enum Outcome {
     Digest(Vec<u8>),
     Failed(InputError),
-    /// Not for a batch: hash it on the sequential path, in its place.
-    Sequential,
+    /// Not for a batch: hash it on the sequential path, in its place; with
+    /// the file if it was opened already (it turned into something other
+    /// than a regular file after it was looked up: see
+    /// `crate::input::Reader::adopt`).
+    Sequential(Option<File>),
 }
 
 /// One file to hash: its name and the digest it needs.
@@ -113,7 +121,7 @@ struct Ready {
 enum Slot {
     Ready(Ready, usize),
     Failed(InputError),
-    Sequential,
+    Sequential(Option<File>),
 }
 
 /// Hashes windows of files; see the module documentation.
@@ -178,20 +186,24 @@ impl<'c> Batch<'c> {
             .iter()
             .map(|r| self.many_index((r.state, r.output_bits)))
             .collect();
-        let sizes: Vec<Option<u64>> = ahead
+        // The snapshot taken here is the one the file is compared with after
+        // hashing (with its identity: see `Snapshot`), so that the open file
+        // needs no `fstat` of its own.
+        let looked: Vec<Option<Snapshot>> = ahead
             .par_iter()
             .zip(&manys)
             .map(|(request, many)| {
                 many.and_then(|_| std::fs::metadata(bytes_os(request.name)).ok())
-                    .filter(|m| m.is_file() && m.len() > 0 && m.len() <= largest)
-                    .map(|m| m.len())
+                    .and_then(|m| Snapshot::of(&m))
+                    .filter(|s| s.len > 0 && s.len <= largest)
             })
             .collect();
+        testing::pause("lookup");
         let mut chosen = Vec::new();
         let (mut files, mut bytes) = (0, 0u64);
-        for (many, size) in manys.into_iter().zip(sizes) {
-            let wanted = many.zip(size);
-            if let Some((_, len)) = wanted {
+        for (many, snapshot) in manys.into_iter().zip(looked) {
+            let wanted = many.zip(snapshot);
+            if let Some((_, Snapshot { len, .. })) = wanted {
                 if files > 0 && (files == WINDOW_FILES || bytes + len > WINDOW_BYTES) {
                     break;
                 }
@@ -215,10 +227,10 @@ impl<'c> Batch<'c> {
             .zip(&chosen)
             .zip(buffers)
             .map(|((request, wanted), buffer)| match wanted {
-                None => Slot::Sequential,
-                Some((many, _)) => match open(request.name, use_mmap, buffer) {
-                    Ok(Some(ready)) => Slot::Ready(ready, *many),
-                    Ok(None) => Slot::Sequential,
+                None => Slot::Sequential(None),
+                Some((many, looked)) => match open(request.name, *looked, use_mmap, buffer) {
+                    Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
+                    Ok(Opened::Sequential(file)) => Slot::Sequential(file),
                     Err(e) => Slot::Failed(e),
                 },
             })
@@ -258,15 +270,16 @@ impl<'c> Batch<'c> {
             .into_par_iter()
             .zip(digests)
             .map(|(slot, digest)| match slot {
-                Slot::Sequential => (Outcome::Sequential, None),
+                Slot::Sequential(file) => (Outcome::Sequential(file), None),
                 Slot::Failed(e) => (Outcome::Failed(e), None),
                 Slot::Ready(ready, _) => {
                     let (settled, buffer) = settle(ready);
                     match settled {
-                        Ok(()) => (
+                        Ok(true) => (
                             Outcome::Digest(digest.expect("every ready file is hashed")),
                             buffer,
                         ),
+                        Ok(false) => (Outcome::Sequential(None), buffer),
                         Err(e) => (Outcome::Failed(e), buffer),
                     }
                 }
@@ -315,10 +328,31 @@ impl Drop for Batch<'_> {
     }
 }
 
-/// Open a file of the window, snapshot it and read (into `buffer`) or map
-/// it whole. `Ok(None)`: it is not (or no longer) a regular file of batch
-/// size.
-fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, InputError> {
+/// What became of a file of the window when opened.
+enum Opened {
+    Ready(Ready),
+    /// For the sequential path, with the file if it is open and untouched.
+    Sequential(Option<File>),
+}
+
+/// Open a file of the window, looked up as `looked`, and read (into
+/// `buffer`) or map it whole. `Sequential`: it is not (or no longer) a
+/// regular file of batch size, or holds more or less than its size.
+///
+/// Five system calls for a file read: the lookup, `open`, one `pread`,
+/// `fstat` after hashing (`settle`) and `close`. The read asks for one byte
+/// more than the size, so that a file holding more than `stat` says is
+/// seen without a second read at the end; a read that stops short of what
+/// it asked for is the end (as a regular file's is). `pread`, not `read`:
+/// should the name have become a FIFO or a terminal since it was looked
+/// up, it fails (`ESPIPE`) without taking a byte from it, and the open file
+/// goes to the sequential path as it is.
+fn open(
+    name: &[u8],
+    looked: Snapshot,
+    use_mmap: bool,
+    buffer: Vec<u8>,
+) -> Result<Opened, InputError> {
     // Non-blocking: should the name have become a FIFO since it was looked
     // up, opening it must not wait for a writer (regular files ignore it).
     let mut options = std::fs::OpenOptions::new();
@@ -329,15 +363,14 @@ fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, I
         options.custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(bytes_os(name))?;
-    let Some(before) = Snapshot::of(&file.metadata()?) else {
-        return Ok(None);
+    // Elsewhere a snapshot has no identity: take it of the open file.
+    #[cfg(not(unix))]
+    let looked = match Snapshot::of(&file.metadata()?) {
+        Some(s) if s.len > 0 && s.len <= BATCH_FILE_MAX => s,
+        _ => return Ok(Opened::Sequential(None)),
     };
-    // Size 0 is what procfs and debugfs report for files with content:
-    // only the sequential path, which reads to the end, knows.
-    if before.len == 0 || before.len > BATCH_FILE_MAX {
-        return Ok(None);
-    }
-    if use_mmap && before.len >= MMAP_MIN && !testing::refuse_map(0) {
+    let before = looked;
+    if use_mmap && before.len >= BATCH_MMAP_MIN && !testing::refuse_map(0) {
         // SAFETY: as in `crate::mapped::hash_mapped`: the bytes are only read
         // as plain data, a shrink cannot kill us (the guard armed below, kept
         // until the file is hashed), and any change is detected afterwards
@@ -350,58 +383,72 @@ fn open(name: &[u8], use_mmap: bool, buffer: Vec<u8>) -> Result<Option<Ready>, I
         };
         if let Ok(map) = map {
             if let Some(guard) = Guard::arm(map.as_ptr(), map.len()) {
-                return Ok(Some(Ready {
+                return Ok(Opened::Ready(Ready {
                     file,
                     before,
                     data: Data::Mapped(guard, map),
                 }));
             }
         }
-        // Refused, or every guard slot taken: read it instead.
+        // Refused (not a regular file any more, a file system without
+        // mmap), or every guard slot taken: read it instead.
     }
-    // One `read` for the whole file (`read_to_end` would take several,
-    // growing its reads from 8 KiB); a reused buffer is zeroed only where
-    // it grows.
+    // A reused buffer is zeroed only where it grows.
     let mut data = buffer;
     let len = before.len as usize;
-    data.try_reserve_exact(len.saturating_sub(data.len()))
+    data.try_reserve_exact((len + 1).saturating_sub(data.len()))
         .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
-    data.resize(len, 0);
-    match (&file).read_exact(&mut data) {
-        // Less than its size: a pseudo-file whose size is a guess (sysfs
-        // says 4096), or a file that shrank since; the sequential path
-        // reads it to its end.
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-        read => read?,
+    data.resize(len + 1, 0);
+    let mut filled = 0;
+    while filled < len {
+        match read_at(&file, &mut data[filled..], filled as u64) {
+            // Less than its size: a pseudo-file whose size is a guess (sysfs
+            // says 4096), or a file that shrank since; the sequential path
+            // reads it to its end.
+            Ok(0) => return Ok(Opened::Sequential(None)),
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            // A directory, FIFO or device now (`EISDIR`, `ESPIPE`): the
+            // sequential path's, untouched; a regular file's read error is
+            // this file's.
+            Err(e) => {
+                return match Snapshot::of(&file.metadata()?) {
+                    Some(_) => Err(e.into()),
+                    None => Ok(Opened::Sequential(Some(file))),
+                }
+            }
+        }
     }
     // More than its size: the same (procfs says 0 for files with content).
-    if read_more(&file)? {
-        return Ok(None);
+    if filled > len {
+        return Ok(Opened::Sequential(None));
     }
-    Ok(Some(Ready {
+    data.truncate(len);
+    Ok(Opened::Ready(Ready {
         file,
         before,
         data: Data::Read(data),
     }))
 }
 
-/// Whether `file` has a byte past the end of what was read; a read error
-/// (`EIO` from a pseudo-file) is reported, never taken for the end.
-fn read_more(mut file: &File) -> io::Result<bool> {
-    let mut probe = [0u8; 1];
-    loop {
-        match file.read(&mut probe) {
-            Ok(n) => return Ok(n > 0),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-    }
+#[cfg(unix)]
+fn read_at(file: &File, buffer: &mut [u8], at: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buffer, at)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut file: &File, buffer: &mut [u8], _at: u64) -> io::Result<usize> {
+    use std::io::Read;
+    // Nothing but this reads the file, so its position is `at`.
+    file.read(buffer)
 }
 
 /// After hashing: drop the mapping (a fault under it is a change) and
-/// compare the file's snapshot with the one taken before. The read buffer
-/// comes back for reuse.
-fn settle(ready: Ready) -> (Result<(), InputError>, Option<Vec<u8>>) {
+/// compare the file's snapshot with the one taken when it was looked up.
+/// `Ok(false)`: the name led to another file by the time it was opened
+/// (replaced in between), which the sequential path hashes instead. The
+/// read buffer comes back for reuse.
+fn settle(ready: Ready) -> (Result<bool, InputError>, Option<Vec<u8>>) {
     let (faulted, buffer) = match ready.data {
         Data::Mapped(guard, map) => {
             let faulted = guard.disarm();
@@ -413,9 +460,13 @@ fn settle(ready: Ready) -> (Result<(), InputError>, Option<Vec<u8>>) {
     if faulted {
         return (Err(InputError::Changed), buffer);
     }
-    let now = ready.file.metadata().map_err(InputError::from);
-    (
-        now.and_then(|now| unchanged(Some(ready.before), Snapshot::of(&now))),
-        buffer,
-    )
+    let now = match ready.file.metadata() {
+        Ok(now) => Snapshot::of(&now),
+        Err(e) => return (Err(e.into()), buffer),
+    };
+    let settled = match now {
+        Some(now) if !ready.before.same_file(&now) => Ok(false),
+        now => unchanged(Some(ready.before), now).map(|()| true),
+    };
+    (settled, buffer)
 }

@@ -410,7 +410,10 @@ impl Checker<'_> {
                     self.report(entry, Ok(same))?;
                 }
                 Outcome::Failed(e) => self.report(entry, Err(e))?,
-                Outcome::Sequential => batch.suspend(|| self.sequential(entry, *state, *bits))?,
+                Outcome::Sequential(opened) => {
+                    self.reader.adopt(&entry.name, opened);
+                    batch.suspend(|| self.sequential(entry, *state, *bits))?
+                }
             }
         }
         pending.clear();

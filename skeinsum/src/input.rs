@@ -12,14 +12,20 @@ use skein_simd::DynSkein;
 use crate::config::bytes_os;
 use crate::mapped::{self, Mapped};
 use crate::quote::quote_name;
+use crate::readahead;
 use crate::report::{closed_at_start, io_reason};
 use crate::testing;
 
 /// Regular files at least this large are mapped; smaller ones are cheaper to
 /// read than to map.
 pub const MMAP_MIN: u64 = 16 * 1024;
-/// Read size for standard input, pipes, devices and small files.
+/// Read size for small files.
 const READ_BLOCK: usize = 1 << 20;
+/// Streams (standard input, pipes, devices) and files at least this large
+/// that are not mapped are read ahead on another thread
+/// (`crate::readahead`); below it, starting that thread costs more than it
+/// saves.
+const READ_AHEAD_MIN: u64 = 4 << 20;
 /// Before an input this large (or a stream), pending result lines are
 /// written out (`crate::report::write_pending`).
 const WRITE_PENDING_MIN: u64 = 1 << 20;
@@ -62,19 +68,42 @@ impl InputError {
 /// a byte. What this cannot see: a rewrite that keeps the size and sets the
 /// mtime back (which takes intent), or one within one tick of the file
 /// system's clock.
+///
+/// On Unix it also holds the file's identity (device and inode), so that a
+/// snapshot taken by name (`crate::batch` looks names up before opening
+/// them) equals one taken of the open file afterwards only if the name
+/// still led to that same file when it was opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Snapshot {
     pub(crate) len: u64,
     modified: Option<SystemTime>,
+    #[cfg(unix)]
+    identity: (u64, u64),
 }
 
 impl Snapshot {
     /// `Some` for regular files only: other inputs have no size to keep.
     pub(crate) fn of(meta: &std::fs::Metadata) -> Option<Snapshot> {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
         meta.is_file().then(|| Snapshot {
             len: meta.len(),
             modified: meta.modified().ok(),
+            #[cfg(unix)]
+            identity: (meta.dev(), meta.ino()),
         })
+    }
+
+    /// Whether both are of the same file (always, where there is no
+    /// identity to compare).
+    pub(crate) fn same_file(&self, other: &Snapshot) -> bool {
+        #[cfg(unix)]
+        return self.identity == other.identity;
+        #[cfg(not(unix))]
+        {
+            let _ = other;
+            true
+        }
     }
 }
 
@@ -137,6 +166,10 @@ pub fn finish(hasher: DynSkein, output_bits: u64) -> Result<Vec<u8>, InputError>
 /// Reads inputs one after another, reusing one buffer.
 pub struct Reader {
     buffer: Vec<u8>,
+    /// Blocks for reading ahead.
+    blocks: readahead::Pool,
+    /// A file the batch opened and handed over, with its name (`adopt`).
+    adopted: Option<(Vec<u8>, File)>,
     use_mmap: bool,
     progress: bool,
 }
@@ -147,9 +180,21 @@ impl Reader {
         use std::io::IsTerminal;
         Reader {
             buffer: Vec::new(),
+            blocks: readahead::Pool::default(),
+            adopted: None,
             use_mmap,
             progress: progress && io::stderr().is_terminal(),
         }
+    }
+
+    /// The next [`hash`](Self::hash) of `name` reads `file` (if given), not
+    /// the file it finds by that name then. The batch opens files without
+    /// waiting (`O_NONBLOCK`), and one that turned out to be no regular
+    /// file any more (a FIFO since it was looked up) must not be closed and
+    /// opened again: a writer let through by the first open may have
+    /// written and gone by the second, which would then wait for ever.
+    pub fn adopt(&mut self, name: &[u8], file: Option<File>) {
+        self.adopted = file.map(|file| (name.to_vec(), file));
     }
 
     /// Feed the input named `name` (`-` = standard input) to `hasher`. A
@@ -163,7 +208,10 @@ impl Reader {
             self.hash_stream(input, before.map(|s| s.len), name, hasher)?;
             return unchanged(before, stdin_snapshot());
         }
-        let mut file = File::open(bytes_os(name))?;
+        let mut file = match self.adopted.take() {
+            Some((adopted, file)) if adopted == name => blocking(file)?,
+            _ => File::open(bytes_os(name))?,
+        };
         let meta = file.metadata()?;
         if meta.is_dir() {
             return Err(io::Error::new(io::ErrorKind::IsADirectory, "Is a directory").into());
@@ -212,37 +260,46 @@ impl Reader {
 
     fn hash_stream(
         &mut self,
-        mut input: impl Read,
+        mut input: impl Read + Send,
         size: Option<u64>,
         name: &[u8],
         hasher: &mut DynSkein,
     ) -> Result<(), InputError> {
-        if self.buffer.is_empty() {
-            // Zeroed allocation: fresh pages from the OS, touched only as used.
-            self.buffer = vec![0; READ_BLOCK];
-        }
-        let mut bar = size.and_then(|s| self.bar(Some(s), name));
+        let progress = self.progress;
+        let mut bar = size.and_then(|s| progress_bar(progress, Some(s), name));
         let mut total = 0u64;
-        loop {
-            let n = match input.read(&mut self.buffer) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e.into()),
-            };
-            hasher.update(&self.buffer[..n]);
+        let mut consume = |bytes: &[u8]| {
+            hasher.update(bytes);
             if total == 0 {
                 testing::pause("read");
             }
-            total += n as u64;
+            total += bytes.len() as u64;
             // Streams of unknown size get a spinner once they prove large.
             if bar.is_none() && size.is_none() && total >= PROGRESS_MIN {
-                bar = self.bar(None, name);
+                bar = progress_bar(progress, None, name);
                 if let Some(b) = &bar {
                     b.set_position(total);
                 }
             } else if let Some(b) = &bar {
-                b.inc(n as u64);
+                b.inc(bytes.len() as u64);
+            }
+        };
+        if size.is_none_or(|len| len >= READ_AHEAD_MIN) {
+            // A stream, or a large file read without mapping.
+            self.blocks.read_all(input, &mut consume)?;
+        } else {
+            if self.buffer.is_empty() {
+                // Zeroed allocation: fresh pages from the OS, touched only as used.
+                self.buffer = vec![0; READ_BLOCK];
+            }
+            loop {
+                let n = match input.read(&mut self.buffer) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                consume(&self.buffer[..n]);
             }
         }
         if let Some(bar) = bar {
@@ -253,26 +310,72 @@ impl Reader {
 
     /// A progress bar on stderr for a large input, if asked for.
     fn bar(&self, size: Option<u64>, name: &[u8]) -> Option<ProgressBar> {
-        if !self.progress || size.is_some_and(|s| s < PROGRESS_MIN) {
-            return None;
-        }
-        let bar = match size {
-            Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
-                .with_style(
+        progress_bar(self.progress, size, name)
+    }
+}
+
+/// A progress bar on stderr for a large input, if `progress` asks for one.
+fn progress_bar(progress: bool, size: Option<u64>, name: &[u8]) -> Option<ProgressBar> {
+    if !progress || size.is_some_and(|s| s < PROGRESS_MIN) {
+        return None;
+    }
+    let bar = match size {
+        Some(len) => ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+            .with_style(
                 ProgressStyle::with_template(
                     "{prefix} [{wide_bar}] {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}",
                 )
                 .expect("valid template")
                 .progress_chars("=> "),
             ),
-            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-                ProgressStyle::with_template("{prefix} {spinner} {bytes} {binary_bytes_per_sec}")
-                    .expect("valid template"),
-            ),
-        };
-        bar.set_prefix(quote_name(name));
-        Some(bar)
+        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template("{prefix} {spinner} {bytes} {binary_bytes_per_sec}")
+                .expect("valid template"),
+        ),
+    };
+    bar.set_prefix(quote_name(name));
+    Some(bar)
+}
+
+/// A file opened with `O_NONBLOCK` (`Reader::adopt`), made to read as if
+/// opened without it: blocking reads, and a FIFO waits for a writer, as
+/// its `open` would have (Linux's `poll` reports no hang-up on a FIFO
+/// opened that way until a writer has come).
+#[cfg(unix)]
+fn blocking(file: File) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::FileTypeExt;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this function owns (through `file`),
+    // with plain integer arguments.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags == -1 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
+        return Err(io::Error::last_os_error());
     }
+    if file.metadata()?.file_type().is_fifo() {
+        let mut wait = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        loop {
+            // SAFETY: one valid, initialized pollfd for an owned descriptor.
+            if unsafe { libc::poll(&mut wait, 1, -1) } >= 0 {
+                break;
+            }
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+    Ok(file)
+}
+
+#[cfg(not(unix))]
+fn blocking(file: File) -> io::Result<File> {
+    Ok(file)
 }
 
 /// `Err(Changed)` unless the two snapshots (both taken, or both absent) agree.

@@ -23,6 +23,7 @@ pub mod format;
 mod input;
 mod mapped;
 pub mod quote;
+mod readahead;
 pub mod report;
 mod selftest;
 mod testing;
@@ -207,7 +208,8 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                     let digest = match outcome {
                         batch::Outcome::Digest(digest) => Ok(digest),
                         batch::Outcome::Failed(e) => Err(e),
-                        batch::Outcome::Sequential => {
+                        batch::Outcome::Sequential(opened) => {
+                            reader.adopt(request.name, opened);
                             batcher.suspend(|| sequential(&mut reader, request.name))
                         }
                     };

@@ -6,7 +6,8 @@
 //! - `SKEINSUM_TEST_PAUSE=STAGE[#N]:PATH`: the Nth time (default the first)
 //!   STAGE is reached ("map": size taken, file not yet mapped; "hash": a
 //!   window mapped, not yet hashed; "read": the first block of a read input
-//!   absorbed; "batch": a window of files opened and read or mapped, not
+//!   absorbed; "lookup": the names of a batch window looked up, none opened
+//!   yet; "batch": a window of files opened and read or mapped, not
 //!   yet hashed), create PATH and wait until the test removes it (at most
 //!   60 s). A test can then truncate, grow or rewrite the file at exactly
 //!   that moment instead of racing.

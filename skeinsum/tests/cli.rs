@@ -2108,6 +2108,17 @@ fn long_option_prefixes() {
 /// it never reaches a batch, so a batch test cannot pass on the sequential
 /// path alone.
 fn through_batch(dir: &Dir, args: &[&str], change: impl FnOnce()) -> std::process::Output {
+    through_stage(dir, "batch", args, change)
+}
+
+/// [`through_batch`] with a pause at `stage`: "lookup" (the window's names
+/// looked up, none opened yet) or "batch" (opened and read or mapped).
+fn through_stage(
+    dir: &Dir,
+    stage: &str,
+    args: &[&str],
+    change: impl FnOnce(),
+) -> std::process::Output {
     let sentinel = dir.path().join("batch-paused");
     let child = std::process::Command::new(&*BIN)
         .current_dir(dir.path())
@@ -2116,7 +2127,7 @@ fn through_batch(dir: &Dir, args: &[&str], change: impl FnOnce()) -> std::proces
         .env_remove("SKEINSUM_TEST_REFUSE_MAP")
         .env(
             "SKEINSUM_TEST_PAUSE",
-            format!("batch:{}", sentinel.display()),
+            format!("{stage}:{}", sentinel.display()),
         )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -2332,6 +2343,166 @@ fn check_batch_with_one_corrupted_file() {
             stderr_of(out),
             "skeinsum: WARNING: 1 computed checksum did NOT match\n"
         );
+    }
+}
+
+/// Names that vanish, turn into FIFOs, are replaced by other files or are
+/// rewritten after the batch looked them up and before it opens them, read
+/// (5 KB) and mapped (100 KB), and with `--no-mmap`: a vanished file is
+/// missing; a FIFO is read to its end in its place, its writer's bytes
+/// whole (the batch opens it without waiting and hands it on untouched); a
+/// replaced file gives the digest of the new one; a rewritten one is an
+/// error, never a digest. Twice each, the same output; the files not
+/// touched give what `-j 1` gives.
+#[cfg(unix)]
+#[test]
+fn names_changing_between_lookup_and_open_of_a_batch() {
+    use std::os::unix::fs::FileExt;
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let mut outputs = Vec::new();
+        for _ in 0..2 {
+            let dir = Dir::new();
+            let sizes = [("small", 5000), ("large", 100_000)];
+            let mut names = vec!["first".to_string()];
+            dir.file("first", &pattern(3000, 1));
+            for (kind, size) in sizes {
+                for (i, what) in ["gone", "fifo", "replaced", "rewritten", "kept"]
+                    .iter()
+                    .enumerate()
+                {
+                    let name = format!("{what}-{kind}");
+                    dir.file(&name, &pattern(size, 10 + i as u32));
+                    names.push(name);
+                }
+            }
+            let mut args = vec!["-a", "512", "-l", "256", "-j", "2"];
+            args.extend_from_slice(extra);
+            args.extend(names.iter().map(String::as_str));
+            let mut writers = Vec::new();
+            let out = through_stage(&dir, "lookup", &args, || {
+                for (kind, size) in sizes {
+                    let path = |what: &str| dir.path().join(format!("{what}-{kind}"));
+                    fs::remove_file(path("gone")).unwrap();
+                    fs::remove_file(path("fifo")).unwrap();
+                    dir.fifo(&format!("fifo-{kind}"));
+                    let fifo = path("fifo");
+                    writers.push(std::thread::spawn(move || {
+                        // Waits for a reader, as a writer of a FIFO does.
+                        fs::write(fifo, format!("written into fifo-{kind}")).unwrap();
+                    }));
+                    let new = dir.file("new", &pattern(size + 7, 99));
+                    fs::rename(new, path("replaced")).unwrap();
+                    let rewritten = fs::OpenOptions::new()
+                        .write(true)
+                        .open(path("rewritten"))
+                        .unwrap();
+                    rewritten.write_all_at(&pattern(size, 98), 0).unwrap();
+                    rewritten
+                        .set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1))
+                        .unwrap();
+                }
+            });
+            for writer in writers {
+                writer.join().unwrap();
+            }
+            let mut expected = format!("{}  first\n", reference(512, 256, &pattern(3000, 1)));
+            let mut errors = String::new();
+            for (kind, size) in sizes {
+                errors.push_str(&format!(
+                    "skeinsum: gone-{kind}: No such file or directory\n"
+                ));
+                expected.push_str(&format!(
+                    "{}  fifo-{kind}\n",
+                    reference(512, 256, format!("written into fifo-{kind}").as_bytes())
+                ));
+                expected.push_str(&format!(
+                    "{}  replaced-{kind}\n",
+                    reference(512, 256, &pattern(size + 7, 99))
+                ));
+                errors.push_str(&format!(
+                    "skeinsum: rewritten-{kind}: file changed while being read; no digest\n"
+                ));
+                expected.push_str(&format!(
+                    "{}  kept-{kind}\n",
+                    reference(512, 256, &pattern(size, 14))
+                ));
+            }
+            assert_eq!(stdout_of(&out), expected, "{extra:?}");
+            assert_eq!(stderr_of(&out), errors, "{extra:?}");
+            assert_eq!(out.status.code(), Some(1), "{extra:?}");
+            // What -j 1 prints for the files left as they were.
+            let kept: Vec<&str> = names
+                .iter()
+                .map(String::as_str)
+                .filter(|n| n.starts_with("kept") || n.starts_with("replaced") || *n == "first")
+                .collect();
+            let sequential = dir
+                .cmd()
+                .args(["-a", "512", "-l", "256", "-j", "1"])
+                .args(&kept)
+                .output()
+                .unwrap();
+            let batched_kept: String = stdout_of(&out)
+                .lines()
+                .filter(|l| kept.iter().any(|k| l.ends_with(&format!("  {k}"))))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(batched_kept, stdout_of(&sequential), "{extra:?}");
+            outputs.push((stdout_of(&out), stderr_of(&out)));
+        }
+        assert_eq!(outputs[0], outputs[1], "{extra:?}: not stable");
+    }
+}
+
+/// Files removed, or replaced by FIFOs, after the batch opened and read or
+/// mapped them: the open file is what is hashed, so each gives the digest
+/// of what it held, as `-j 1` gives for the files before the change.
+#[cfg(unix)]
+#[test]
+fn files_vanishing_or_turning_into_fifos_after_the_batch_opened_them() {
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let dir = Dir::new();
+        let mut names = Vec::new();
+        for (i, size) in [5000usize, 100_000].into_iter().enumerate() {
+            for what in ["gone", "fifo"] {
+                let name = format!("{what}-{i}");
+                dir.file(&name, &pattern(size, 40 + i as u32));
+                names.push(name);
+            }
+        }
+        let mut args = vec!["-j", "2"];
+        args.extend_from_slice(extra);
+        args.extend(names.iter().map(String::as_str));
+        let sequential = dir.cmd().args(["-j", "1"]).args(&names).output().unwrap();
+        let out = through_batch(&dir, &args, || {
+            for name in &names {
+                fs::remove_file(dir.path().join(name)).unwrap();
+                if name.starts_with("fifo") {
+                    dir.fifo(name);
+                }
+            }
+        });
+        assert!(out.status.success(), "{extra:?}: {}", stderr_of(&out));
+        assert!(sequential.status.success());
+        assert_eq!(stdout_of(&out), stdout_of(&sequential), "{extra:?}");
+        assert_eq!(stdout_of(&out).lines().count(), 4);
+    }
+}
+
+/// Standard input of several MiB through a pipe, and a file of several
+/// MiB with `--no-mmap` (both read ahead on another thread), and mapped
+/// (its pages faulted in ahead by another thread): RustCrypto's digest.
+#[test]
+fn large_streams_and_files_read_ahead() {
+    let dir = Dir::new();
+    let data = pattern(9 << 20, 77);
+    dir.file("big", &data);
+    let expected = reference(512, 512, &data);
+    let piped = dir.cmd().write_stdin(data.clone()).output().unwrap();
+    assert_eq!(stdout_of(&piped), format!("{expected}  -\n"));
+    for extra in [&["--no-mmap"][..], &[][..]] {
+        let out = dir.cmd().args(extra).arg("big").output().unwrap();
+        assert_eq!(stdout_of(&out), format!("{expected}  big\n"), "{extra:?}");
     }
 }
 

@@ -1,0 +1,166 @@
+//! Reading ahead on another thread: while one block is hashed, the next is
+//! read, so that a stream (standard input, a pipe, a device) or a large
+//! file read without mapping costs the time of the slower of the two, not
+//! their sum. The blocks come from a small pool kept from input to input:
+//! a block is faulted in once per run, not once per input.
+
+use std::io::{self, Read};
+use std::sync::mpsc;
+
+/// Bytes per block (one `read` each).
+pub const BLOCK: usize = 1 << 20;
+/// Blocks in flight: one hashed, one queued, one being read.
+const DEPTH: usize = 3;
+
+/// The blocks of a run, at most [`DEPTH`] of [`BLOCK`] bytes.
+#[derive(Default)]
+pub struct Pool {
+    free: Vec<Vec<u8>>,
+}
+
+impl Pool {
+    /// Read `input` to its end on another thread, in blocks handed to
+    /// `consume` on this one, in order. The first read error ends it
+    /// (`Interrupted` is retried).
+    pub fn read_all(
+        &mut self,
+        mut input: impl Read + Send,
+        mut consume: impl FnMut(&[u8]),
+    ) -> io::Result<()> {
+        let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(DEPTH);
+        let (free_tx, free_rx) = mpsc::channel::<Vec<u8>>();
+        for block in self.free.drain(..) {
+            free_tx.send(block).expect("the receiver is alive");
+        }
+        std::thread::scope(|s| {
+            // Owned here, so that a panic in `consume` drops it too and a
+            // reader waiting for a block wakes up.
+            let free_tx = free_tx;
+            let reader = s.spawn(move || {
+                let mut made = 0;
+                loop {
+                    let mut block = match free_rx.try_recv() {
+                        Ok(block) => block,
+                        Err(_) if made < DEPTH => {
+                            made += 1;
+                            // Zeroed allocation: pages from the OS, touched
+                            // by the first read into them.
+                            vec![0; BLOCK]
+                        }
+                        Err(_) => match free_rx.recv() {
+                            Ok(block) => block,
+                            // The consumer is gone.
+                            Err(_) => return free_rx,
+                        },
+                    };
+                    let read = loop {
+                        match input.read(&mut block) {
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                            read => break read,
+                        }
+                    };
+                    let end = !matches!(read, Ok(n) if n > 0);
+                    if full_tx.send(read.map(|n| (block, n))).is_err() || end {
+                        return free_rx;
+                    }
+                }
+            });
+            let mut result = Ok(());
+            for got in full_rx {
+                match got {
+                    Ok((block, 0)) => {
+                        self.free.push(block);
+                        break;
+                    }
+                    Ok((block, n)) => {
+                        consume(&block[..n]);
+                        // The reader may have stopped already; the block
+                        // is then collected below.
+                        let _ = free_tx.send(block);
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            // Every block sent back before the reader ended is in its queue.
+            let free_rx = reader.join().expect("the reader does not panic");
+            self.free.extend(free_rx.try_iter());
+            self.free.truncate(DEPTH);
+            result
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that gives short, uneven reads and one `Interrupted`.
+    struct Uneven {
+        data: Vec<u8>,
+        at: usize,
+        calls: usize,
+    }
+
+    impl Read for Uneven {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.calls == 2 {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = (self.calls * 7919 % 300_000)
+                .min(buf.len())
+                .min(self.data.len() - self.at);
+            buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn every_byte_in_order_and_blocks_kept() {
+        let data: Vec<u8> = (0..5_000_000u32)
+            .map(|i| (i * 31 + (i >> 9)) as u8)
+            .collect();
+        let mut pool = Pool::default();
+        for _ in 0..3 {
+            let mut got = Vec::new();
+            let input = Uneven {
+                data: data.clone(),
+                at: 0,
+                calls: 0,
+            };
+            pool.read_all(input, |b| got.extend_from_slice(b)).unwrap();
+            assert!(got == data);
+            assert!((1..=DEPTH).contains(&pool.free.len()));
+        }
+        // Larger blocks than one read: a file reads whole blocks.
+        let mut got = Vec::new();
+        pool.read_all(&data[..], |b| got.extend_from_slice(b))
+            .unwrap();
+        assert!(got == data);
+    }
+
+    #[test]
+    fn a_read_error_ends_it() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                if self.0 > 3 {
+                    return Err(io::Error::other("broken"));
+                }
+                buf[0] = 1;
+                Ok(1)
+            }
+        }
+        let mut seen = 0;
+        let e = Pool::default()
+            .read_all(Failing(0), |b| seen += b.len())
+            .unwrap_err();
+        assert_eq!(e.to_string(), "broken");
+        assert_eq!(seen, 3);
+    }
+}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# skeinsum at the cost of the file system (the I/O table of docs/skeinsum.md):
+# one hyperfine run over
+#   one stream over 1000 x 128 KiB concatenated, and those files -j 2,
+#   the open/read/close floor over 10,000 x 4 KiB (plain, and io_uring),
+#   and skeinsum -j 2 over them,
+#   --tree 10,1,255 -j 2 of a 1 GiB file, and one 256 MiB file,
+# all -a 512 -l 256 (the tree row -a 512), files in /dev/shm (random bytes,
+# made once); then the library on the same bytes in memory (in-process
+# timing, tools/bench/skeinsum-peers in-memory), so that every ratio comes
+# from one invocation.
+#
+# usage: tools/bench/skeinsum-io-bench.sh SKEINSUM [RUNS] [OTHER_SKEINSUM]
+#   DIR=/work/tmp/x COLD=1 ... : files under DIR (on disk), and the page
+#   cache dropped before every run (root; `--prepare` of hyperfine).
+# OTHER_SKEINSUM (e.g. a build of an older commit) adds its rows, "other".
+# Prints per row: min and median wall time, user and system time (means), ms.
+set -euo pipefail
+S=$(realpath "$1")
+RUNS=${2:-15}
+OTHER=${3:+$(realpath "$3")}
+D=${DIR:-/dev/shm/skeinsum-io-bench}
+HERE=$(dirname "$(realpath "$0")")
+PEERS=$HERE/skeinsum-peers/target/release
+if [ ! -x "$PEERS/open-read-close" ] || [ ! -x "$PEERS/in-memory" ]; then
+    (cd "$HERE/skeinsum-peers" && cargo build --release -q)
+fi
+if [ ! -e "$D/done" ]; then
+    mkdir -p "$D/b128" "$D/b4"
+    python3 - "$D" <<'EOF'
+import os, sys
+d = sys.argv[1]
+with open('/dev/urandom', 'rb') as r:
+    with open(f'{d}/cat128', 'wb') as c:
+        for i in range(1000):
+            b = r.read(128 << 10); open(f'{d}/b128/f{i:04d}', 'wb').write(b); c.write(b)
+    for i in range(10000):
+        open(f'{d}/b4/f{i:05d}', 'wb').write(r.read(4096))
+    with open(f'{d}/big', 'wb') as c:
+        for i in range(1024):
+            c.write(r.read(1 << 20))
+    with open(f'{d}/m256', 'wb') as c:
+        for i in range(256):
+            c.write(r.read(1 << 20))
+EOF
+    touch "$D/done"
+fi
+cd "$D"
+F128=$(echo b128/f*)
+F4=$(echo b4/f*)
+prepare=()
+[ -n "${COLD:-}" ] && prepare=(--prepare 'sync; echo 3 > /proc/sys/vm/drop_caches')
+cases=()
+cases+=(-n "floor open/read/close 10000 x 4 KiB" "$PEERS/open-read-close $F4")
+cases+=(-n "floor io_uring 10000 x 4 KiB" "$PEERS/open-read-close --uring $F4")
+cases+=(-n "floor open/read/close 1000 x 128 KiB" "$PEERS/open-read-close $F128")
+bins=("$S")
+[ -n "$OTHER" ] && bins+=("$OTHER")
+for bin in "${bins[@]}"; do
+    tag=$([ "$bin" = "$S" ] && echo "" || echo "other ")
+    cases+=(-n "${tag}one stream 128 MB" "$bin -a 512 -l 256 cat128")
+    cases+=(-n "${tag}1000 x 128 KiB -j 2" "$bin -a 512 -l 256 -j 2 $F128")
+    cases+=(-n "${tag}1000 x 128 KiB -j 2 --no-mmap" "$bin -a 512 -l 256 -j 2 --no-mmap $F128")
+    cases+=(-n "${tag}10000 x 4 KiB -j 2" "$bin -a 512 -l 256 -j 2 $F4")
+    cases+=(-n "${tag}tree 10,1,255 -j 2, 1 GiB" "$bin -a 512 --tree 10,1,255 -j 2 big")
+    cases+=(-n "${tag}one 256 MiB file" "$bin -a 512 -l 256 m256")
+done
+json=$(mktemp)
+uptime
+hyperfine -N -w 1 -r "$RUNS" "${prepare[@]}" --export-json "$json" "${cases[@]}" >/dev/null
+python3 - "$json" <<'EOF'
+import json, statistics, sys
+for r in json.load(open(sys.argv[1]))['results']:
+    t = r['times']
+    print(f"{r['command']:38} min {min(t)*1e3:7.1f}  median {statistics.median(t)*1e3:7.1f}  user {r['user']*1e3:7.1f}  sys {r['system']*1e3:6.1f}")
+EOF
+rm -f "$json"
+# The library on the same bytes in memory: min and median ms.
+echo "in memory, tree 10,1,255 2 threads, 1 GiB: $("$PEERS/in-memory" 5 tree big)"
+echo "in memory, one stream, 256 MiB:          $("$PEERS/in-memory" "$RUNS" one m256)"
+echo "in memory, SkeinMany 1000 x 128 KiB:      $("$PEERS/in-memory" "$RUNS" many $F128)"
+uptime
