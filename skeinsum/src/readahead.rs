@@ -7,7 +7,7 @@
 use std::io::{self, Read};
 use std::sync::mpsc;
 
-/// Bytes per block (one `read` each).
+/// Bytes per block.
 pub const BLOCK: usize = 1 << 20;
 /// Blocks in flight: one hashed, one queued, one being read.
 const DEPTH: usize = 3;
@@ -53,14 +53,34 @@ impl Pool {
                             Err(_) => return free_rx,
                         },
                     };
-                    let read = loop {
-                        match input.read(&mut block) {
-                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                            read => break read,
+                    // The block is filled before it is handed on (a pipe
+                    // gives at most 64 KiB per read): one hand-over per MiB.
+                    let mut filled = 0;
+                    let error = loop {
+                        match input.read(&mut block[filled..]) {
+                            Ok(0) => break None,
+                            Ok(n) => {
+                                filled += n;
+                                if filled == block.len() {
+                                    break None;
+                                }
+                            }
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                            Err(e) => break Some(e),
                         }
                     };
-                    let end = !matches!(read, Ok(n) if n > 0);
-                    if full_tx.send(read.map(|n| (block, n))).is_err() || end {
+                    let end = error.is_some() || filled < block.len();
+                    if end && filled == 0 && error.is_none() {
+                        // The end, with the block for the pool.
+                        let _ = full_tx.send(Ok((block, 0)));
+                        return free_rx;
+                    }
+                    if filled > 0 && full_tx.send(Ok((block, filled))).is_err() {
+                        return free_rx;
+                    }
+                    if end {
+                        // The end (a block of 0 bytes), or the error.
+                        let _ = full_tx.send(error.map_or(Ok((Vec::new(), 0)), Err));
                         return free_rx;
                     }
                 }
@@ -69,7 +89,9 @@ impl Pool {
             for got in full_rx {
                 match got {
                     Ok((block, 0)) => {
-                        self.free.push(block);
+                        if block.capacity() > 0 {
+                            self.free.push(block);
+                        }
                         break;
                     }
                     Ok((block, n)) => {
