@@ -98,7 +98,9 @@ fn uring_files(names: &[CString], next: &AtomicUsize) -> usize {
             let entries = [
                 opcode::OpenAt::new(types::Fd(libc::AT_FDCWD), name.as_ptr())
                     .flags(libc::O_RDONLY)
-                    .file_index(Some(types::DestinationSlot::try_from_slot_target(slot).unwrap()))
+                    .file_index(Some(
+                        types::DestinationSlot::try_from_slot_target(slot).unwrap(),
+                    ))
                     .build()
                     .flags(squeue::Flags::IO_LINK)
                     .user_data(0),
@@ -117,7 +119,12 @@ fn uring_files(names: &[CString], next: &AtomicUsize) -> usize {
         }
         ring.submit_and_wait(3 * chunk.len()).unwrap();
         for cqe in ring.completion() {
-            assert!(cqe.result() >= 0, "io_uring op {}: {}", cqe.user_data(), cqe.result());
+            assert!(
+                cqe.result() >= 0,
+                "io_uring op {}: {}",
+                cqe.user_data(),
+                cqe.result()
+            );
             if cqe.user_data() == 1 {
                 total += cqe.result() as usize;
             }
