@@ -192,7 +192,7 @@ impl TypedValueParser for HexParser {
                 text.len()
             )));
         }
-        let bytes = crate::format::decode_hex(text).expect("checked: even count of hex digits");
+        let bytes = hex::decode(text).expect("checked: even count of hex digits");
         Ok(HexBytes(Zeroizing::new(bytes)))
     }
 }
