@@ -111,7 +111,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
 
 /// Whether plain hashing gathers its files into batches (`crate::batch`):
 /// not with `-j 1` (today's one-after-another path), nor in tree mode (one
-/// tree is already parallel), nor for a single FILE.
+/// tree is already parallel), nor for a single FILE (unless `-r` walks it).
 fn batching(args: &Args, config: &HashConfig) -> bool {
     !config.is_tree()
         && args.thread_count() > 1
