@@ -298,9 +298,9 @@ fn dereference_follows_links_and_stops_at_loops() {
     }
 }
 
-/// A directory that cannot be read: one error line naming it, the rest
-/// hashed, status 1. Root reads a mode-000 directory, so that case runs
-/// only for other users; a path longer than the kernel's `PATH_MAX` cannot
+/// A directory (or file) that cannot be read: one error line naming it, the
+/// rest hashed, status 1. Root reads mode-000 directories and files, so
+/// that case runs only for other users; a path longer than the kernel's `PATH_MAX` cannot
 /// be listed by anyone and is tested always.
 #[test]
 fn unreadable_directories_are_one_error_each() {
@@ -309,6 +309,7 @@ fn unreadable_directories_are_one_error_each() {
     let t = dir.path().join("t");
     write(&t.join("a"), b"a");
     write(&t.join("locked/secret"), b"s");
+    write(&t.join("locked-file"), b"l");
     write(&t.join("z"), b"z");
 
     // 20 levels of 240-byte names, assembled from the bottom up by renames
@@ -342,23 +343,26 @@ fn unreadable_directories_are_one_error_each() {
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
     if root {
-        eprintln!("running as root: chmod 000 does not stop root from listing a directory; only the too-long path is tested as unreadable");
+        eprintln!("running as root: chmod 000 does not stop root from listing a directory or reading a file; only the too-long path is tested as unreadable");
     } else {
         fs::set_permissions(t.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+        fs::set_permissions(t.join("locked-file"), fs::Permissions::from_mode(0o000)).unwrap();
     }
     for threads in ["-j1", "-j2"] {
         let out = skeinsum(dir.path())
             .args(["-r", threads, "t"])
             .output()
             .unwrap();
+        // `t/locked-file` sorts before `t/locked/`, and that before `t/long/`.
         let mut expected = gnu_line(b"a", b"t/a");
         if root {
+            expected.extend(gnu_line(b"l", b"t/locked-file"));
             expected.extend(gnu_line(b"s", b"t/locked/secret"));
         }
         expected.extend(gnu_line(b"z", b"t/z"));
-        // `t/locked` sorts before `t/long`.
         let mut errors = String::new();
         if !root {
+            errors.push_str("skeinsum: t/locked-file: Permission denied\n");
             errors.push_str("skeinsum: t/locked: Permission denied\n");
         }
         errors.push_str(&long_error);
