@@ -104,6 +104,18 @@ pub struct Args {
     #[arg(long, conflicts_with = "check")]
     pub tag: bool,
 
+    /// Hash every regular file below each FILE that is a directory, in path order
+    #[arg(short, long, requires = "files", conflicts_with = "check")]
+    pub recursive: bool,
+
+    /// With --recursive: follow symbolic links below the directories too
+    #[arg(short = 'L', long, requires = "recursive")]
+    pub dereference: bool,
+
+    /// Write the digest's bytes to stdout, without hex, name or newline (one input only)
+    #[arg(long, conflicts_with_all = ["check", "tag", "recursive", "zero"])]
+    pub raw: bool,
+
     /// End each output line with NUL instead of newline, and do not escape file names
     #[arg(short, long)]
     pub zero: bool,
@@ -192,7 +204,7 @@ impl TypedValueParser for HexParser {
                 text.len()
             )));
         }
-        let bytes = crate::format::decode_hex(text).expect("checked: even count of hex digits");
+        let bytes = hex::decode(text).expect("checked: even count of hex digits");
         Ok(HexBytes(Zeroizing::new(bytes)))
     }
 }
@@ -246,6 +258,18 @@ impl Args {
         } else {
             Action::Hash
         }
+    }
+
+    /// A usage error that clap cannot express: `--raw` prints one digest,
+    /// so it takes at most one FILE.
+    pub fn check_usage(&self) -> Result<(), String> {
+        if self.raw && self.files.len() > 1 {
+            return Err(format!(
+                "--raw: writes the digest of one input, but {} FILEs were given",
+                self.files.len()
+            ));
+        }
+        Ok(())
     }
 
     /// `-j`, or every core (at most [`MAX_THREADS`]).

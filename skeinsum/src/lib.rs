@@ -27,6 +27,7 @@ mod readahead;
 pub mod report;
 mod selftest;
 mod testing;
+mod walk;
 
 use std::process::ExitCode;
 
@@ -51,6 +52,10 @@ pub fn run() -> ExitCode {
         Action::ListBackends => selftest::list_backends(&mut out).map(|()| true),
         Action::SelfTest => selftest::run(&mut out),
         Action::Hash | Action::Check => {
+            if let Err(message) = args.check_usage() {
+                warn(message);
+                return ExitCode::from(2);
+            }
             let config = match HashConfig::from_args(&mut args) {
                 Ok(config) => config,
                 Err(message) => {
@@ -107,9 +112,11 @@ fn usage_error(e: clap::Error) -> ExitCode {
 
 /// Whether plain hashing gathers its files into batches (`crate::batch`):
 /// not with `-j 1` (today's one-after-another path), nor in tree mode (one
-/// tree is already parallel), nor for a single FILE.
+/// tree is already parallel), nor for a single FILE (unless `-r` walks it).
 fn batching(args: &Args, config: &HashConfig) -> bool {
-    !config.is_tree() && args.thread_count() > 1 && (args.check || args.files.len() > 1)
+    !config.is_tree()
+        && args.thread_count() > 1
+        && (args.check || args.recursive || args.files.len() > 1)
 }
 
 /// Run `work` inside a pool of `-j` threads when tree hashing or batching
@@ -166,10 +173,15 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     };
     let tag = args.tag.then(|| tag_name(config.state, config.output_bits));
     let end = line_end(args.zero);
-    let names: Vec<Vec<u8>> = files.iter().map(|f| os_bytes(f)).collect();
+    let names: Vec<Vec<u8>> = if args.recursive {
+        Vec::new()
+    } else {
+        files.iter().map(|f| os_bytes(f)).collect()
+    };
     let mut ok = true;
     let mut report = |name: &[u8], digest: Result<Vec<u8>, input::InputError>| {
         match digest {
+            Ok(digest) if args.raw => out.line(&digest)?,
             Ok(digest) => out.line(&format::result_line(&digest, name, tag.as_deref(), end))?,
             Err(e) => {
                 warn(format_args!("{}: {}", quote_name(name), e.reason()));
@@ -185,39 +197,49 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
             .hash(name, &mut hasher)
             .and_then(|()| input::finish(hasher, config.output_bits))
     };
-    match &mut batcher {
-        None => {
-            for name in &names {
-                report(name, sequential(&mut reader, name))?;
-            }
-        }
-        Some(batcher) => {
-            let requests: Vec<batch::Request> = names
-                .iter()
-                .map(|name| batch::Request {
-                    name,
-                    state: config.state,
-                    output_bits: config.output_bits,
-                })
-                .collect();
-            let mut rest = &requests[..];
-            while !rest.is_empty() {
-                let outcomes = batcher.hash_window(rest);
-                let (window, later) = rest.split_at(outcomes.len());
-                for (request, outcome) in window.iter().zip(outcomes) {
-                    let digest = match outcome {
-                        batch::Outcome::Digest(digest) => Ok(digest),
-                        batch::Outcome::Failed(e) => Err(e),
-                        batch::Outcome::Sequential(opened) => {
-                            reader.adopt(request.name, opened);
-                            batcher.suspend(|| sequential(&mut reader, request.name))
-                        }
-                    };
-                    report(request.name, digest)?;
+    let mut hash_names = |names: &[Vec<u8>]| -> Result<(), OutputClosed> {
+        match &mut batcher {
+            None => {
+                for name in names {
+                    report(name, sequential(&mut reader, name))?;
                 }
-                rest = later;
+            }
+            Some(batcher) => {
+                let requests: Vec<batch::Request> = names
+                    .iter()
+                    .map(|name| batch::Request {
+                        name,
+                        state: config.state,
+                        output_bits: config.output_bits,
+                    })
+                    .collect();
+                let mut rest = &requests[..];
+                while !rest.is_empty() {
+                    let outcomes = batcher.hash_window(rest);
+                    let (window, later) = rest.split_at(outcomes.len());
+                    for (request, outcome) in window.iter().zip(outcomes) {
+                        let digest = match outcome {
+                            batch::Outcome::Digest(digest) => Ok(digest),
+                            batch::Outcome::Failed(e) => Err(e),
+                            batch::Outcome::Sequential(opened) => {
+                                reader.adopt(request.name, opened);
+                                batcher.suspend(|| sequential(&mut reader, request.name))
+                            }
+                        };
+                        report(request.name, digest)?;
+                    }
+                    rest = later;
+                }
             }
         }
-    }
-    Ok(ok)
+        Ok(())
+    };
+    let walked = if args.recursive {
+        let parallel = args.thread_count() > 1;
+        walk::hash_below(files, args.dereference, parallel, hash_names)?
+    } else {
+        hash_names(&names)?;
+        true
+    };
+    Ok(ok && walked)
 }

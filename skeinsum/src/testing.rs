@@ -8,7 +8,8 @@
 //!   window mapped, not yet hashed; "read": the first block of a read input
 //!   absorbed; "lookup": the names of a batch window looked up, none opened
 //!   yet; "batch": a window of files opened and read or mapped, not
-//!   yet hashed), create PATH and wait until the test removes it (at most
+//!   yet hashed; "walk": a directory of `-r` listed, its entries not yet
+//!   walked), create PATH and wait until the test removes it (at most
 //!   60 s). A test can then truncate, grow or rewrite the file at exactly
 //!   that moment instead of racing.
 //! - `SKEINSUM_TEST_MAP_WINDOW=BYTES`: map in windows of BYTES instead of

@@ -1,0 +1,304 @@
+//! `-r`: every regular file below each directory operand, in the order of
+//! the bytes of its path, handed to the hashing path in bounded chunks.
+//!
+//! The walk is depth first, each directory's entries sorted by their bytes,
+//! where a directory sorts as its name followed by `/`. That is exactly the
+//! order of the full paths: everything below `a/` shares the prefix `a/`,
+//! and `a-b` or `a.c` (`-` and `.` are below `/`) come before it while
+//! `a0` comes after. The order is therefore the same on every run and with
+//! any `-j`, and no path but those of the current chunk is held: memory is
+//! the listings of the directories on the current path (each sorted whole,
+//! as it must be), up to [`LOOKAHEAD_DIRS`] listings read ahead per level,
+//! and one chunk of names.
+//!
+//! With more than one thread, the next directories of a level are listed
+//! in parallel on the current rayon pool before they are entered; with
+//! `-j 1` one at a time, on this thread.
+//!
+//! Symbolic links below an operand are skipped unless `-L` (as `grep -r`
+//! and `-R`; an operand itself is always followed, as it was named). With
+//! `-L`, a link that cannot be resolved is an error for that name, and a
+//! directory that is one of its own ancestors (same device and inode) is an
+//! error instead of a loop. Other entries (FIFOs, sockets, devices) are not
+//! regular files and are skipped. Each directory that cannot be listed is
+//! one error line naming it; the walk goes on and the run ends with
+//! status 1.
+
+use std::ffi::OsString;
+use std::io;
+
+use rayon::prelude::*;
+
+use crate::config::{bytes_os, os_bytes};
+use crate::quote::quote_name;
+use crate::report::{io_reason, warn, OutputClosed};
+use crate::testing;
+
+/// Names handed to the hashing path at once: a few batch windows' worth,
+/// so that the windows are full while memory stays bounded.
+pub const CHUNK: usize = 1024;
+/// Directories of one level listed ahead of the walk (in parallel).
+pub const LOOKAHEAD_DIRS: usize = 16;
+/// How far back a level's entries are searched for directories to list
+/// ahead: bounds the scan in a directory of many files and few directories.
+const LOOKAHEAD_SCAN: usize = 1024;
+
+/// Hash every regular file below each directory of `operands`, in order,
+/// by calling `hash` with chunks of at most [`CHUNK`] names. An operand that
+/// is not a directory (standard input `-`, a file, a name that does not
+/// exist) is passed on as it is, in its place. Errors of the walk are
+/// reported in their place among the result lines; `Ok(false)` if any.
+pub fn hash_below(
+    operands: &[OsString],
+    follow_links: bool,
+    parallel: bool,
+    mut hash: impl FnMut(&[Vec<u8>]) -> Result<(), OutputClosed>,
+) -> Result<bool, OutputClosed> {
+    let mut ok = true;
+    let mut chunk = Vec::with_capacity(CHUNK);
+    for found in Walk::new(operands, follow_links, parallel) {
+        match found {
+            Found::File(name) => {
+                chunk.push(name);
+                if chunk.len() == CHUNK {
+                    hash(&chunk)?;
+                    chunk.clear();
+                }
+            }
+            Found::Failed(name, e) => {
+                // The files before it are printed first.
+                hash(&chunk)?;
+                chunk.clear();
+                warn(format_args!("{}: {}", quote_name(&name), io_reason(&e)));
+                ok = false;
+            }
+        }
+    }
+    hash(&chunk)?;
+    Ok(ok)
+}
+
+/// One step of the walk.
+#[derive(Debug)]
+pub enum Found {
+    /// A name to hash.
+    File(Vec<u8>),
+    /// A name that could not be walked, and why.
+    Failed(Vec<u8>, io::Error),
+}
+
+/// The walk over the operands, as an iterator of [`Found`] in output order.
+pub struct Walk<'a> {
+    operands: std::slice::Iter<'a, OsString>,
+    /// The directories on the current path, the operand first.
+    stack: Vec<Frame>,
+    follow_links: bool,
+    /// Directories listed ahead per level (1: none ahead, on this thread).
+    lookahead: usize,
+}
+
+/// A directory being walked.
+struct Frame {
+    /// Its path with a `/` at the end: the prefix of its entries' paths.
+    prefix: Vec<u8>,
+    id: Option<DirId>,
+    /// Entries not yet walked, sorted in reverse (the next one last).
+    entries: Vec<Entry>,
+}
+
+struct Entry {
+    /// The name, with `/` appended for a directory (its sort key).
+    name: Vec<u8>,
+    kind: Kind,
+}
+
+enum Kind {
+    File,
+    /// A directory, with its listing once read (ahead of time or not).
+    Dir(Option<io::Result<Listing>>),
+    /// A symbolic link that `-L` could not resolve.
+    Failed(io::Error),
+}
+
+/// The entries of a directory, and what identifies it.
+struct Listing {
+    id: Option<DirId>,
+    /// Sorted in reverse, as [`Frame::entries`].
+    entries: Vec<Entry>,
+}
+
+/// Device and inode: equal for the same directory reached twice.
+type DirId = (u64, u64);
+
+impl<'a> Walk<'a> {
+    pub fn new(operands: &'a [OsString], follow_links: bool, parallel: bool) -> Walk<'a> {
+        Walk {
+            operands: operands.iter(),
+            stack: Vec::new(),
+            follow_links,
+            lookahead: if parallel { LOOKAHEAD_DIRS } else { 1 },
+        }
+    }
+
+    /// The next operand: walked if it is a directory, else passed on.
+    fn start(&mut self, operand: &OsString) -> Option<Found> {
+        let name = os_bytes(operand);
+        if name == b"-" || !std::fs::metadata(operand).is_ok_and(|m| m.is_dir()) {
+            return Some(Found::File(name));
+        }
+        let mut prefix = name;
+        if !prefix.ends_with(b"/") {
+            prefix.push(b'/');
+        }
+        match list(&prefix, self.follow_links) {
+            Ok(listing) => {
+                self.stack.push(Frame {
+                    prefix,
+                    id: listing.id,
+                    entries: listing.entries,
+                });
+                None
+            }
+            Err(e) => Some(Found::Failed(os_bytes(operand), e)),
+        }
+    }
+
+    /// List the next directories of the top level that are not listed yet,
+    /// up to `lookahead` of them, in parallel when there are several.
+    fn list_ahead(&mut self) {
+        let follow_links = self.follow_links;
+        let Some(frame) = self.stack.last_mut() else {
+            return;
+        };
+        let prefix = &frame.prefix;
+        let mut unlisted: Vec<(&mut Option<io::Result<Listing>>, Vec<u8>)> = frame
+            .entries
+            .iter_mut()
+            .rev()
+            .take(LOOKAHEAD_SCAN)
+            .filter_map(|entry| match &mut entry.kind {
+                Kind::Dir(listing @ None) => Some((listing, [&prefix[..], &entry.name].concat())),
+                _ => None,
+            })
+            .take(self.lookahead)
+            .collect();
+        let read = |(slot, path): &mut (&mut Option<io::Result<Listing>>, Vec<u8>)| {
+            **slot = Some(list(path, follow_links));
+        };
+        if unlisted.len() > 1 {
+            unlisted.par_iter_mut().for_each(read);
+        } else {
+            unlisted.iter_mut().for_each(read);
+        }
+    }
+}
+
+impl Iterator for Walk<'_> {
+    type Item = Found;
+
+    fn next(&mut self) -> Option<Found> {
+        loop {
+            let Some(frame) = self.stack.last_mut() else {
+                let operand = self.operands.next()?;
+                match self.start(operand) {
+                    Some(found) => return Some(found),
+                    None => continue,
+                }
+            };
+            if matches!(
+                frame.entries.last(),
+                Some(Entry {
+                    kind: Kind::Dir(None),
+                    ..
+                })
+            ) {
+                self.list_ahead();
+            }
+            let frame = self.stack.last_mut().expect("a frame is on the stack");
+            let Some(entry) = frame.entries.pop() else {
+                self.stack.pop();
+                continue;
+            };
+            let path = [&frame.prefix[..], &entry.name].concat();
+            match entry.kind {
+                Kind::File => return Some(Found::File(path)),
+                Kind::Failed(e) => return Some(Found::Failed(path, e)),
+                Kind::Dir(listing) => {
+                    let listing = listing.expect("listed ahead just now");
+                    let name = path[..path.len() - 1].to_vec();
+                    let listing = match listing {
+                        Ok(listing) => listing,
+                        Err(e) => return Some(Found::Failed(name, e)),
+                    };
+                    if let Some(ancestor) = self
+                        .stack
+                        .iter()
+                        .find(|f| f.id.is_some() && f.id == listing.id)
+                    {
+                        let ancestor = &ancestor.prefix[..ancestor.prefix.len() - 1];
+                        let e = io::Error::other(format!(
+                            "directory loop ({} again), not followed",
+                            quote_name(ancestor)
+                        ));
+                        return Some(Found::Failed(name, e));
+                    }
+                    self.stack.push(Frame {
+                        prefix: path,
+                        id: listing.id,
+                        entries: listing.entries,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Read and sort the entries of the directory `path` (ending in `/`, which
+/// also makes it fail as `Not a directory` on what has turned into a file
+/// since its parent was listed).
+fn list(path: &[u8], follow_links: bool) -> io::Result<Listing> {
+    let path = bytes_os(path);
+    let meta = std::fs::metadata(&path)?;
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(&path)? {
+        let entry = entry?;
+        let mut name = os_bytes(&entry.file_name());
+        // The type comes with the entry on most file systems (no `stat`).
+        let kind = match entry.file_type() {
+            Ok(t) if t.is_file() => Kind::File,
+            Ok(t) if t.is_dir() => Kind::Dir(None),
+            Ok(t) if t.is_symlink() && follow_links => match std::fs::metadata(entry.path()) {
+                Ok(m) if m.is_file() => Kind::File,
+                Ok(m) if m.is_dir() => Kind::Dir(None),
+                Ok(_) => continue,
+                Err(e) => Kind::Failed(e),
+            },
+            Ok(_) => continue,
+            // Gone since it was listed (a file system without types in
+            // its entries needs an `lstat`).
+            Err(e) => Kind::Failed(e),
+        };
+        if let Kind::Dir(_) = kind {
+            name.push(b'/');
+        }
+        entries.push(Entry { name, kind });
+    }
+    // Names in one directory differ, so the order is total.
+    entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
+    testing::pause("walk");
+    Ok(Listing {
+        id: dir_id(&meta),
+        entries,
+    })
+}
+
+#[cfg(unix)]
+fn dir_id(meta: &std::fs::Metadata) -> Option<DirId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn dir_id(_meta: &std::fs::Metadata) -> Option<DirId> {
+    None
+}

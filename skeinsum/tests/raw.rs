@@ -1,0 +1,182 @@
+//! `skeinsum --raw`: the digest's bytes on stdout, for one input.
+//!
+//! Expected bytes come from independent sources only: the RustCrypto
+//! `skein` crate and the official golden file `skein_golden_kat.txt`.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use skein::digest::consts::{U128, U32, U48, U64};
+use skein::Digest;
+use tempfile::TempDir;
+
+#[path = "../../tests/common/golden.rs"]
+mod golden;
+
+fn skeinsum(dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skeinsum"));
+    for hook in [
+        "SKEINSUM_TEST_PAUSE",
+        "SKEINSUM_TEST_MAP_WINDOW",
+        "SKEINSUM_TEST_REFUSE_MAP",
+    ] {
+        cmd.env_remove(hook);
+    }
+    cmd.current_dir(dir);
+    cmd
+}
+
+/// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
+fn reference(state: u32, out_bits: u32, data: &[u8]) -> Vec<u8> {
+    match (state, out_bits) {
+        (256, 256) => skein::Skein256::<U32>::digest(data).to_vec(),
+        (512, 256) => skein::Skein512::<U32>::digest(data).to_vec(),
+        (512, 384) => skein::Skein512::<U48>::digest(data).to_vec(),
+        (512, 512) => skein::Skein512::<U64>::digest(data).to_vec(),
+        (1024, 512) => skein::Skein1024::<U64>::digest(data).to_vec(),
+        (1024, 1024) => skein::Skein1024::<U128>::digest(data).to_vec(),
+        _ => panic!("no reference for Skein-{state}-{out_bits}"),
+    }
+}
+
+/// Deterministic non-trivial bytes.
+fn pattern(len: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 11) as u8
+        })
+        .collect()
+}
+
+/// A file (read, and mapped: 100 KiB is past the mapping threshold) and
+/// standard input, for each state size and several output lengths.
+#[test]
+fn raw_bytes_match_rustcrypto() {
+    let dir = TempDir::new().unwrap();
+    for (i, len) in [0usize, 3, 100 << 10].into_iter().enumerate() {
+        let data = pattern(len, i as u32);
+        let name = format!("m{i}");
+        fs::write(dir.path().join(&name), &data).unwrap();
+        for (state, bits) in [
+            (256, 256),
+            (512, 256),
+            (512, 384),
+            (512, 512),
+            (1024, 512),
+            (1024, 1024),
+        ] {
+            let expected = reference(state, bits, &data);
+            let options = [
+                "-a".to_string(),
+                state.to_string(),
+                "-l".to_string(),
+                bits.to_string(),
+            ];
+            for threads in ["-j1", "-j2"] {
+                skeinsum(dir.path())
+                    .args(&options)
+                    .args(["--raw", threads, &name])
+                    .assert()
+                    .success()
+                    .stdout(expected.clone())
+                    .stderr("");
+            }
+            skeinsum(dir.path())
+                .args(&options)
+                .arg("--raw")
+                .write_stdin(data.clone())
+                .assert()
+                .success()
+                .stdout(expected.clone());
+            skeinsum(dir.path())
+                .args(&options)
+                .args(["--raw", "-"])
+                .write_stdin(data.clone())
+                .assert()
+                .success()
+                .stdout(expected);
+        }
+    }
+}
+
+/// Every byte-aligned entry of the golden file (MAC keys, trees, output
+/// lengths that are not whole bytes, outputs longer than the state) as
+/// raw bytes.
+#[test]
+fn raw_bytes_match_golden_entries() {
+    let dir = TempDir::new().unwrap();
+    let mut checked = 0;
+    for e in golden::load().iter().filter(|e| e.msg_bits % 8 == 0) {
+        fs::write(dir.path().join("m"), &e.msg).unwrap();
+        let mut cmd = skeinsum(dir.path());
+        cmd.args([
+            "--raw",
+            "-a",
+            &e.state_bits.to_string(),
+            "-l",
+            &e.output_bits.to_string(),
+        ]);
+        // An empty key is no key in Skein; skeinsum refuses an empty key.
+        if let Some(key) = e.key.as_ref().filter(|k| !k.is_empty()) {
+            cmd.arg(format!("--key-hex={}", hex::encode(key)));
+        }
+        if let Some((leaf, fan, height)) = e.tree {
+            cmd.arg(format!("--tree={leaf},{fan},{height}"));
+        }
+        let out = cmd.arg("m").output().unwrap();
+        assert!(out.status.success(), "{}", e.header);
+        assert_eq!(out.stdout, e.result, "{}", e.header);
+        checked += 1;
+    }
+    assert!(checked > 250, "only {checked} byte-aligned entries");
+}
+
+/// More than one input, or an option that prints something else than one
+/// digest: exit 2, one line naming the option, nothing on stdout.
+#[test]
+fn raw_refuses_what_is_not_one_digest() {
+    let dir = TempDir::new().unwrap();
+    fs::write(dir.path().join("a"), b"abc").unwrap();
+    fs::write(dir.path().join("b"), b"def").unwrap();
+    fs::create_dir(dir.path().join("d")).unwrap();
+    let cases: &[&[&str]] = &[
+        &["--raw", "a", "b"],
+        &["--raw", "a", "-"],
+        &["--raw", "-r", "d"],
+        &["--raw", "--recursive", "a"],
+        &["--raw", "-c", "a"],
+        &["--raw", "--tag", "a"],
+        &["--raw", "-z", "a"],
+    ];
+    for args in cases {
+        let out = skeinsum(dir.path()).args(*args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?} printed something");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+        assert!(
+            err.starts_with("skeinsum: ") && err.contains("--raw"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// An input that cannot be read: its error, status 1, and no bytes.
+#[test]
+fn raw_of_an_unreadable_input_prints_nothing() {
+    let dir = TempDir::new().unwrap();
+    fs::create_dir(dir.path().join("d")).unwrap();
+    for name in ["missing", "d"] {
+        let out = skeinsum(dir.path()).args(["--raw", name]).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}");
+        assert!(err.starts_with(&format!("skeinsum: {name}: ")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+    }
+}
