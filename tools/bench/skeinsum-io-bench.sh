@@ -14,6 +14,9 @@
 #   DIR=/work/tmp/x COLD=1 ... : files under DIR (on disk), and the page
 #   cache dropped before every run (root; `--prepare` of hyperfine).
 # OTHER_SKEINSUM (e.g. a build of an older commit) adds its rows, "other".
+#   SIZES=1 ...: instead, mapped against read (--no-mmap) per size class,
+#   -j 2, 64 MB of files per class from 16 KiB to 2 MiB (and the 128 KiB
+#   files), CPU time being the figure that chose the batch's threshold.
 # Prints per row: min and median wall time, user and system time (means), ms.
 set -euo pipefail
 S=$(realpath "$1")
@@ -46,6 +49,24 @@ EOF
     touch "$D/done"
 fi
 cd "$D"
+if [ -n "${SIZES:-}" ]; then
+    python3 - <<'EOF'
+import os
+with open('/dev/urandom', 'rb') as r:
+    for kib in (16, 32, 64, 512, 2048):
+        d = f'sz{kib}'
+        if os.path.isdir(d):
+            continue
+        os.makedirs(d)
+        for i in range((64 << 10) // kib):
+            open(f'{d}/f{i:05d}', 'wb').write(r.read(kib << 10))
+EOF
+    cases=()
+    for d in sz16 sz32 sz64 b128 sz512 sz2048; do
+        F=$(echo $d/f*)
+        cases+=(-n "$d mapped" "$S -a 512 -l 256 -j 2 $F" -n "$d read" "$S -a 512 -l 256 -j 2 --no-mmap $F")
+    done
+else
 F128=$(echo b128/f*)
 F4=$(echo b4/f*)
 prepare=()
@@ -65,6 +86,7 @@ for bin in "${bins[@]}"; do
     cases+=(-n "${tag}tree 10,1,255 -j 2, 1 GiB" "$bin -a 512 --tree 10,1,255 -j 2 big")
     cases+=(-n "${tag}one 256 MiB file" "$bin -a 512 -l 256 m256")
 done
+fi
 json=$(mktemp)
 uptime
 hyperfine -N -w 1 -r "$RUNS" "${prepare[@]}" --export-json "$json" "${cases[@]}" >/dev/null
@@ -75,8 +97,10 @@ for r in json.load(open(sys.argv[1]))['results']:
     print(f"{r['command']:38} min {min(t)*1e3:7.1f}  median {statistics.median(t)*1e3:7.1f}  user {r['user']*1e3:7.1f}  sys {r['system']*1e3:6.1f}")
 EOF
 rm -f "$json"
+[ -n "${SIZES:-}" ] && exit 0
 # The library on the same bytes in memory: min and median ms.
 echo "in memory, tree 10,1,255 2 threads, 1 GiB: $("$PEERS/in-memory" 5 tree big)"
 echo "in memory, one stream, 256 MiB:          $("$PEERS/in-memory" "$RUNS" one m256)"
 echo "in memory, SkeinMany 1000 x 128 KiB:      $("$PEERS/in-memory" "$RUNS" many $F128)"
+echo "in memory, SkeinMany 10000 x 4 KiB:       $("$PEERS/in-memory" "$RUNS" many $F4)"
 uptime
