@@ -15,14 +15,16 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory with libskein_simd.{a,so} for this test's target.
-/// `cargo test` builds no cdylib or staticlib for integration tests (only an
-/// rlib can be linked into them, and this package has none: see
-/// Cargo.toml), so this runs `cargo build --release` for them, once per test
-/// process. Release whatever the test's profile: the C programs run 20 to 50
-/// times faster than on the unoptimized `dev` build (seconds per run), and
-/// it is the build that `tools/package/capi-install.sh` makes, so CI compiles
-/// the library's dependencies once for both.
+/// The directory with libskein_simd.{a,so} for this test's target and
+/// profile. `cargo test` builds no cdylib or staticlib for integration tests
+/// (only an rlib can be linked into them, and this package has none: see
+/// Cargo.toml), so this runs `cargo build` for them, once per test process.
+/// In the test's profile (`dev` for `cargo test`): a release library runs
+/// the C programs 20 to 50 times faster, but building this crate alone in
+/// release (opt-level 3, thin LTO) takes more CPU time (20 s) than building
+/// the unoptimized library with its dependencies (14 s) and running the
+/// programs on it (about 1.5 s each), and tools/package/capi-install.sh,
+/// which builds it with other arguments, would then build it again in CI.
 fn library_dir() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
@@ -37,14 +39,8 @@ fn library_dir() -> PathBuf {
             }
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let mut cmd = Command::new(cargo);
-            cmd.args([
-                "build",
-                "--release",
-                "-p",
-                "skein-simd-capi",
-                "--target-dir",
-            ])
-            .arg(&target_dir);
+            cmd.args(["build", "-p", "skein-simd-capi", "--target-dir"])
+                .arg(&target_dir);
             // Named only when cross-compiling, so that a host build shares
             // the test's build directory.
             let mut dir = target_dir.clone();
@@ -52,15 +48,15 @@ fn library_dir() -> PathBuf {
                 cmd.args(["--target", target]);
                 dir.push(target);
             }
+            if profile_dir.file_name().is_some_and(|n| n == "release") {
+                cmd.arg("--release");
+            }
             let status = cmd
                 .current_dir(manifest_dir())
                 .status()
                 .expect("cargo build");
-            assert!(
-                status.success(),
-                "cargo build --release -p skein-simd-capi failed"
-            );
-            dir.push("release");
+            assert!(status.success(), "cargo build -p skein-simd-capi failed");
+            dir.push(profile_dir.file_name().unwrap());
             for lib in ["libskein_simd.a", "libskein_simd.so"] {
                 assert!(
                     dir.join(lib).is_file(),

@@ -385,6 +385,40 @@ static void test_long_files(void) {
     free(msg);
 }
 
+/* An offset past 4 GiB, where off_t has 64 bits (64-bit systems, and
+ * 32-bit programs built with _FILE_OFFSET_BITS=64): the message written
+ * there into a sparse file, found by FileChunk and FdChunk. */
+static void test_far_offset(void) {
+    const size_t len = 1000;
+    uint8_t *msg = message(len);
+    char path[300], want[SKEIN1024_DIGEST_STRING_LENGTH];
+    off_t far = 65536;
+    int fd, i, ok;
+    if (sizeof(off_t) < 8) {
+        printf("libmd: off_t has %zu bytes: no offset past 4 GiB\n", sizeof(off_t));
+        free(msg);
+        return;
+    }
+    far = far * 65536 + 5;
+    path_of(path, "sparse");
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ok = fd >= 0 && lseek(fd, far, SEEK_SET) == far && write_all(fd, msg, len);
+    if (fd >= 0) ok &= close(fd) == 0;
+    CHECK(ok, "writing %zu bytes at offset 2^32 + 5 of a sparse file", len);
+    for (i = 0; ok && i < 3; i++) {
+        const md_t *m = &MDS[i];
+        expected_hex(m, msg, len, want);
+        CHECK(malloced_is(m->file_chunk(path, NULL, far, (off_t)len), want), "SKEIN%d_FileChunk at offset 2^32 + 5",
+              m->bits);
+        fd = open(path, O_RDONLY);
+        CHECK(fd >= 0 && malloced_is(m->fd_chunk(fd, NULL, far, 0), want), "SKEIN%d_FdChunk at offset 2^32 + 5",
+              m->bits);
+        if (fd >= 0) close(fd);
+    }
+    unlink(path);
+    free(msg);
+}
+
 static volatile sig_atomic_t alarms;
 static void on_alarm(int sig) {
     (void)sig;
@@ -578,6 +612,7 @@ int main(int argc, char **argv) {
     read_all &= test_pyskein(argv[2]);
     for (i = 0; i < 3; i++) CHECK(empty_hex[i][0] != 0, "no golden digest of nothing for SKEIN%d", MDS[i].bits);
     test_long_files();
+    test_far_offset();
     test_interrupted_pipe();
     for (i = 0; i < 3; i++) test_bad_input(&MDS[i]);
     {
