@@ -244,6 +244,121 @@ int Skein1024_Output(Skein1024_Ctxt_t *ctx, u08b_t *hashVal);
 #define SKEIN_512_ROUNDS_TOTAL (72)
 #define SKEIN1024_ROUNDS_TOTAL (80)
 
+#ifndef SKEIN_SIMD_NO_LIBMD
+/*
+ * FreeBSD libmd's Skein functions, as its skein.h declares them and skein(3)
+ * describes them: Skein-256-256, Skein-512-512 and Skein-1024-1024 on the
+ * contexts above. Define SKEIN_SIMD_NO_LIBMD before including this header to
+ * leave them out (for a program with functions of these names).
+ *
+ *  - Init, then Update any number of times, then Final(digest, ctx), which
+ *    writes SKEIN*_DIGEST_LENGTH bytes and erases the context.
+ *  - End is Final as a lowercase hex string (SKEIN*_DIGEST_STRING_LENGTH
+ *    bytes with the NUL) in buf, or, when buf is NULL, in memory from
+ *    malloc(3) that the caller frees; it returns the string.
+ *  - Data, File, FileChunk, Fd and FdChunk hash memory, a named file or a
+ *    descriptor and return the string as End does. FileChunk and FdChunk
+ *    start at offset (0: for FdChunk, the descriptor's current position;
+ *    else a seek from the start of the file) and hash length bytes, or to
+ *    the end of the file when length is 0 or more than what remains. Fd
+ *    reads from the current position to the end (pipes too); the
+ *    descriptor stays open, positioned where the reading stopped.
+ *  - End, Data and the file functions return NULL with errno set when they
+ *    fail: the file cannot be opened (open's errno), a read or seek fails
+ *    (reads interrupted by a signal are retried), malloc fails (ENOMEM), or
+ *    an argument is bad (EINVAL: a NULL data pointer with a length, a NULL
+ *    file name, a negative offset or length, a context that Init did not
+ *    produce or that was finished since; EBADF: a descriptor that is not
+ *    open).
+ *
+ * Where FreeBSD's would crash or return a wrong digest, these refuse: an
+ * Update with a NULL data pointer and a length erases the context, so that
+ * the End after it returns NULL; Final, which cannot return an error, prints
+ * a line to stderr and aborts for a NULL digest or a context that End would
+ * refuse (NULL, not initialized by Init, or already finished).
+ */
+#include <stdint.h>
+#include <sys/types.h> /* off_t */
+
+#define SKEIN256_BLOCK_LENGTH SKEIN_256_BLOCK_BYTES
+#define SKEIN256_DIGEST_LENGTH 32
+#define SKEIN256_DIGEST_STRING_LENGTH (SKEIN256_DIGEST_LENGTH * 2 + 1)
+#define SKEIN512_BLOCK_LENGTH SKEIN_512_BLOCK_BYTES
+#define SKEIN512_DIGEST_LENGTH 64
+#define SKEIN512_DIGEST_STRING_LENGTH (SKEIN512_DIGEST_LENGTH * 2 + 1)
+#define SKEIN1024_BLOCK_LENGTH SKEIN1024_BLOCK_BYTES
+#define SKEIN1024_DIGEST_LENGTH 128
+#define SKEIN1024_DIGEST_STRING_LENGTH (SKEIN1024_DIGEST_LENGTH * 2 + 1)
+
+typedef Skein_256_Ctxt_t SKEIN256_CTX;
+typedef Skein_512_Ctxt_t SKEIN512_CTX;
+typedef Skein1024_Ctxt_t SKEIN1024_CTX;
+
+/* digest[static N] where the language has it, as FreeBSD's header. */
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+#define SKEIN_SIMD_MIN_SIZE(n) static n
+#else
+#define SKEIN_SIMD_MIN_SIZE(n) n
+#endif
+
+void SKEIN256_Init(SKEIN256_CTX *ctx);
+void SKEIN512_Init(SKEIN512_CTX *ctx);
+void SKEIN1024_Init(SKEIN1024_CTX *ctx);
+
+void SKEIN256_Update(SKEIN256_CTX *ctx, const void *in, size_t len);
+void SKEIN512_Update(SKEIN512_CTX *ctx, const void *in, size_t len);
+void SKEIN1024_Update(SKEIN1024_CTX *ctx, const void *in, size_t len);
+
+void SKEIN256_Final(unsigned char digest[SKEIN_SIMD_MIN_SIZE(SKEIN256_DIGEST_LENGTH)], SKEIN256_CTX *ctx);
+void SKEIN512_Final(unsigned char digest[SKEIN_SIMD_MIN_SIZE(SKEIN512_DIGEST_LENGTH)], SKEIN512_CTX *ctx);
+void SKEIN1024_Final(unsigned char digest[SKEIN_SIMD_MIN_SIZE(SKEIN1024_DIGEST_LENGTH)], SKEIN1024_CTX *ctx);
+
+char *SKEIN256_End(SKEIN256_CTX *ctx, char *buf);
+char *SKEIN512_End(SKEIN512_CTX *ctx, char *buf);
+char *SKEIN1024_End(SKEIN1024_CTX *ctx, char *buf);
+char *SKEIN256_Data(const void *data, unsigned int len, char *buf);
+char *SKEIN512_Data(const void *data, unsigned int len, char *buf);
+char *SKEIN1024_Data(const void *data, unsigned int len, char *buf);
+char *SKEIN256_Fd(int fd, char *buf);
+char *SKEIN512_Fd(int fd, char *buf);
+char *SKEIN1024_Fd(int fd, char *buf);
+char *SKEIN256_File(const char *filename, char *buf);
+char *SKEIN512_File(const char *filename, char *buf);
+char *SKEIN1024_File(const char *filename, char *buf);
+
+/*
+ * The library's FileChunk and FdChunk take 64-bit offsets whatever a
+ * program's off_t is (on 32-bit systems it depends on _FILE_OFFSET_BITS);
+ * FreeBSD's names, with off_t, call them.
+ */
+char *SKEIN256_FileChunk64(const char *filename, char *buf, int64_t offset, int64_t length);
+char *SKEIN512_FileChunk64(const char *filename, char *buf, int64_t offset, int64_t length);
+char *SKEIN1024_FileChunk64(const char *filename, char *buf, int64_t offset, int64_t length);
+char *SKEIN256_FdChunk64(int fd, char *buf, int64_t offset, int64_t length);
+char *SKEIN512_FdChunk64(int fd, char *buf, int64_t offset, int64_t length);
+char *SKEIN1024_FdChunk64(int fd, char *buf, int64_t offset, int64_t length);
+
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define SKEIN_SIMD_INLINE static inline
+#elif defined(__GNUC__)
+#define SKEIN_SIMD_INLINE static __inline__
+#else
+#define SKEIN_SIMD_INLINE static
+#endif
+
+#define SKEIN_SIMD_CHUNK_FUNCTIONS(P)                                                                  \
+    SKEIN_SIMD_INLINE char *P##_FileChunk(const char *filename, char *buf, off_t offset, off_t length) { \
+        return P##_FileChunk64(filename, buf, (int64_t)offset, (int64_t)length);                      \
+    }                                                                                                  \
+    SKEIN_SIMD_INLINE char *P##_FdChunk(int fd, char *buf, off_t offset, off_t length) {                \
+        return P##_FdChunk64(fd, buf, (int64_t)offset, (int64_t)length);                              \
+    }
+SKEIN_SIMD_CHUNK_FUNCTIONS(SKEIN256)
+SKEIN_SIMD_CHUNK_FUNCTIONS(SKEIN512)
+SKEIN_SIMD_CHUNK_FUNCTIONS(SKEIN1024)
+#undef SKEIN_SIMD_CHUNK_FUNCTIONS
+#endif /* SKEIN_SIMD_NO_LIBMD */
+
 #ifdef __cplusplus
 }
 #endif

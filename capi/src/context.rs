@@ -11,6 +11,7 @@
 use core::ffi::c_int;
 use skein_simd::raw::words_to_le;
 use skein_simd::{raw, Platform};
+use zeroize::Zeroize;
 
 pub(crate) const SKEIN_SUCCESS: c_int = 0;
 pub(crate) const SKEIN_FAIL: c_int = 1;
@@ -75,6 +76,28 @@ pub struct Ctx<const W: usize> {
 
 impl<const W: usize> Ctx<W> {
     const BLOCK: usize = 8 * W;
+
+    /// All fields zero: what [`Self::wipe`] leaves, refused by
+    /// [`Self::validate`] (`hashBitLen` 0) until an init.
+    pub(crate) const ZEROED: Self = Self {
+        h: CtxHdr {
+            hash_bit_len: 0,
+            b_cnt: 0,
+            t: [0; 2],
+        },
+        x: [0; W],
+        b: [[0; 8]; W],
+    };
+
+    /// Zero every field, with writes the compiler keeps (a keyed context
+    /// holds key material); the context is then refused until an init.
+    pub(crate) fn wipe(&mut self) {
+        self.h.hash_bit_len.zeroize();
+        self.h.b_cnt.zeroize();
+        self.h.t.zeroize();
+        self.x.zeroize();
+        self.b.zeroize();
+    }
 
     /// Whether this can be a context that an init produced: `bCnt` at most a
     /// block and `hashBitLen` one that init accepts. Every function that

@@ -10,7 +10,10 @@
 //!   `Final`, `Hash`), with the `nist-api` feature (on by default);
 //! * `skein_simd.h`: what the reference lacks: every argument of spec 3.5 at
 //!   init, many messages with the same arguments in one call (on the SIMD
-//!   lanes and threads), and which backend is in use.
+//!   lanes and threads), and which backend is in use;
+//! * also in `skein.h`: FreeBSD libmd's `SKEIN256_*`, `SKEIN512_*` and
+//!   `SKEIN1024_*` functions of skein(3) (`Init`, `Update`, `Final`, `End`,
+//!   `Data`, `File`, `FileChunk`, `Fd`, `FdChunk`), on Unix (see [`libmd`]).
 //!
 //! Contexts are the reference's plain structs (see [`context`]); the backend
 //! is chosen once per process (see [`platform`]).
@@ -25,6 +28,8 @@ use std::sync::OnceLock;
 
 pub mod context;
 mod extension;
+#[cfg(unix)]
+pub mod libmd;
 #[cfg(feature = "nist-api")]
 mod nist;
 mod reference;

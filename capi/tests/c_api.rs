@@ -1,13 +1,15 @@
-//! The C tests (tests/c/skein_test.c, written against include/ only),
-//! compiled with the `cc` crate's C compiler and linked against this
-//! package's `libskein_simd.a` and `libskein_simd.so`, then run on the
+//! The C tests, compiled with the `cc` crate's C compiler and linked against
+//! this package's `libskein_simd.a` and `libskein_simd.so`, then run on the
 //! golden KAT file and pyskein's vectors, with the reference C code compiled
 //! in as a peer (crates.io skein-ffi 0.5.0's ext/skein/c_skein.c, brought
-//! by `cargo fetch`: only its C source is used, its Rust part needs nightly).
-//! 32-bit PowerPC: tools/ci/capi-test.sh.
+//! by `cargo fetch`: only its C source is used, its Rust part needs nightly):
+//! tests/c/skein_test.c (the reference API, the NIST API, skein_simd.h) and
+//! tests/c/libmd_test.c (FreeBSD libmd's functions), both written against
+//! include/ only. 32-bit PowerPC: tools/ci/capi-test.sh.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -17,8 +19,14 @@ fn manifest_dir() -> PathBuf {
 /// profile. `cargo test` builds no cdylib or staticlib for integration tests
 /// (only an rlib can be linked into them, and this package has none: see
 /// Cargo.toml), so this runs `cargo build` for them, once per test process.
+/// In the test's profile (`dev` for `cargo test`): a release library runs
+/// the C programs 20 to 50 times faster, but building this crate alone in
+/// release (opt-level 3, thin LTO) takes more CPU time (20 s) than building
+/// the unoptimized library with its dependencies (14 s) and running the
+/// programs on it (about 1.5 s each), and tools/package/capi-install.sh,
+/// which builds it with other arguments, would then build it again in CI.
 fn library_dir() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
             // The test binary is <target-dir>[/<triple>]/<profile>/deps/c_api-*.
@@ -78,7 +86,7 @@ pub fn golden_kat() -> PathBuf {
 /// skein-ffi 0.5.0's ext/skein directory: `cargo fetch` of a throwaway
 /// manifest that depends on it, then `cargo metadata` for where it went.
 fn reference_source() -> PathBuf {
-    static SOURCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    static SOURCE: OnceLock<PathBuf> = OnceLock::new();
     SOURCE.get_or_init(fetch_reference_source).clone()
 }
 
@@ -130,13 +138,48 @@ fn fetch_reference_source() -> PathBuf {
     src
 }
 
+#[derive(Clone, Copy, Debug)]
 enum Link {
     Static,
     Dynamic,
 }
 
-/// Compile and link the C test program; returns its path.
-fn build(link: Link) -> PathBuf {
+/// The C test programs: each with tests/c/test_data.c and ref_peer.c.
+#[derive(Clone, Copy, Debug)]
+enum Program {
+    /// skein_test.c: the reference API, the NIST API and skein_simd.h.
+    Skein,
+    /// libmd_test.c: FreeBSD libmd's functions.
+    Libmd,
+}
+
+impl Program {
+    fn name(self) -> &'static str {
+        match self {
+            Program::Skein => "skein_test",
+            Program::Libmd => "libmd_test",
+        }
+    }
+
+    /// The first words of the last line of a run that passed:
+    /// "<prefix> N passed, 0 failed".
+    fn summary(self) -> &'static str {
+        match self {
+            Program::Skein => "c-api: ",
+            Program::Libmd => "libmd: ",
+        }
+    }
+}
+
+/// The C test program, compiled and linked once per test process; its path.
+fn build(program: Program, link: Link) -> PathBuf {
+    static BUILT: [OnceLock<PathBuf>; 4] = [const { OnceLock::new() }; 4];
+    BUILT[program as usize * 2 + link as usize]
+        .get_or_init(|| compile(program, link))
+        .clone()
+}
+
+fn compile(program: Program, link: Link) -> PathBuf {
     let libs = library_dir();
     let out_dir = std::env::temp_dir().join(format!("skein-capi-test-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -148,33 +191,29 @@ fn build(link: Link) -> PathBuf {
         .warnings(true)
         .get_compiler();
     let c = manifest_dir().join("tests/c");
-    let (name, link_args): (&str, Vec<String>) = match link {
-        Link::Static => (
-            "skein_test_static",
-            vec![
-                libs.join("libskein_simd.a").display().to_string(),
-                "-lpthread".into(),
-                "-ldl".into(),
-                "-lm".into(),
-            ],
-        ),
-        Link::Dynamic => (
-            "skein_test_dynamic",
-            vec![
-                format!("-L{}", libs.display()),
-                "-lskein_simd".into(),
-                format!("-Wl,-rpath,{}", libs.display()),
-            ],
-        ),
+    let link_args: Vec<String> = match link {
+        Link::Static => vec![
+            libs.join("libskein_simd.a").display().to_string(),
+            "-lpthread".into(),
+            "-ldl".into(),
+            "-lm".into(),
+        ],
+        Link::Dynamic => vec![
+            format!("-L{}", libs.display()),
+            "-lskein_simd".into(),
+            format!("-Wl,-rpath,{}", libs.display()),
+        ],
     };
-    let exe = out_dir.join(name);
+    let name = format!("{}_{link:?}", program.name()).to_lowercase();
+    let exe = out_dir.join(&name);
     let status = compiler
         .to_command()
         .args(["-std=c99", "-Wall"])
         .arg(format!("-I{}", manifest_dir().join("include").display()))
         .arg(format!("-I{}", c.display()))
         .arg(format!("-I{}", reference_source().display()))
-        .arg(c.join("skein_test.c"))
+        .arg(c.join(format!("{}.c", program.name())))
+        .arg(c.join("test_data.c"))
         .arg(c.join("ref_peer.c"))
         .arg("-o")
         .arg(&exe)
@@ -185,8 +224,8 @@ fn build(link: Link) -> PathBuf {
     exe
 }
 
-/// Run the C tests; returns their output.
-fn run(exe: &Path, backend: Option<&str>) -> String {
+/// Run a C test program; returns its output.
+fn run(program: Program, exe: &Path, backend: Option<&str>) -> String {
     let mut cmd = Command::new(exe);
     cmd.arg(golden_kat())
         .arg(manifest_dir().join("../tests/data/pyskein_vectors.txt"));
@@ -205,7 +244,7 @@ fn run(exe: &Path, backend: Option<&str>) -> String {
     );
     let last = stdout.lines().last().unwrap_or_default();
     assert!(
-        last.starts_with("c-api: ") && last.ends_with(" passed, 0 failed"),
+        last.starts_with(program.summary()) && last.ends_with(" passed, 0 failed"),
         "unexpected summary {last:?}"
     );
     stdout
@@ -213,25 +252,35 @@ fn run(exe: &Path, backend: Option<&str>) -> String {
 
 #[test]
 fn c_program_linked_statically() {
-    run(&build(Link::Static), None);
+    run(Program::Skein, &build(Program::Skein, Link::Static), None);
 }
 
 #[test]
 fn c_program_linked_dynamically() {
-    run(&build(Link::Dynamic), None);
+    run(Program::Skein, &build(Program::Skein, Link::Dynamic), None);
 }
 
 /// Every backend this CPU has, forced through SKEIN_SIMD_BACKEND, and seen
 /// in use by skein_simd_backend().
 #[test]
 fn c_program_on_every_backend() {
-    let exe = build(Link::Static);
+    let exe = build(Program::Skein, Link::Static);
     for backend in skein_simd::Backend::available() {
-        let out = run(&exe, Some(backend.name()));
+        let out = run(Program::Skein, &exe, Some(backend.name()));
         let want = format!("backends {0} / {0} / {0}", backend.name());
         assert!(
             out.contains(&want),
             "{backend}: expected {want:?} in\n{out}"
         );
     }
+}
+
+#[test]
+fn libmd_program_linked_statically() {
+    run(Program::Libmd, &build(Program::Libmd, Link::Static), None);
+}
+
+#[test]
+fn libmd_program_linked_dynamically() {
+    run(Program::Libmd, &build(Program::Libmd, Link::Dynamic), None);
 }

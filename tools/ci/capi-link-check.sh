@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The C library as a user links it: install libskein_simd into a scratch
 # DESTDIR with tools/package/capi-install.sh, then build
-# capi/examples/skein512.c (reference API only) with pkg-config against the
-# shared and against the static library, and check both print the Skein 1.3
-# specification's Skein-512-512 of the byte 0xFF (appendix C).
+# capi/examples/skein512.c (reference API only) and
+# capi/examples/skein512_libmd.c (FreeBSD libmd's skein(3) functions) with
+# pkg-config against the shared and against the static library, and check
+# all four print the Skein 1.3 specification's Skein-512-512 of the byte 0xFF
+# (appendix C), the libmd one also for a file, and refuse a missing file.
 #
 # usage: bash tools/ci/capi-link-check.sh     (needs cc, pkg-config, readelf)
 # Last line: "capi-link-check: N passed, M failed".
@@ -15,19 +17,39 @@ trap 'rm -rf "$dest"' EXIT
 bash tools/package/capi-install.sh --prefix=/usr/local --destdir="$dest"
 export PKG_CONFIG_PATH="$dest/usr/local/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
 want=71b7bce6fe6452227b9ced6014249e5bf9a9754c3ad618ccc4e0aae16b316cc8ca698d864307ed3e80b6ef1570812ac5272dc409b5a012df2a579102f340617a
-# shellcheck disable=SC2046
-cc -std=c99 -Wall -o "$dest/dynamic" capi/examples/skein512.c $(pkg-config --cflags --libs skein_simd) \
-    -Wl,-rpath,"$dest/usr/local/lib"
-# The archive by its path, then the system libraries pkg-config lists for a static link.
-# shellcheck disable=SC2046
-cc -std=c99 -Wall -o "$dest/static" capi/examples/skein512.c $(pkg-config --cflags skein_simd) \
-    "$dest/usr/local/lib/libskein_simd.a" $(pkg-config --static --libs-only-l skein_simd | sed 's/-lskein_simd//')
 passed=0 failed=0
-for kind in dynamic static; do
-    got="$(printf '\377' | "$dest/$kind")"
-    if [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok: $kind"; else failed=$((failed + 1)); echo "FAIL: $kind printed $got"; fi
+for example in skein512 skein512_libmd; do
+    # shellcheck disable=SC2046
+    cc -std=c99 -Wall -o "$dest/$example-dynamic" "capi/examples/$example.c" $(pkg-config --cflags --libs skein_simd) \
+        -Wl,-rpath,"$dest/usr/local/lib"
+    # The archive by its path, then the system libraries pkg-config lists for a static link.
+    # shellcheck disable=SC2046
+    cc -std=c99 -Wall -o "$dest/$example-static" "capi/examples/$example.c" $(pkg-config --cflags skein_simd) \
+        "$dest/usr/local/lib/libskein_simd.a" $(pkg-config --static --libs-only-l skein_simd | sed 's/-lskein_simd//')
+    for kind in dynamic static; do
+        exe="$dest/$example-$kind"
+        got="$(printf '\377' | "$exe")"
+        if [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok: $example, $kind"; else failed=$((failed + 1)); echo "FAIL: $example, $kind printed $got"; fi
+        if readelf -d "$exe" | grep -q 'libskein_simd.so'; then
+            [ "$kind" = dynamic ] || { failed=$((failed + 1)); echo "FAIL: $example-static needs a shared libskein_simd"; }
+        else
+            [ "$kind" = static ] || { failed=$((failed + 1)); echo "FAIL: $example-dynamic does not need libskein_simd.so.0"; }
+        fi
+    done
 done
-if readelf -d "$dest/static" | grep -q skein_simd; then failed=$((failed + 1)); echo "FAIL: the static program needs a shared libskein_simd"; fi
-readelf -d "$dest/dynamic" | grep -q 'libskein_simd.so.0' || { failed=$((failed + 1)); echo "FAIL: the dynamic program does not need libskein_simd.so.0"; }
+# The libmd program on files, as FreeBSD's skein512 prints them; a missing
+# file is an error on stderr and exit status 1.
+printf '\377' > "$dest/ff"
+for kind in dynamic static; do
+    exe="$dest/skein512_libmd-$kind"
+    got="$("$exe" "$dest/ff")"
+    if [ "$got" = "SKEIN512 ($dest/ff) = $want" ]; then passed=$((passed + 1)); echo "ok: skein512_libmd, $kind, a file"; else failed=$((failed + 1)); echo "FAIL: skein512_libmd, $kind, printed $got"; fi
+    if "$exe" "$dest/missing" > "$dest/out" 2> "$dest/err" || [ -s "$dest/out" ] || ! grep -q missing "$dest/err"; then
+        failed=$((failed + 1)); echo "FAIL: skein512_libmd, $kind, a missing file"
+    else
+        passed=$((passed + 1)); echo "ok: skein512_libmd, $kind, a missing file"
+    fi
+done
+readelf -d "$dest/skein512-dynamic" | grep -q 'libskein_simd.so.0' || { failed=$((failed + 1)); echo "FAIL: the dynamic program does not need libskein_simd.so.0"; }
 echo "capi-link-check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
