@@ -111,7 +111,7 @@ fn prefault(map: &memmap2::Mmap) {
         if map.advise_range(Advice::PopulateRead, at, step).is_err() {
             return;
         }
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(all(unix, not(target_os = "linux")))]
         if map.advise_range(Advice::WillNeed, at, step).is_err() {
             return;
         }
