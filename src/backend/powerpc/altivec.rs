@@ -59,7 +59,7 @@ use core::mem::transmute;
 use core::simd::Simd;
 
 use crate::backend::layout::{key_pos, lane_rot, odd_source};
-use crate::spec::{C240, T1_FIRST};
+use crate::spec::{rot, C240, T1_FIRST};
 
 /// Proof that this CPU has AltiVec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1107,13 +1107,15 @@ unsafe fn pair_add3(a: V, b: V, c: V) -> V {
     }
 }
 
-/// `vrlw` counts and `vsel` masks of round `d` for the odd register.
+/// `vrlw` counts and `vsel` masks of round `d` for the odd register. In odd
+/// rounds the even register holds (2, 0) (see [`pair_round_rest`]), so lane
+/// 0 does MIX 1 and lane 1 MIX 0.
 const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     let mut count = [0; 4];
     let mut mask = [0; 4];
     let mut k = 0;
     while k < 2 {
-        let rot = lane_rot::<4>(d, k);
+        let rot = rot::<4>(d, if d % 2 == 0 { k } else { 1 - k });
         let s = rot % 32;
         let low = if s == 0 { 0 } else { u32::MAX >> (32 - s) };
         let m = if rot < 32 { low } else { !low };
@@ -1141,13 +1143,6 @@ const fn pair_table() -> RotTable {
 
 static PAIR_256: RotTable = pair_table();
 
-/// Shuffle moving the odd words of round `d` to round `d + 1`.
-const fn pair_perm(d: usize) -> Simd<u32, 4> {
-    let a = 2 * odd_source::<4>(d, 0) as u32;
-    let b = 2 * odd_source::<4>(d, 1) as u32;
-    idx4([a, a + 1, b, b + 1])
-}
-
 /// One Threefish-256 round; `D` is the round number modulo 8.
 ///
 /// # Safety
@@ -1161,7 +1156,14 @@ unsafe fn pair_round<const D: usize>(x: &mut Pair, rc: &RotConsts) {
     }
 }
 
-/// A round after its addition: rotate, xor, move the odd words.
+/// A round after its addition: rotate, xor, swap the even words.
+///
+/// The word permutation of Threefish-256 swaps words 1 and 3 every round.
+/// Swapping the two even words instead (the register holds (0, 2) and
+/// (2, 0) in turn) does the same pairing, and takes the shuffle off the
+/// odd words' path rotate, xor, add: the swap of the new even words runs
+/// beside the xor. After every two rounds both registers are back in the
+/// natural order.
 ///
 /// # Safety
 /// AltiVec enabled.
@@ -1178,8 +1180,8 @@ unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
             let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
             vsel(y, swapped, rc.resident_mask[D])
         };
-        let o = simd_xor(rotated, x.e);
-        x.o = simd_shuffle(o, o, const { pair_perm(D) });
+        x.o = simd_xor(rotated, x.e);
+        x.e = simd_shuffle(x.e, x.e, const { idx4([2, 3, 0, 1]) });
     }
 }
 
