@@ -392,11 +392,11 @@ fn prefetch_stream<const S: u32>(p: *const u8, block: usize) {
         // Control word: block size in 16-byte vectors, block count, stride.
         let control = ((block as u32 / 16) << 24) | (2 << 16) | block as u32;
         let next = p.wrapping_add(block);
-        // SAFETY: a stream touch only hints the cache; it reads no register
-        // but its operands, writes none and never faults.
+        // SAFETY: a stream touch only hints the cache (at most reads
+        // memory); it writes no register and never faults.
         unsafe {
             asm!("dst {0}, {1}, {2}", in(reg_nonzero) next, in(reg) control, const S,
-                 options(nomem, nostack, preserves_flags));
+                 options(readonly, nostack, preserves_flags));
         }
     }
     #[cfg(not(target_arch = "powerpc"))]
@@ -1125,7 +1125,7 @@ const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     let mut mask = [0; 4];
     let mut k = 0;
     while k < 2 {
-        let rot = rot::<4>(d, if d % 2 == 0 { k } else { 1 - k });
+        let rot = rot::<4>(d, if d.is_multiple_of(2) { k } else { 1 - k });
         let s = rot % 32;
         let low = if s == 0 { 0 } else { u32::MAX >> (32 - s) };
         let m = if rot < 32 { low } else { !low };
