@@ -1451,10 +1451,13 @@ unsafe fn pair_blocks_256(
 pub(crate) use lanes::LANES;
 
 /// The multi-lane block function (seam in `backend::lanes`): the four-lane
-/// kernel for Skein-256 and -512; for Skein-1024 the single-stream block
-/// function on each lane in turn, since 16 rows of two registers do not fit
-/// in 32 vector registers and the spills make the four-lane kernel slower
-/// than four single streams (MPC7450 model, docs/powerpc.md).
+/// kernel for Skein-256; for Skein-512 and -1024 the single-stream block
+/// function on each lane in turn. The single stream's split layout already
+/// fills every 32-bit lane at those sizes and folds the tweak into its key
+/// tables, so four lanes do not beat it (MPC7450 model: Skein-512 17.9
+/// against 17.3 c/B), and at Skein-1024 16 rows of two registers are all 32
+/// vector registers: the four-lane kernel spills (52.7 against 18.9 c/B).
+/// See docs/powerpc.md.
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
@@ -1464,7 +1467,7 @@ pub(crate) fn compress_lanes<const W: usize>(
     blocks: [&[u8]; LANES],
     bytes_per_block: [u64; LANES],
 ) {
-    if W != 16 {
+    if W == 4 {
         return lanes::compress_lanes::<W>(token, state, blocks, bytes_per_block);
     }
     let total = blocks[0].len();
@@ -1472,18 +1475,18 @@ pub(crate) fn compress_lanes<const W: usize>(
         total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total),
         "lanes: unequal blocks"
     );
-    let mut words = [0u64; 16];
+    let mut words = [0u64; W];
     for (lane, (block, step)) in blocks.iter().zip(bytes_per_block).enumerate() {
         for (j, w) in words.iter_mut().enumerate() {
             *w = state.chain[j][lane];
         }
         let mut tweak = [state.tweak[0][lane], state.tweak[1][lane]];
-        compress_1024(token, &mut words, &mut tweak, block, step);
-        state.load(
-            lane,
-            <&[u64; W]>::try_from(&words[..]).expect("W is 16"),
-            tweak,
-        );
+        if let Ok(chain) = <&mut [u64; 8]>::try_from(&mut words[..]) {
+            compress_512(token, chain, &mut tweak, block, step);
+        } else if let Ok(chain) = <&mut [u64; 16]>::try_from(&mut words[..]) {
+            compress_1024(token, chain, &mut tweak, block, step);
+        }
+        state.load(lane, &words, tweak);
     }
     zeroize::Zeroize::zeroize(&mut words);
 }
