@@ -13,11 +13,7 @@
 
 #[cfg(skein_simd_aarch64)]
 mod aarch64;
-#[cfg(any(
-    skein_simd_x86,
-    skein_simd_aarch64,
-    all(skein_simd_powerpc, target_arch = "powerpc64")
-))]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_powerpc))]
 mod lane_kernel;
 pub(crate) mod lanes;
 #[cfg(any(skein_simd_x86, skein_simd_powerpc))]
@@ -82,8 +78,11 @@ registry::backend_table! {
     /// x86-64 scalar code in generated inline assembly (baseline
     /// instructions only); the automatic choice on x86-64.
     Asm = "asm", x86::asm if cfg(skein_simd_x86), auto 2;
-    /// PowerPC AltiVec/VMX, 64-bit words emulated in 32-bit lanes.
-    Altivec = "altivec", powerpc::altivec if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc")) * 2;
+    /// PowerPC AltiVec/VMX, 64-bit words emulated in 32-bit lanes; its
+    /// four-lane kernel is the automatic multi-lane choice on 32-bit PowerPC
+    /// (MPC7450 model: docs/powerpc.md).
+    Altivec = "altivec", powerpc::altivec if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc")) * 2,
+        lanes powerpc::altivec if cfg(skein_simd_powerpc), auto(_) u32::from(cfg!(target_arch = "powerpc")) * 2;
     /// POWER8+ VSX with native 64-bit vector lanes.
     Vsx = "vsx", powerpc::vsx if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc64")) * 2,
         lanes powerpc::vsx if cfg(all(skein_simd_powerpc, target_arch = "powerpc64")), auto(_) 2;

@@ -5,7 +5,8 @@
 # usage: tools/ci/qemu-test.sh [RUN...]
 #
 # Runs (default: all of them, in this order):
-#   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec)
+#   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec,
+#                 single stream and the four-lane kernel)
 #   ppc32-750     powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 750    (no AltiVec:
 #                 the portable fallback must be chosen at run time)
 #   ppc64-power7  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power7 (VSX, no POWER8 vector)

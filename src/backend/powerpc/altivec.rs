@@ -44,6 +44,10 @@
 //!   happens in Skein-512 or -1024, and in Skein-256 only for the rotations
 //!   by 32 (done as a half swap).
 //!
+//! The multi-lane kernel (`compress_lanes`, at the end) keeps each word of
+//! four computations as a register of high halves and one of low halves.
+//! Model cycle figures for the G4 are in docs/powerpc.md.
+//!
 //! LLVM only inlines functions with exactly the caller's target features on
 //! PowerPC, so the code below calls no ordinary library function: helpers are
 //! `#[inline(always)]` or carry the same `#[target_feature]`, and the only
@@ -59,7 +63,7 @@ use core::mem::transmute;
 use core::simd::Simd;
 
 use crate::backend::layout::{key_pos, lane_rot, odd_source};
-use crate::spec::{C240, T1_FIRST};
+use crate::spec::{rot, C240, T1_FIRST};
 
 /// Proof that this CPU has AltiVec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -367,6 +371,45 @@ const fn half_bytes(offset: usize, half: usize) -> [usize; 4] {
         [base + 3, base + 2, base + 1, base]
     } else {
         [base, base + 1, base + 2, base + 3]
+    }
+}
+
+/// Start prefetching the `block`-byte blocks after `p` (the next two) into
+/// the data cache: one `dst` data stream, re-aimed every block as the
+/// original AltiVec Skein does. On the G4 (32-bit) only: a `dst` is a hint
+/// that raises no exception for any address, and POWER processors of the
+/// 64-bit targets ignore it.
+#[inline(always)]
+fn prefetch_next(p: *const u8, block: usize) {
+    prefetch_stream::<0>(p, block);
+}
+
+/// [`prefetch_next`] on data stream `S` (0..=3).
+#[inline(always)]
+fn prefetch_stream<const S: u32>(p: *const u8, block: usize) {
+    #[cfg(target_arch = "powerpc")]
+    {
+        // Control word: block size in 16-byte vectors, block count, stride.
+        let control = ((block as u32 / 16) << 24) | (2 << 16) | block as u32;
+        let next = p.wrapping_add(block);
+        // SAFETY: a stream touch only hints the cache (at most reads
+        // memory); it writes no register and never faults.
+        unsafe {
+            asm!("dst {0}, {1}, {2}", in(reg_nonzero) next, in(reg) control, const S,
+                 options(readonly, nostack, preserves_flags));
+        }
+    }
+    #[cfg(not(target_arch = "powerpc"))]
+    let _ = (p, block);
+}
+
+/// Stop the stream of [`prefetch_next`].
+#[inline(always)]
+fn prefetch_stop() {
+    #[cfg(target_arch = "powerpc")]
+    // SAFETY: stops data stream 0; no other effect.
+    unsafe {
+        asm!("dss 0", options(nomem, nostack, preserves_flags));
     }
 }
 
@@ -941,6 +984,7 @@ unsafe fn split_blocks<const W: usize>(
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
         let rc = RotConsts::new(if W == 8 { &SPLIT_512 } else { &SPLIT_1024 });
         while n != 0 {
+            prefetch_next(blocks, 8 * W);
             advance(&mut t0, &mut t1, bytes_per_block);
             let m = split_load::<W>(blocks);
             let k = split_key::<W>(&chain);
@@ -976,6 +1020,7 @@ unsafe fn split_blocks<const W: usize>(
             blocks = blocks.add(8 * W);
             n -= 1;
         }
+        prefetch_stop();
         let out = [
             chain.eh[0],
             chain.eh[1],
@@ -1072,13 +1117,15 @@ unsafe fn pair_add3(a: V, b: V, c: V) -> V {
     }
 }
 
-/// `vrlw` counts and `vsel` masks of round `d` for the odd register.
+/// `vrlw` counts and `vsel` masks of round `d` for the odd register. In odd
+/// rounds the even register holds (2, 0) (see [`pair_round_rest`]), so lane
+/// 0 does MIX 1 and lane 1 MIX 0.
 const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     let mut count = [0; 4];
     let mut mask = [0; 4];
     let mut k = 0;
     while k < 2 {
-        let rot = lane_rot::<4>(d, k);
+        let rot = rot::<4>(d, if d.is_multiple_of(2) { k } else { 1 - k });
         let s = rot % 32;
         let low = if s == 0 { 0 } else { u32::MAX >> (32 - s) };
         let m = if rot < 32 { low } else { !low };
@@ -1106,13 +1153,6 @@ const fn pair_table() -> RotTable {
 
 static PAIR_256: RotTable = pair_table();
 
-/// Shuffle moving the odd words of round `d` to round `d + 1`.
-const fn pair_perm(d: usize) -> Simd<u32, 4> {
-    let a = 2 * odd_source::<4>(d, 0) as u32;
-    let b = 2 * odd_source::<4>(d, 1) as u32;
-    idx4([a, a + 1, b, b + 1])
-}
-
 /// One Threefish-256 round; `D` is the round number modulo 8.
 ///
 /// # Safety
@@ -1126,7 +1166,14 @@ unsafe fn pair_round<const D: usize>(x: &mut Pair, rc: &RotConsts) {
     }
 }
 
-/// A round after its addition: rotate, xor, move the odd words.
+/// A round after its addition: rotate, xor, swap the even words.
+///
+/// The word permutation of Threefish-256 swaps words 1 and 3 every round.
+/// Swapping the two even words instead (the register holds (0, 2) and
+/// (2, 0) in turn) does the same pairing, and takes the shuffle off the
+/// odd words' path rotate, xor, add: the swap of the new even words runs
+/// beside the xor. After every two rounds both registers are back in the
+/// natural order.
 ///
 /// # Safety
 /// AltiVec enabled.
@@ -1143,8 +1190,8 @@ unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
             let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
             vsel(y, swapped, rc.resident_mask[D])
         };
-        let o = simd_xor(rotated, x.e);
-        x.o = simd_shuffle(o, o, const { pair_perm(D) });
+        x.o = simd_xor(rotated, x.e);
+        x.e = simd_shuffle(x.e, x.e, const { idx4([2, 3, 0, 1]) });
     }
 }
 
@@ -1349,6 +1396,7 @@ unsafe fn pair_blocks_256(
         }
         let (mut t0, mut t1) = (tweak[0], tweak[1]);
         while n != 0 {
+            prefetch_next(blocks, 32);
             advance(&mut t0, &mut t1, bytes_per_block);
             let (l0, l1) = (load_bytes(blocks), load_bytes(blocks.add(16)));
             let m = Pair {
@@ -1389,8 +1437,298 @@ unsafe fn pair_blocks_256(
             blocks = blocks.add(32);
             n -= 1;
         }
+        prefetch_stop();
         lanes.0[0] = transmute::<V, [u32; 4]>(chain.e);
         lanes.0[1] = transmute::<V, [u32; 4]>(chain.o);
         *tweak = [t0, t1];
     }
+}
+
+// ---------------------------------------------------------------------------
+// Multi-lane kernel: four computations, each 64-bit word as two 32-bit halves.
+// ---------------------------------------------------------------------------
+
+pub(crate) use lanes::LANES;
+
+/// The multi-lane block function (seam in `backend::lanes`): the four-lane
+/// kernel for Skein-256; for Skein-512 and -1024 the single-stream block
+/// function on each lane in turn. The single stream's split layout already
+/// fills every 32-bit lane at those sizes and folds the tweak into its key
+/// tables, so four lanes do not beat it (MPC7450 model: Skein-512 17.9
+/// against 17.3 c/B), and at Skein-1024 16 rows of two registers are all 32
+/// vector registers: the four-lane kernel spills (52.7 against 18.9 c/B).
+/// See docs/powerpc.md.
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+pub(crate) fn compress_lanes<const W: usize>(
+    token: Token,
+    state: &mut crate::backend::lanes::LaneState<W, LANES>,
+    blocks: [&[u8]; LANES],
+    bytes_per_block: [u64; LANES],
+) {
+    if W == 4 {
+        return lanes::compress_lanes::<W>(token, state, blocks, bytes_per_block);
+    }
+    let total = blocks[0].len();
+    assert!(
+        total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total),
+        "lanes: unequal blocks"
+    );
+    let mut words = [0u64; W];
+    for (lane, (block, step)) in blocks.iter().zip(bytes_per_block).enumerate() {
+        for (j, w) in words.iter_mut().enumerate() {
+            *w = state.chain[j][lane];
+        }
+        let mut tweak = [state.tweak[0][lane], state.tweak[1][lane]];
+        if let Ok(chain) = <&mut [u64; 8]>::try_from(&mut words[..]) {
+            compress_512(token, chain, &mut tweak, block, step);
+        } else if let Ok(chain) = <&mut [u64; 16]>::try_from(&mut words[..]) {
+            compress_1024(token, chain, &mut tweak, block, step);
+        }
+        state.load(lane, &words, tweak);
+    }
+    zeroize::Zeroize::zeroize(&mut words);
+}
+
+/// The multi-lane kernel (`lane_kernel!`, seam in `backend::lanes`): a row
+/// is word `j` of four computations as two registers, the high halves and
+/// the low halves, so that a 64-bit addition is `vaddcuw` and three
+/// `vadduwm` with no lane moves, a rotation is two `vrlw` and two `vsel`
+/// (the halves trade places for counts of 32 and more, which costs nothing),
+/// and the word permutation is a renaming of rows. Four lanes, twice the
+/// 32-bit lanes of a register, so that each instruction does a whole row.
+mod lanes {
+    use super::{
+        half_bytes, hi, idx4, lo, load_bytes, prefetch_stream, vconst, vec_addc, vec_rl, vsel,
+        Bytes,
+    };
+    use super::{Token, V};
+    use crate::backend::lane_kernel::lane_kernel;
+    use core::intrinsics::simd::{simd_add, simd_and, simd_shl, simd_shuffle, simd_xor};
+    use core::mem::transmute;
+    use core::simd::Simd;
+
+    /// Word `j` of four computations: high halves in `h`, low halves in `l`.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Row {
+        h: V,
+        l: V,
+    }
+
+    /// Where the high and the low half of each of four native-endian `u64`
+    /// (two registers of `u32` lanes) are.
+    const ROW_HI: Simd<u32, 4> = if cfg!(target_endian = "big") {
+        idx4([0, 2, 4, 6])
+    } else {
+        idx4([1, 3, 5, 7])
+    };
+    const ROW_LO: Simd<u32, 4> = if cfg!(target_endian = "big") {
+        idx4([1, 3, 5, 7])
+    } else {
+        idx4([0, 2, 4, 6])
+    };
+    /// The inverse: native-endian `u64` 0, 1 and 2, 3 from `h` and `l`.
+    const WORDS_01: Simd<u32, 4> = if cfg!(target_endian = "big") {
+        idx4([0, 4, 1, 5])
+    } else {
+        idx4([4, 0, 5, 1])
+    };
+    const WORDS_23: Simd<u32, 4> = if cfg!(target_endian = "big") {
+        idx4([2, 6, 3, 7])
+    } else {
+        idx4([6, 2, 7, 3])
+    };
+
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn splat(v: u64) -> Row {
+        Row {
+            h: vconst([hi(v); 4]),
+            l: vconst([lo(v); 4]),
+        }
+    }
+
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn add(a: Row, b: Row) -> Row {
+        // SAFETY: lane-wise adds and carries; AltiVec is enabled.
+        unsafe {
+            Row {
+                h: simd_add(simd_add(a.h, b.h), vec_addc(a.l, b.l)),
+                l: simd_add(a.l, b.l),
+            }
+        }
+    }
+
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn xor(a: Row, b: Row) -> Row {
+        // SAFETY: lane-wise xors.
+        unsafe {
+            Row {
+                h: simd_xor(a.h, b.h),
+                l: simd_xor(a.l, b.l),
+            }
+        }
+    }
+
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn and(a: Row, b: Row) -> Row {
+        // SAFETY: lane-wise ands.
+        unsafe {
+            Row {
+                h: simd_and(a.h, b.h),
+                l: simd_and(a.l, b.l),
+            }
+        }
+    }
+
+    /// Rotate the four words left by `r`: both halves rotated by `r % 32`
+    /// (`vrlw` reads the low five bits of each count), then each result half
+    /// keeps its bits above `r % 32` and takes the low ones from the other
+    /// rotated half; the halves trade places when `r >= 32`. Branch-free, so
+    /// that the kernel's loop over a round's MIXes is small enough for LLVM
+    /// to unroll, after which every count and mask is a constant.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn rol(a: Row, r: u32) -> Row {
+        let swap = r >= 32;
+        let (h, l) = (if swap { a.l } else { a.h }, if swap { a.h } else { a.l });
+        let count = vconst([r % 32; 4]);
+        // SAFETY: lane-wise rotations and shifts by counts below 32; AltiVec
+        // is enabled.
+        let (rh, rl, high) = unsafe {
+            (
+                vec_rl(h, count),
+                vec_rl(l, count),
+                simd_shl(vconst([u32::MAX; 4]), count),
+            )
+        };
+        Row {
+            h: vsel(rl, rh, high),
+            l: vsel(rh, rl, high),
+        }
+    }
+
+    /// Tweak words plus `step`: the carry out of word 0 adds one to word 1.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn advance(t0: Row, t1: Row, step: Row) -> (Row, Row) {
+        // SAFETY: lane-wise adds and carries; AltiVec is enabled.
+        unsafe {
+            let carry_lo = vec_addc(t0.l, step.l);
+            let h = simd_add(t0.h, step.h);
+            let carry: V = simd_add(vec_addc(t0.h, step.h), vec_addc(h, carry_lo));
+            let sum = Row {
+                h: simd_add(h, carry_lo),
+                l: simd_add(t0.l, step.l),
+            };
+            let zero = vconst([0; 4]);
+            (sum, add(t1, Row { h: zero, l: carry }))
+        }
+    }
+
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn load_row(row: &[u64; 4]) -> Row {
+        // SAFETY: four u64 are the 32 bytes of two vectors.
+        let v: [V; 2] = unsafe { transmute(*row) };
+        // SAFETY: lane shuffles.
+        unsafe {
+            Row {
+                h: simd_shuffle(v[0], v[1], ROW_HI),
+                l: simd_shuffle(v[0], v[1], ROW_LO),
+            }
+        }
+    }
+
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn store_row(row: &mut [u64; 4], v: Row) {
+        // SAFETY: lane shuffles; two vectors are the 32 bytes of four u64.
+        unsafe {
+            let w: [V; 2] = [
+                simd_shuffle(v.h, v.l, WORDS_01),
+                simd_shuffle(v.h, v.l, WORDS_23),
+            ];
+            *row = transmute::<[V; 2], [u64; 4]>(w);
+        }
+    }
+
+    /// Byte shuffle of 16 bytes of lane a and of lane b giving (high half of
+    /// the word at byte `offset` of a, of b, low half of a, of b).
+    const fn halves_of_two(offset: usize) -> Simd<u32, 16> {
+        let (h, l) = (half_bytes(offset, 0), half_bytes(offset, 1));
+        let mut i = [0u32; 16];
+        let mut n = 0;
+        while n < 4 {
+            i[n] = h[n] as u32;
+            i[4 + n] = 16 + h[n] as u32;
+            i[8 + n] = l[n] as u32;
+            i[12 + n] = 16 + l[n] as u32;
+            n += 1;
+        }
+        Simd::from_array(i)
+    }
+
+    /// The row from (high halves of lanes 0, 1, low halves of lanes 0, 1) and
+    /// the same of lanes 2, 3.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    fn gather(p01: Bytes, p23: Bytes) -> Row {
+        // SAFETY: 16-byte values of the same size; lane shuffles.
+        unsafe {
+            let (p01, p23) = (transmute::<Bytes, V>(p01), transmute::<Bytes, V>(p23));
+            Row {
+                h: simd_shuffle(p01, p23, const { idx4([0, 1, 4, 5]) }),
+                l: simd_shuffle(p01, p23, const { idx4([2, 3, 6, 7]) }),
+            }
+        }
+    }
+
+    /// Message rows of the block at byte `offset` of the four lanes: 16 bytes
+    /// (two words) of each lane, their halves gathered for two lanes at a
+    /// time, then the two pairs of lanes joined.
+    ///
+    /// # Safety
+    /// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
+    #[target_feature(enable = "altivec")]
+    #[inline]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Row; W] {
+        // The streams end by themselves after two blocks.
+        prefetch_stream::<0>(blocks[0].as_ptr().wrapping_add(offset), 8 * W);
+        prefetch_stream::<1>(blocks[1].as_ptr().wrapping_add(offset), 8 * W);
+        prefetch_stream::<2>(blocks[2].as_ptr().wrapping_add(offset), 8 * W);
+        prefetch_stream::<3>(blocks[3].as_ptr().wrapping_add(offset), 8 * W);
+        let mut m = [splat(0); W];
+        // `while`, not `for`: a library iterator would not inline here.
+        let mut pair = 0;
+        while pair < W / 2 {
+            // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane,
+            // since 16 * (pair + 1) <= 8 * W; the rest are shuffles.
+            unsafe {
+                let at = offset + 16 * pair;
+                let a: [Bytes; 4] = [
+                    load_bytes(blocks[0].as_ptr().add(at)),
+                    load_bytes(blocks[1].as_ptr().add(at)),
+                    load_bytes(blocks[2].as_ptr().add(at)),
+                    load_bytes(blocks[3].as_ptr().add(at)),
+                ];
+                m[2 * pair] = gather(
+                    simd_shuffle(a[0], a[1], const { halves_of_two(0) }),
+                    simd_shuffle(a[2], a[3], const { halves_of_two(0) }),
+                );
+                m[2 * pair + 1] = gather(
+                    simd_shuffle(a[0], a[1], const { halves_of_two(8) }),
+                    simd_shuffle(a[2], a[3], const { halves_of_two(8) }),
+                );
+            }
+            pair += 1;
+        }
+        m
+    }
+
+    lane_kernel!("altivec", Row, 4);
 }
