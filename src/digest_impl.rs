@@ -460,6 +460,7 @@ const fn layout_bytes<const W: usize>() -> usize {
 /// Write `h`'s message state in RustCrypto `skein` 0.2's layout.
 #[cfg(feature = "digest")]
 fn serialize_layout<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
+    #[allow(clippy::infallible_destructuring_match)] // without `alloc`, no trees
     let u = match &h.msg {
         Message::Sequential(u) => u,
         #[cfg(feature = "alloc")]
