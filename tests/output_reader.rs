@@ -119,7 +119,7 @@ fn pyskein_output_slices() {
     let mut threefish = 0;
     for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
         let f: Vec<&str> = line.split(' ').collect();
-        let opt = |s: &str| (s != "-").then(|| common::hex(s)).unwrap_or_default();
+        let opt = |s: &str| if s == "-" { Vec::new() } else { common::hex(s) };
         let state: u64 = f[0].parse().unwrap();
         let bits: u64 = f[1].parse().unwrap();
         let msg: Vec<u8> = (0..f[2].parse::<usize>().unwrap())
@@ -143,7 +143,7 @@ fn pyskein_output_slices() {
         reader.set_position(start);
         let mut got = vec![0u8; (stop - start) as usize];
         assert_eq!(reader.fill(&mut got), got.len(), "line {}", i + 2);
-        if stop == reader.len() && bits % 8 != 0 {
+        if stop == reader.len() && !bits.is_multiple_of(8) {
             // pyskein clears the unused low bits of the last byte.
             *got.last_mut().unwrap() &= 0xFFu8 << (8 - bits % 8);
         }
