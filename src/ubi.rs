@@ -252,13 +252,29 @@ pub(crate) fn output<const W: usize>(platform: &Platform, g: &[u64; W], out: &mu
 /// The output stage from block `first_counter` on: `out` gets output blocks
 /// `first_counter`, `first_counter + 1`, ... (the last one truncated). Any
 /// window of the output costs only its own blocks: Skein's output is a
-/// counter mode.
+/// counter mode. Long windows are spread over threads as well (the
+/// `schedule` rule), short ones run on the lanes or, under
+/// [`LANE_OUTPUT_MIN_BLOCKS`], one block at a time.
 pub(crate) fn output_from<const W: usize>(
     platform: &Platform,
     g: &[u64; W],
     first_counter: u64,
     out: &mut [u8],
 ) {
+    #[cfg(feature = "alloc")]
+    if out.len() >= crate::schedule::PARALLEL_MIN_BYTES {
+        let block = 8 * W;
+        let whole = out.len() / block;
+        let (body, tail) = out.split_at_mut(whole * block);
+        let lanes = platform.lane_choice();
+        crate::schedule::for_each_chunk(whole, lanes.lanes(), true, body, block, |items, out| {
+            let len = out.len();
+            let first = first_counter.wrapping_add(items.start as u64);
+            output_on_lanes_from::<W>(lanes, core::slice::from_ref(g), first, out, len)
+        });
+        let last = first_counter.wrapping_add(whole as u64);
+        return output_sequential_from(platform, g, last, tail);
+    }
     if out.len().div_ceil(8 * W) >= LANE_OUTPUT_MIN_BLOCKS {
         let len = out.len();
         return output_on_lanes_from::<W>(

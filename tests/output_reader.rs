@@ -183,6 +183,35 @@ fn xof_window<const W: usize>(p: &Params, msg: &[u8], start: u64, len: usize) ->
     out
 }
 
+/// Reads long enough for threads (a window far out, a long `finalize`) give
+/// the bytes of short reads, which run one block at a time.
+#[test]
+fn long_reads_match_short_reads() {
+    let mut h = Skein512::new(u64::MAX);
+    h.update(b"long");
+    let mut r = h.finalize_xof();
+    let start = (1u64 << 45) + 3;
+    let mut long = vec![0u8; (1 << 20) + 17];
+    r.set_position(start);
+    assert_eq!(r.fill(&mut long), long.len());
+    let mut short = vec![0u8; long.len()];
+    r.set_position(start);
+    for piece in short.chunks_mut(61) {
+        assert_eq!(r.fill(piece), piece.len());
+    }
+    assert_eq!(long, short);
+
+    let bits = 8 * 300_000 - 5;
+    let mut h = Skein256::new(bits);
+    h.update(b"long finalize");
+    let mut r = h.clone().finalize_xof();
+    let mut short = vec![0u8; 300_000];
+    for piece in short.chunks_mut(31) {
+        assert_eq!(r.fill(piece), piece.len());
+    }
+    assert_eq!(h.finalize_vec(), short);
+}
+
 fn hasher(state: usize, bits: u64, msg: &[u8]) -> DynSkein {
     let size = StateSize::from_bits(state as u64).unwrap();
     let mut h = DynSkein::new(size, &Params::new().output_bits(bits)).unwrap();
