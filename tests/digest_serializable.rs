@@ -323,3 +323,13 @@ fn no_panic_on_any_byte_change() {
         h.finalize_xof().read(&mut out);
     });
 }
+
+/// `XofReader::read` fills the whole buffer or panics: past the end of the
+/// 2^61-byte output it cannot.
+#[test]
+#[should_panic(expected = "read past the end of the output")]
+fn xof_read_past_the_end_panics() {
+    let mut r = Skein512Xof::default().finalize_xof();
+    r.set_position((1 << 61) - 10);
+    r.read(&mut [0u8; 11]);
+}
