@@ -1,9 +1,11 @@
 //! `skein_simd` for Python: pyskein 1.0's API (`skein256`, `skein512`,
-//! `skein1024`, `threefish`) on the skein-simd library, plus `hash_many`,
-//! `hash_file` and `platform`. Only the library's public API is used.
+//! `skein1024`, `threefish`, `Random`, `RandomBytes`, `StreamCipher`) on the
+//! skein-simd library, plus `hash_many`, `hash_file` and `platform`. Only the
+//! library's public API is used.
 
 mod args;
 mod buffer;
+mod constructions;
 mod extras;
 mod hasher;
 mod threefish;
@@ -26,6 +28,7 @@ mod skein_simd_module {
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
         use pyo3::types::PyModuleMethods;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        crate::constructions::add_to(m)
     }
 }
