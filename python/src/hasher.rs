@@ -39,6 +39,17 @@ pub fn mask_unused_bits(out: &mut [u8], digest_bits: u64) {
     }
 }
 
+/// The unused low bits of a digest's last byte cleared, in `out`, a slice of
+/// the digest that ends at its byte `stop` (exclusive).
+fn mask_unused_bits_of_slice(out: &mut [u8], stop: u64, digest_bits: u64) {
+    let unused = (8 - digest_bits % 8) % 8;
+    if stop == digest_bits.div_ceil(8) {
+        if let (Some(last), 1..=7) = (out.last_mut(), unused) {
+            *last &= 0xFFu8 << unused;
+        }
+    }
+}
+
 /// The first `n` (0..=8) bits of a byte, most significant first.
 fn top_bits(byte: u8, n: u8) -> u8 {
     byte & (0xFF00u16 >> n) as u8
@@ -76,12 +87,12 @@ impl From<BitsError> for PyErr {
 /// The message state: the library's hasher plus the bits of a partial last
 /// byte that it has not seen yet.
 #[derive(Clone)]
-struct State {
-    hasher: DynSkein,
+pub(crate) struct State {
+    pub(crate) hasher: DynSkein,
     /// Whole message bytes given to `hasher`.
-    bytes: u64,
+    pub(crate) bytes: u64,
     /// A partial byte: its bits (top first, the rest zero) and how many (1..=7).
-    pending: Option<(u8, u8)>,
+    pub(crate) pending: Option<(u8, u8)>,
 }
 
 impl State {
@@ -151,15 +162,19 @@ impl State {
         8 * self.bytes as u128 + self.pending.map_or(0, |(_, n)| n as u128)
     }
 
-    /// The whole digest (unused bits masked), leaving `self` as it is.
-    fn digest(&self, digest_bits: u64) -> PyResult<Vec<u8>> {
+    /// Bytes `start..stop` of the digest (unused bits masked), leaving
+    /// `self` as it is: only the output blocks that hold them are computed.
+    fn digest(&self, digest_bits: u64, start: u64, stop: u64) -> PyResult<Vec<u8>> {
+        let mut out = alloc_output(stop - start)?;
         let mut h = self.hasher.clone();
         if let Some((value, n)) = self.pending {
             h.update_bits(&[value], n as u64);
         }
-        let mut out = alloc_output(digest_bits.div_ceil(8))?;
-        h.finalize_into(&mut out);
-        mask_unused_bits(&mut out, digest_bits);
+        let mut reader = h.finalize_xof();
+        reader.set_position(start);
+        let filled = reader.fill(&mut out);
+        debug_assert_eq!(filled, out.len(), "the slice lies inside the output");
+        mask_unused_bits_of_slice(&mut out, stop, digest_bits);
         Ok(out)
     }
 }
@@ -174,10 +189,10 @@ impl State {
 /// One object may be used from several threads; calls on it take turns.
 #[pyclass(frozen, module = "skein_simd", name = "skein")]
 pub struct Skein {
-    state_bits: u64,
-    digest_bits: u64,
+    pub(crate) state_bits: u64,
+    pub(crate) digest_bits: u64,
     /// Tree hashing: finishing may hash a batch of buffered leaves.
-    tree: bool,
+    pub(crate) tree: bool,
     state: Mutex<State>,
     /// The thread (its [`this_thread`] mark) inside a long `update` that
     /// holds `state` while it runs signal handlers between pieces; 0 when
@@ -264,17 +279,38 @@ impl Skein {
         Ok(py.detach(|| f(&mut self.lock())))
     }
 
-    /// The whole digest, the object left as it is; without the GIL when
-    /// finishing is long (tree hashing, long outputs).
-    fn finish(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
-        let long = self.tree || self.digest_bits / 8 >= GIL_RELEASE_BYTES as u64;
+    /// Bytes `start..stop` of the digest, the object left as it is; without
+    /// the GIL when finishing is long (tree hashing, long slices).
+    fn finish(&self, py: Python<'_>, start: u64, stop: u64) -> PyResult<Vec<u8>> {
+        let long = self.tree || stop - start >= GIL_RELEASE_BYTES as u64;
         let digest_bits = self.digest_bits;
         let snapshot = self.with_state(py, false, |s| s.clone())?;
         if long {
-            py.detach(|| snapshot.digest(digest_bits))
+            py.detach(|| snapshot.digest(digest_bits, start, stop))
         } else {
-            snapshot.digest(digest_bits)
+            snapshot.digest(digest_bits, start, stop)
         }
+    }
+
+    /// The whole digest.
+    fn finish_all(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        self.finish(py, 0, self.digest_bits.div_ceil(8))
+    }
+
+    /// A hash object around a state (a copy, or one restored by pickle).
+    pub(crate) fn with(state_bits: u64, digest_bits: u64, tree: bool, state: State) -> Skein {
+        Skein {
+            state_bits,
+            digest_bits,
+            tree,
+            state: Mutex::new(state),
+            updating: AtomicUsize::new(0),
+        }
+    }
+
+    /// A copy of the message state, taken in turn with other threads.
+    pub(crate) fn snapshot(&self, py: Python<'_>) -> PyResult<State> {
+        self.with_state(py, false, |s| s.clone())
     }
 
     /// A hasher from pyskein's constructor arguments.
@@ -311,13 +347,12 @@ impl Skein {
             Ok::<State, String>(state)
         };
         let state = if long { py.detach(build) } else { build() }.map_err(PyValueError::new_err)?;
-        Ok(Skein {
+        Ok(Skein::with(
             state_bits,
-            digest_bits: hash_args.digest_bits,
-            tree: hash_args.tree.is_some(),
-            state: Mutex::new(state),
-            updating: AtomicUsize::new(0),
-        })
+            hash_args.digest_bits,
+            hash_args.tree.is_some(),
+            state,
+        ))
     }
 }
 
@@ -387,7 +422,8 @@ impl Skein {
     }
 
     /// The digest of everything hashed so far, `digest_size` bytes (the
-    /// object stays usable). `digest(start, stop)` is `digest()[start:stop]`.
+    /// object stays usable). `digest(start, stop)` is `digest()[start:stop]`,
+    /// computing only the output blocks that hold it (any `digest_bits`).
     ///
     /// When `digest_bits` is not a multiple of 8, the unused low bits of the
     /// last byte are zero (as in pyskein).
@@ -421,25 +457,35 @@ impl Skein {
         if start == stop {
             return Ok(PyBytes::new(py, b""));
         }
-        let out = self.finish(py)?;
-        Ok(PyBytes::new(py, &out[start as usize..stop as usize]))
+        let out = self.finish(py, start, stop)?;
+        Ok(PyBytes::new(py, &out))
     }
 
     /// The digest as a string of lower-case hexadecimal digits.
     fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(hex::encode(self.finish(py)?))
+        Ok(hex::encode(self.finish_all(py)?))
     }
 
     /// A copy of the hash object, to hash several messages that share a prefix.
     fn copy(&self, py: Python<'_>) -> PyResult<Skein> {
-        let state = self.with_state(py, false, |s| s.clone())?;
-        Ok(Skein {
-            state_bits: self.state_bits,
-            digest_bits: self.digest_bits,
-            tree: self.tree,
-            state: Mutex::new(state),
-            updating: AtomicUsize::new(0),
-        })
+        let state = self.snapshot(py)?;
+        Ok(Skein::with(self.state_bits, self.digest_bits, self.tree, state))
+    }
+
+    /// `copy.copy()`: as `copy()`.
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Skein> {
+        self.copy(py)
+    }
+
+    /// `copy.deepcopy()`: as `copy()` (the object holds no other objects).
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Skein> {
+        self.copy(py)
+    }
+
+    /// Pickling: `(_from_state, (state,))`, the state a tuple that
+    /// `_from_state` checks (see `pickling.rs`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        crate::pickling::reduce(py, self)
     }
 
     /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.

@@ -8,6 +8,7 @@ mod buffer;
 mod constructions;
 mod extras;
 mod hasher;
+mod pickling;
 mod threefish;
 
 use pyo3::prelude::*;
@@ -22,6 +23,8 @@ mod skein_simd_module {
     use crate::extras::{hash_file, hash_many, platform};
     #[pymodule_export]
     use crate::hasher::{skein1024, skein256, skein512, Skein};
+    #[pymodule_export]
+    use crate::pickling::from_state;
     #[pymodule_export]
     use crate::threefish::Threefish;
 

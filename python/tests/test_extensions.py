@@ -206,8 +206,7 @@ def test_huge_digest_lengths_fail_cleanly():
     h = skein_simd.skein512(b"x", digest_bits=2**64 - 1)
     with pytest.raises(MemoryError):
         h.digest()
-    with pytest.raises(MemoryError):
-        h.digest(0, 10)  # a ranged output needs an API the library lacks
+    assert len(h.digest(0, 10)) == 10  # a slice is computed alone
     with pytest.raises(MemoryError):
         skein_simd.hash_many([b"x"] * 4, 2**63)
 
@@ -238,7 +237,18 @@ def test_stub_names_match_the_module():
 
 
 def test_docstrings():
-    for name in ["skein256", "skein512", "skein1024", "threefish", "hash_many", "hash_file", "platform"]:
+    for name in [
+        "skein256",
+        "skein512",
+        "skein1024",
+        "threefish",
+        "hash_many",
+        "hash_file",
+        "platform",
+        "Random",
+        "RandomBytes",
+        "StreamCipher",
+    ]:
         assert getattr(skein_simd, name).__doc__
     for name in ["update", "digest", "hexdigest", "copy"]:
         assert getattr(skein_simd.skein, name).__doc__

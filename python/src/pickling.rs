@@ -1,0 +1,140 @@
+//! Pickling of hash objects: `skein.__reduce__` gives `(_from_state,
+//! (state,))`, and `_from_state(state)` makes the object again.
+//!
+//! `state` is the tuple `("skein_simd", 1, saved, message_bytes,
+//! pending_bits, pending_value)`: a format tag and version, the library's
+//! saved hasher (`DynSkein::export_state`, whose format the library keeps
+//! stable and validates on import; it holds the state size, output length
+//! and tree shape), the whole message bytes hashed (for `hashed_bits`), and a
+//! partial byte not yet given to the library (0..=7 bits, top first). As in
+//! pyskein, a state that is not a tuple is a `TypeError` and a malformed one
+//! a `ValueError`.
+
+use crate::hasher::{Skein, State};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyInt, PyString, PyTuple};
+use skein_simd::DynSkein;
+
+const TAG: &str = "skein_simd";
+const VERSION: u8 = 1;
+
+/// `(_from_state, (state,))` for `skein.__reduce__`.
+pub fn reduce<'py>(py: Python<'py>, skein: &Skein) -> PyResult<Bound<'py, PyTuple>> {
+    let state = skein.snapshot(py)?;
+    let saved = state.hasher.export_state();
+    let (pending_bits, pending_value) = state.pending.map_or((0, 0), |(v, n)| (n, v));
+    let fields = (
+        TAG,
+        VERSION,
+        PyBytes::new(py, &saved),
+        state.bytes,
+        pending_bits,
+        pending_value,
+    )
+        .into_pyobject(py)?;
+    let from_state = py.import("skein_simd")?.getattr("_from_state")?;
+    (from_state, (fields,)).into_pyobject(py)
+}
+
+fn invalid(why: &str) -> PyErr {
+    PyValueError::new_err(format!("invalid state: {why}"))
+}
+
+/// Field `i` of the state tuple as an int in range for `T`.
+fn int_field<T: TryFrom<i128>>(fields: &Bound<'_, PyTuple>, i: usize) -> PyResult<T> {
+    let v = fields.get_item(i)?;
+    if !v.is_instance_of::<PyInt>() {
+        return Err(invalid("a field is not an int"));
+    }
+    v.extract::<i128>()
+        .ok()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| invalid("a field is out of range"))
+}
+
+/// A hash object from the state that pickling saved (see the module comment).
+#[pyfunction]
+#[pyo3(name = "_from_state")]
+pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
+    let fields = state.cast::<PyTuple>().map_err(|_| {
+        let type_name = state
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string());
+        PyTypeError::new_err(format!(
+            "_from_state() argument 1 must be tuple, not {type_name}"
+        ))
+    })?;
+    if fields.len() != 6 {
+        return Err(invalid("not a skein_simd state tuple of 6 fields"));
+    }
+    let tag = fields.get_item(0)?;
+    if !tag.is_instance_of::<PyString>() || tag.extract::<String>()? != TAG {
+        return Err(invalid("not a skein_simd state"));
+    }
+    let version: u8 = int_field(fields, 1)?;
+    if version != VERSION {
+        return Err(invalid(&format!(
+            "format version {version}; this build reads version {VERSION}"
+        )));
+    }
+    let saved = fields.get_item(2)?;
+    let saved = saved
+        .cast::<PyBytes>()
+        .map_err(|_| invalid("the saved hasher is not bytes"))?
+        .as_bytes();
+    let bytes: u64 = int_field(fields, 3)?;
+    let pending_bits: u8 = int_field(fields, 4)?;
+    let pending_value: u8 = int_field(fields, 5)?;
+    let pending = match pending_bits {
+        0 if pending_value == 0 => None,
+        1..=7 if pending_value & (0xFF >> pending_bits) == 0 => Some((pending_value, pending_bits)),
+        _ => return Err(invalid("bad partial byte")),
+    };
+    let hasher = py
+        .detach(|| DynSkein::import_state(saved))
+        .map_err(|e| invalid(&e.to_string()))?;
+    let shape = Shape::of(saved).ok_or_else(|| invalid("no saved-state header"))?;
+    if shape.bit_padded {
+        // Partial bytes stay here until `digest()`; the library never sees
+        // one mid-stream.
+        return Err(invalid("the saved hasher ends in a partial byte"));
+    }
+    let state = State {
+        hasher,
+        bytes,
+        pending,
+    };
+    Ok(Skein::with(
+        shape.state_bits,
+        shape.digest_bits,
+        shape.tree,
+        state,
+    ))
+}
+
+/// What the header of a saved hasher says (the library's state format,
+/// version 1, documented with `DynSkein::export_state`: magic (8 bytes),
+/// version, state words, flags (bit 0 bit pad, bit 1 tree), output bits (u64
+/// little-endian)). Read after `import_state` accepted the bytes.
+struct Shape {
+    state_bits: u64,
+    digest_bits: u64,
+    tree: bool,
+    bit_padded: bool,
+}
+
+impl Shape {
+    fn of(saved: &[u8]) -> Option<Shape> {
+        let words = *saved.get(9)?;
+        let flags = *saved.get(10)?;
+        let digest_bits = u64::from_le_bytes(saved.get(11..19)?.try_into().ok()?);
+        Some(Shape {
+            state_bits: 64 * u64::from(words),
+            digest_bits,
+            tree: flags & 2 != 0,
+            bit_padded: flags & 1 != 0,
+        })
+    }
+}
