@@ -59,12 +59,25 @@ class Random(_stdlib_random.Random):
             raise ValueError("number of random bytes needs to be >= 0")
         have = len(self._buffer)
         if have < n:
-            pieces = [self._buffer]
-            for _ in range((n - have - 1) // self._state_bytes + 1):
-                encrypt = threefish(self._state, self._TWEAK).encrypt_block  # noqa: F821
-                self._state = encrypt(self._counter0)
-                pieces.append(encrypt(self._counter1))
-            self._buffer = b"".join(pieces)
+            blocks = (n - have - 1) // self._state_bytes + 1
+            size = self._state_bytes
+            if (
+                type(blocks) is int
+                and type(self._state) is bytes
+                and len(self._state) == size
+                and self._counter0 == bytes(size)
+                and self._counter1 == bytes([1]) + bytes(size - 1)
+            ):
+                # The usual case, natively: the same blocks as the loop below.
+                self._state, fresh = _prng_blocks(self._state, self._TWEAK, blocks)  # noqa: F821
+                self._buffer += fresh
+            else:
+                pieces = [self._buffer]
+                for _ in range(blocks):
+                    encrypt = threefish(self._state, self._TWEAK).encrypt_block  # noqa: F821
+                    self._state = encrypt(self._counter0)
+                    pieces.append(encrypt(self._counter1))
+                self._buffer = b"".join(pieces)
         out = self._buffer[:n]
         self._buffer = self._buffer[n:]
         return out

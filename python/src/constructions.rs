@@ -1,7 +1,7 @@
 //! pyskein 1.0's constructions `Random`, `RandomBytes` and `StreamCipher`,
 //! written in Python (`constructions.py`: `Random` subclasses
 //! `random.Random`, which a Rust class cannot) and run at import with this
-//! module's `skein512` and `threefish`.
+//! module's `skein512` and `threefish` and a native `Random.read` loop.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
@@ -20,6 +20,11 @@ pub fn add_to(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for name in ["skein512", "threefish"] {
         globals.set_item(name, m.getattr(name)?)?;
     }
+    // Not part of the module's API: only constructions.py sees it.
+    globals.set_item(
+        "_prng_blocks",
+        wrap_pyfunction!(crate::threefish::prng_blocks, py)?,
+    )?;
     let builtins = py.import("builtins")?;
     let code = builtins.call_method1("compile", (SOURCE, FILENAME, "exec"))?;
     builtins.call_method1("exec", (code, &globals))?;
