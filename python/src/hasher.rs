@@ -469,7 +469,12 @@ impl Skein {
     /// A copy of the hash object, to hash several messages that share a prefix.
     fn copy(&self, py: Python<'_>) -> PyResult<Skein> {
         let state = self.snapshot(py)?;
-        Ok(Skein::with(self.state_bits, self.digest_bits, self.tree, state))
+        Ok(Skein::with(
+            self.state_bits,
+            self.digest_bits,
+            self.tree,
+            state,
+        ))
     }
 
     /// `copy.copy()`: as `copy()`.
