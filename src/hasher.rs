@@ -11,8 +11,9 @@ use crate::tree::TreeHasher;
 #[cfg(feature = "alloc")]
 use alloc::{boxed::Box, vec::Vec};
 
+/// The message stage: one UBI, or a tree hasher.
 #[derive(Clone)]
-enum Message<const W: usize> {
+pub(crate) enum Message<const W: usize> {
     Sequential(Ubi<W>),
     #[cfg(feature = "alloc")]
     Tree(Box<TreeHasher<W>>),
@@ -35,13 +36,13 @@ enum Message<const W: usize> {
 /// ```
 #[derive(Clone)]
 pub struct Skein<const W: usize> {
-    platform: Platform,
-    output_bits: u64,
+    pub(crate) platform: Platform,
+    pub(crate) output_bits: u64,
     /// Chaining value once every argument before the message is hashed.
-    start: [u64; W],
-    msg: Message<W>,
+    pub(crate) start: [u64; W],
+    pub(crate) msg: Message<W>,
     /// Set once a partial final byte was absorbed; no input may follow.
-    bit_pad: bool,
+    pub(crate) bit_pad: bool,
 }
 
 /// Skein with a 256-bit state.
@@ -116,6 +117,26 @@ impl<const W: usize> Skein<W> {
             start: chain,
             msg,
             bit_pad: false,
+        }
+    }
+
+    /// A hasher from its parts (a saved state, checked by the caller).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn from_parts(
+        platform: Platform,
+        output_bits: u64,
+        start: [u64; W],
+        msg: Message<W>,
+        bit_pad: bool,
+    ) -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::VALID;
+        Skein {
+            platform,
+            output_bits,
+            start,
+            msg,
+            bit_pad,
         }
     }
 
@@ -244,7 +265,8 @@ impl<const W: usize> Skein<W> {
         self.absorb(&[last]);
     }
 
-    fn message_chain(&mut self) -> [u64; W] {
+    /// The chaining value G that goes into the output stage.
+    pub(crate) fn message_chain(&mut self) -> [u64; W] {
         match &mut self.msg {
             Message::Sequential(u) => u.finish(&self.platform, self.bit_pad),
             #[cfg(feature = "alloc")]

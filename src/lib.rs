@@ -53,10 +53,13 @@ mod dyn_hasher;
 mod hasher;
 #[cfg(feature = "alloc")]
 mod many;
+mod output;
 mod params;
 pub mod raw;
 mod schedule;
 mod spec;
+#[cfg(feature = "alloc")]
+mod state;
 mod threefish;
 #[cfg(feature = "alloc")]
 mod tree;
@@ -80,7 +83,10 @@ pub use dyn_hasher::{DynSkein, StateSize};
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
 pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
+pub use output::{DynOutputReader, OutputReader};
 pub use params::{Params, TreeParams};
+#[cfg(feature = "alloc")]
+pub use state::StateError;
 pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};
 
 /// Why a hasher could not be built.

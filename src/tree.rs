@@ -39,19 +39,20 @@ const BATCH_MAX_BYTES: u64 = 16 << 20;
 const ROUND_MAX_LEAVES: usize = 1 << 16;
 
 #[derive(Clone)]
-struct Level<const W: usize> {
+pub(crate) struct Level<const W: usize> {
     /// Children received so far.
-    children: u64,
+    pub(crate) children: u64,
     /// The first child, until a second one shows this level is needed.
-    held: Option<[u64; W]>,
+    pub(crate) held: Option<[u64; W]>,
     /// The node being filled and how many children it has.
-    node: Option<Ubi<W>>,
-    node_children: u64,
-    node_index: u64,
+    pub(crate) node: Option<Ubi<W>>,
+    pub(crate) node_children: u64,
+    /// Nodes of this level closed so far.
+    pub(crate) node_index: u64,
 }
 
 impl<const W: usize> Level<W> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Level {
             children: 0,
             held: None,
@@ -75,17 +76,21 @@ impl<const W: usize> Drop for Level<W> {
 pub(crate) struct TreeHasher<const W: usize> {
     params: TreeParams,
     key: [u64; W],
-    leaf_bytes: u64,
-    node_children: u64,
-    leaf: Ubi<W>,
-    leaf_fill: u64,
-    leaf_index: u64,
+    pub(crate) leaf_bytes: u64,
+    pub(crate) node_children: u64,
+    /// The leaf being filled, `leaf_fill` bytes so far, and how many leaves
+    /// were closed before it.
+    pub(crate) leaf: Ubi<W>,
+    pub(crate) leaf_fill: u64,
+    pub(crate) leaf_index: u64,
     /// `levels[i]` builds tree level `i + 2` from level `i + 1` outputs.
-    levels: Vec<Level<W>>,
+    pub(crate) levels: Vec<Level<W>>,
     /// Leaves per batch; 0 when leaves are too large to batch.
     batch_leaves: u64,
     /// Buffered bytes of whole leaves and at most one partial last leaf (used
-    /// instead of `leaf` when `batch_leaves > 0`).
+    /// instead of `leaf` when `batch_leaves > 0`, except that a leaf already
+    /// begun in `leaf`, as a restored state may have one, is filled there
+    /// first).
     batch: Vec<u8>,
     /// The multi-lane kernel, chosen from the platform on first use.
     lanes: Option<LaneChoice>,
@@ -149,7 +154,7 @@ impl<const W: usize> TreeHasher<W> {
                 data = rest;
                 continue;
             }
-            if self.batch_leaves > 0 {
+            if self.batch_leaves > 0 && self.leaf_fill == 0 {
                 if self.batch.len() == batch_bytes {
                     // Full, and more input follows: none of it is the last leaf.
                     let batch = core::mem::take(&mut self.batch);
@@ -327,6 +332,39 @@ impl<const W: usize> TreeHasher<W> {
             lvl.node_index += 1;
             self.push(platform, index + 1, out);
         }
+    }
+
+    /// The same state with no leaf bytes in the batch buffer (a clone): its
+    /// whole leaves hashed, a partial last one in `leaf`. Whatever the
+    /// batching, the state is then the open leaf and the open levels only
+    /// (the form a saved state has). `bit_pad`: the message has ended with
+    /// a bit-padded byte, so a full last leaf is hashed as the padded one.
+    pub(crate) fn settled(&self, platform: &Platform, bit_pad: bool) -> Self {
+        let mut t = self.clone();
+        if t.batch.is_empty() {
+            return t;
+        }
+        let lanes = *t.lanes.get_or_insert_with(|| platform.lane_choice());
+        let mut batch = core::mem::take(&mut t.batch);
+        let leaf_bytes = t.leaf_bytes as usize;
+        let whole = if bit_pad && batch.len().is_multiple_of(leaf_bytes) {
+            batch.len()
+        } else {
+            batch.len() / leaf_bytes * leaf_bytes
+        };
+        if whole > 0 {
+            t.hash_leaves(
+                platform,
+                lanes,
+                &batch[..whole],
+                bit_pad && whole == batch.len(),
+            );
+        }
+        let tail = &batch[whole..];
+        t.leaf.update(platform, tail);
+        t.leaf_fill = tail.len() as u64;
+        batch.zeroize();
+        t
     }
 
     /// The chaining value that goes into the output stage.

@@ -46,6 +46,39 @@ impl<const W: usize> Ubi<W> {
         }
     }
 
+    /// A UBI in progress from its parts (a saved state): `chain` and `tweak`
+    /// after the blocks compressed so far, and the buffered bytes (at most
+    /// one block).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn from_parts(chain: [u64; W], tweak: [u64; 2], buffered: &[u8]) -> Self {
+        let mut u = Ubi {
+            chain,
+            tweak,
+            buf: [0; W],
+            buf_len: buffered.len(),
+        };
+        u.buf()[..buffered.len()].copy_from_slice(buffered);
+        u
+    }
+
+    /// The chaining value after the blocks compressed so far.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn chain(&self) -> &[u64; W] {
+        &self.chain
+    }
+
+    /// The tweak of the next block to compress.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn tweak(&self) -> [u64; 2] {
+        self.tweak
+    }
+
+    /// The buffered bytes not compressed yet (the last block, full or not).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn buffered(&self) -> &[u8] {
+        &bytemuck::cast_slice::<u64, u8>(&self.buf[..])[..self.buf_len]
+    }
+
     fn buf(&mut self) -> &mut [u8] {
         bytemuck::cast_slice_mut(&mut self.buf[..])
     }
@@ -213,18 +246,48 @@ pub(crate) const LANE_OUTPUT_MIN_BLOCKS: usize = 8;
 /// The output stage (spec 3.5.3): block `i` of the result is
 /// `UBI(G, i as 8 little-endian bytes, T_out)`, truncated to `out.len()`.
 pub(crate) fn output<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
+    output_from(platform, g, 0, out)
+}
+
+/// The output stage from block `first_counter` on: `out` gets output blocks
+/// `first_counter`, `first_counter + 1`, ... (the last one truncated). Any
+/// window of the output costs only its own blocks: Skein's output is a
+/// counter mode.
+pub(crate) fn output_from<const W: usize>(
+    platform: &Platform,
+    g: &[u64; W],
+    first_counter: u64,
+    out: &mut [u8],
+) {
     if out.len().div_ceil(8 * W) >= LANE_OUTPUT_MIN_BLOCKS {
         let len = out.len();
-        return output_on_lanes::<W>(platform.lane_choice(), core::slice::from_ref(g), out, len);
+        return output_on_lanes_from::<W>(
+            platform.lane_choice(),
+            core::slice::from_ref(g),
+            first_counter,
+            out,
+            len,
+        );
     }
-    output_sequential(platform, g, out)
+    output_sequential_from(platform, g, first_counter, out)
 }
 
 /// The output stage one block at a time on the single-stream block function.
+#[allow(dead_code)] // the reference `schedule.rs`'s tests hold the lanes to
 pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
+    output_sequential_from(platform, g, 0, out)
+}
+
+/// [`output_sequential`] from block `first_counter` on.
+fn output_sequential_from<const W: usize>(
+    platform: &Platform,
+    g: &[u64; W],
+    first_counter: u64,
+    out: &mut [u8],
+) {
     let mut block = [0u64; W];
-    for (counter, chunk) in out.chunks_mut(8 * W).enumerate() {
-        block[0] = (counter as u64).to_le();
+    for (counter, chunk) in (first_counter..).zip(out.chunks_mut(8 * W)) {
+        block[0] = counter.to_le();
         let mut chain = *g;
         let mut tweak = start_tweak(types::OUT, 0, 0);
         tweak[1] |= T1_FINAL;
@@ -237,9 +300,23 @@ pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W
 /// The output stage of several final chains on lanes: digest `m`, of `len`
 /// bytes, is `out[m * len..(m + 1) * len]` and comes from `finals[m]`; the
 /// same bytes as [`output`] for each, several blocks per kernel call.
+#[cfg(feature = "alloc")]
 pub(crate) fn output_on_lanes<const W: usize>(
     lanes: LaneChoice,
     finals: &[[u64; W]],
+    out: &mut [u8],
+    len: usize,
+) {
+    output_on_lanes_from(lanes, finals, 0, out, len)
+}
+
+/// [`output_on_lanes`] from output block `first_counter` on: window `m`,
+/// `out[m * len..(m + 1) * len]`, gets blocks `first_counter, ...` of
+/// `finals[m]`'s output.
+pub(crate) fn output_on_lanes_from<const W: usize>(
+    lanes: LaneChoice,
+    finals: &[[u64; W]],
+    first_counter: u64,
     out: &mut [u8],
     len: usize,
 ) {
@@ -257,7 +334,7 @@ pub(crate) fn output_on_lanes<const W: usize>(
     for first in (0..blocks).step_by(WINDOW) {
         let n = WINDOW.min(blocks - first);
         for (k, counter) in counters[..n].iter_mut().enumerate() {
-            *counter = ((first + k) as u64).to_le_bytes();
+            *counter = first_counter.wrapping_add((first + k) as u64).to_le_bytes();
         }
         run_ubis_on::<W>(
             lanes,
