@@ -22,7 +22,12 @@ const VERSION: u8 = 1;
 /// `(_from_state, (state,))` for `skein.__reduce__`.
 pub fn reduce<'py>(py: Python<'py>, skein: &Skein) -> PyResult<Bound<'py, PyTuple>> {
     let state = skein.snapshot(py)?;
-    let saved = state.hasher.export_state();
+    // A tree hasher hashes its batch of buffered leaves to save them.
+    let saved = if skein.tree {
+        py.detach(|| state.hasher.export_state())
+    } else {
+        state.hasher.export_state()
+    };
     let (pending_bits, pending_value) = state.pending.map_or((0, 0), |(v, n)| (n, v));
     let fields = (
         TAG,
