@@ -80,6 +80,15 @@ def test_pickle_tree_with_open_levels(rng, bits, ours, theirs):
         assert c.digest() == theirs(msg[:cut], tree=tree, key=key).digest()
         c.update(msg[cut:])
         assert c.digest() == theirs(msg, tree=tree, key=key).digest(), (tree, len(msg), cut)
+    # The shape of the measured target (leaves of 2**14 blocks), cut in the
+    # third leaf and again after it.
+    msg = rand_bytes(rng, (2 << 14) * block + rng.randrange(1 << 14) * block + 77)
+    a = ours(tree=(14, 1, 255))
+    pieces = [msg[: len(msg) // 3], msg[len(msg) // 3 : -1000], msg[-1000:]]
+    for piece in pieces:
+        a.update(piece)
+        a = pickle.loads(pickle.dumps(a))
+    assert a.digest() == theirs(msg, tree=(14, 1, 255)).digest()
 
 
 def test_pickle_long_outputs_and_slices():
