@@ -1,6 +1,12 @@
 //! RustCrypto traits: fixed-size hashers ([`SkeinFixed`], for `Digest`),
-//! keyed hashing ([`SkeinMac`], for `Mac` with constant-time verification)
-//! and a run-time output length ([`SkeinVar`]).
+//! keyed hashing ([`SkeinMac`], for `Mac` with constant-time verification),
+//! a run-time output length ([`SkeinVar`]) and an extendable output
+//! ([`SkeinXof`], for `ExtendableOutput`, read by [`OutputReader`]).
+//!
+//! With `digest` 0.11 every one of them implements `SerializableState`
+//! (`digest::common::hazmat`): the layout of RustCrypto `skein` 0.2, so a
+//! state it saved for `Skein512<U32>` restores as [`Skein512_256`] and back
+//! (see `serialize_layout`).
 //!
 //! The traits are those of `digest` 0.11 (feature `digest`, on by default)
 //! and, with the feature `digest010`, also those of `digest` 0.10 (re-exported
@@ -9,7 +15,9 @@
 //! `output_size` and `finalize_variable` as methods of its own (and
 //! implements 0.10's `VariableOutput` with `digest010`).
 
-use crate::{Params, Skein};
+#[cfg(feature = "digest")]
+use crate::hasher::Message;
+use crate::{Error, OutputReader, Params, Skein};
 use core::marker::PhantomData;
 
 #[cfg(feature = "digest")]
@@ -199,6 +207,93 @@ pub type SkeinMac512_512 = SkeinMac<8, consts::U64>;
 /// Skein-1024-MAC with a 1024-bit tag.
 pub type SkeinMac1024_1024 = SkeinMac<16, consts::U128>;
 
+/// Skein as an extendable-output function (XOF): the output length No is
+/// 2^64 - 1 bits, the Skein paper's convention for using Skein as a stream
+/// cipher or PRNG (section 4.11: key, nonce and the maximum output length),
+/// so the output is one stream of 2^61 bytes, read by an [`OutputReader`].
+/// Outputs of different lengths (or of `Skein512::new(bits)`) are different:
+/// No is part of the configuration.
+///
+/// ```
+/// # #[cfg(feature = "digest")] {
+/// use skein_simd::{Skein512, Skein512Xof};
+/// use digest::{ExtendableOutput, Update, XofReader};
+/// let mut xof = Skein512Xof::default();
+/// xof.update(b"abc");
+/// let mut reader = xof.finalize_xof();
+/// let mut out = [0u8; 100];
+/// reader.read(&mut out);
+/// // The same as the first 100 bytes of Skein-512 with No = 2^64 - 1 bits.
+/// let mut h = Skein512::new(u64::MAX);
+/// h.update(b"abc");
+/// let mut same = [0u8; 100];
+/// h.finalize_xof().fill(&mut same);
+/// assert_eq!(out, same);
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct SkeinXof<const W: usize> {
+    inner: Skein<W>,
+}
+
+/// Skein-256 as an XOF (No = 2^64 - 1 bits).
+pub type Skein256Xof = SkeinXof<4>;
+/// Skein-512 as an XOF (No = 2^64 - 1 bits).
+pub type Skein512Xof = SkeinXof<8>;
+/// Skein-1024 as an XOF (No = 2^64 - 1 bits).
+pub type Skein1024Xof = SkeinXof<16>;
+
+impl<const W: usize> Default for SkeinXof<W> {
+    fn default() -> Self {
+        SkeinXof {
+            inner: Skein::new(u64::MAX),
+        }
+    }
+}
+
+impl<const W: usize> SkeinXof<W> {
+    /// An XOF with Skein's other arguments (key, personalization, nonce ...;
+    /// the stream cipher of the Skein paper is a key and a nonce). The
+    /// output length of `params` is ignored: it is 2^64 - 1 bits. Tree
+    /// hashing is refused ([`Error::InvalidTree`]): its state has no fixed
+    /// size; use [`Skein::finalize_xof`] for a tree's output.
+    ///
+    /// ```
+    /// use skein_simd::{Params, Skein512Xof};
+    /// let cipher = Skein512Xof::with_params(&Params::new().key(b"key").nonce(b"nonce")).unwrap();
+    /// let mut keystream = cipher.into_reader();
+    /// keystream.set_position(1 << 40);
+    /// ```
+    pub fn with_params(params: &Params<'_>) -> Result<Self, Error> {
+        if params.tree.is_some() {
+            return Err(Error::InvalidTree);
+        }
+        Ok(SkeinXof {
+            inner: Skein::with_params(&params.output_bits(u64::MAX))?,
+        })
+    }
+    /// Absorb more input.
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+    /// Finish and return the output reader (what `ExtendableOutput`'s
+    /// `finalize_xof` returns).
+    pub fn into_reader(self) -> OutputReader<W> {
+        self.inner.finalize_xof()
+    }
+}
+
+impl<const W: usize> OutputReader<W> {
+    /// `XofReader::read`: fill all of `buffer`.
+    ///
+    /// # Panics
+    /// Past the end of the output (2^61 bytes for [`SkeinXof`]).
+    fn read_all(&mut self, buffer: &mut [u8]) {
+        let n = self.fill(buffer);
+        assert_eq!(n, buffer.len(), "Skein: read past the end of the output");
+    }
+}
+
 /// The trait implementations of one `digest` version, whose crate is `$d`
 /// and whose output-length bound is `$size`.
 macro_rules! digest_traits {
@@ -252,6 +347,36 @@ macro_rules! digest_traits {
         impl<const W: usize> $d::Reset for SkeinVar<W> {
             fn reset(&mut self) {
                 self.inner.reset();
+            }
+        }
+
+        impl<const W: usize> $d::HashMarker for SkeinXof<W> {}
+        impl<const W: usize> $d::Update for SkeinXof<W> {
+            fn update(&mut self, data: &[u8]) {
+                self.inner.update(data);
+            }
+        }
+        impl<const W: usize> $d::Reset for SkeinXof<W> {
+            fn reset(&mut self) {
+                self.inner.reset();
+            }
+        }
+        impl<const W: usize> $d::ExtendableOutput for SkeinXof<W> {
+            type Reader = OutputReader<W>;
+            fn finalize_xof(self) -> OutputReader<W> {
+                self.inner.finalize_xof()
+            }
+        }
+        impl<const W: usize> $d::ExtendableOutputReset for SkeinXof<W> {
+            fn finalize_xof_reset(&mut self) -> OutputReader<W> {
+                let reader = self.inner.clone().finalize_xof();
+                self.inner.reset();
+                reader
+            }
+        }
+        impl<const W: usize> $d::XofReader for OutputReader<W> {
+            fn read(&mut self, buffer: &mut [u8]) {
+                self.read_all(buffer);
             }
         }
 
@@ -319,5 +444,177 @@ impl<const W: usize> digest010::VariableOutputReset for SkeinVar<W> {
         out: &mut [u8],
     ) -> Result<(), digest010::InvalidBufferSize> {
         SkeinVar::finalize_variable_reset(self, out).map_err(|_| digest010::InvalidBufferSize)
+    }
+}
+
+/// Bytes of RustCrypto `skein` 0.2's state layout for a `W`-word state:
+/// the tweak (2 words), the chaining value (W words), the count of buffered
+/// bytes (1 byte, 0 ..= 8W) and the buffer (8W bytes, zero after the count),
+/// integers little-endian. Like this crate's hasher it keeps the last block
+/// buffered until more input shows it is not the last.
+#[cfg(feature = "digest")]
+const fn layout_bytes<const W: usize>() -> usize {
+    16 + 16 * W + 1
+}
+
+/// Write `h`'s message state in RustCrypto `skein` 0.2's layout.
+#[cfg(feature = "digest")]
+fn serialize_layout<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
+    #[allow(clippy::infallible_destructuring_match)] // without `alloc`, no trees
+    let u = match &h.msg {
+        Message::Sequential(u) => u,
+        #[cfg(feature = "alloc")]
+        Message::Tree(_) => unreachable!("the digest types never hash trees"),
+    };
+    let (tweak, chain) = out[..16 + 8 * W].split_at_mut(16);
+    crate::threefish::words_to_le(&u.tweak(), tweak);
+    crate::threefish::words_to_le(u.chain(), chain);
+    let buffered = u.buffered();
+    out[16 + 8 * W] = buffered.len() as u8;
+    let block = &mut out[17 + 8 * W..layout_bytes::<W>()];
+    block[..buffered.len()].copy_from_slice(buffered);
+    block[buffered.len()..].fill(0);
+}
+
+/// A hasher from RustCrypto `skein` 0.2's layout, which must describe a
+/// message UBI: type message, first-block flag exactly when no block is
+/// compressed, no final or bit-pad flag, tree level 0, a position of whole
+/// blocks, a buffered count of at most one block with zeros after it, at
+/// least one byte buffered once a block is compressed, and the starting
+/// chaining value `start` while none is.
+#[cfg(feature = "digest")]
+fn deserialize_layout<const W: usize>(
+    bytes: &[u8],
+    start: [u64; W],
+    output_bits: u64,
+) -> Result<Skein<W>, digest::common::hazmat::DeserializeStateError> {
+    use crate::spec::{types, T1_FIRST, T1_TYPE_SHIFT};
+    use digest::common::hazmat::DeserializeStateError;
+    let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
+    let tweak = [word(0), word(1)];
+    let chain: [u64; W] = core::array::from_fn(|i| word(2 + i));
+    let count = bytes[16 + 8 * W] as usize;
+    let block = &bytes[17 + 8 * W..layout_bytes::<W>()];
+    let position = tweak[0] as u128 | ((tweak[1] & 0xFFFF_FFFF) as u128) << 64;
+    let first = if position == 0 { T1_FIRST } else { 0 };
+    let valid = tweak[1] & !0xFFFF_FFFF == (types::MSG << T1_TYPE_SHIFT) | first
+        && position.is_multiple_of(8 * W as u128)
+        && count <= 8 * W
+        && block[count..].iter().all(|&b| b == 0)
+        && (position == 0 || count > 0)
+        && (position > 0 || chain == start);
+    if !valid {
+        return Err(DeserializeStateError);
+    }
+    let u = crate::ubi::Ubi::from_parts(chain, tweak, &block[..count]);
+    Ok(Skein::from_parts(
+        crate::Platform::detect(),
+        output_bits,
+        start,
+        Message::Sequential(u),
+        false,
+    ))
+}
+
+/// `SerializableState` for each state size, whose serialized sizes are
+/// `typenum` numbers: the layout, then for [`SkeinVar`] the output length
+/// in bits (u64), for [`SkeinMac`] and [`SkeinXof`] the chaining value after
+/// key and arguments (W words: a keyed state is as secret as the key).
+#[cfg(feature = "digest")]
+mod serializable {
+    use super::*;
+    use crate::params::plain_chain;
+    use digest::array::ArraySize;
+    use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
+
+    fn read_words<const W: usize>(bytes: &[u8]) -> [u64; W] {
+        core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
+    }
+
+    macro_rules! serializable {
+        ($($w:literal => $base:ident, $var:ident, $keyed:ident;)*) => {$(
+            impl<N: ArraySize + 'static> SerializableState for SkeinFixed<$w, N> {
+                type SerializedStateSize = digest::consts::$base;
+                fn serialize(&self) -> SerializedState<Self> {
+                    let mut out = SerializedState::<Self>::default();
+                    serialize_layout(&self.inner, &mut out);
+                    out
+                }
+                fn deserialize(
+                    state: &SerializedState<Self>,
+                ) -> Result<Self, DeserializeStateError> {
+                    let bits = N::U64 * 8;
+                    let inner = deserialize_layout::<$w>(state, plain_chain::<$w>(bits), bits)?;
+                    Ok(SkeinFixed { inner, _n: PhantomData })
+                }
+            }
+
+            impl SerializableState for SkeinVar<$w> {
+                type SerializedStateSize = digest::consts::$var;
+                fn serialize(&self) -> SerializedState<Self> {
+                    let mut out = SerializedState::<Self>::default();
+                    let n = layout_bytes::<$w>();
+                    serialize_layout(&self.inner, &mut out[..n]);
+                    out[n..].copy_from_slice(&self.inner.output_bits().to_le_bytes());
+                    out
+                }
+                fn deserialize(
+                    state: &SerializedState<Self>,
+                ) -> Result<Self, DeserializeStateError> {
+                    let n = layout_bytes::<$w>();
+                    let bits = u64::from_le_bytes(state[n..].try_into().unwrap());
+                    let bytes = bits / 8;
+                    if bits % 8 != 0 || bytes == 0 || bytes > Self::MAX_OUTPUT_SIZE as u64 {
+                        return Err(DeserializeStateError);
+                    }
+                    let inner = deserialize_layout::<$w>(&state[..n], plain_chain::<$w>(bits), bits)?;
+                    Ok(SkeinVar { inner })
+                }
+            }
+
+            impl<N: ArraySize + 'static> SerializableState for SkeinMac<$w, N> {
+                type SerializedStateSize = digest::consts::$keyed;
+                fn serialize(&self) -> SerializedState<Self> {
+                    let mut out = SerializedState::<Self>::default();
+                    let n = layout_bytes::<$w>();
+                    serialize_layout(&self.inner, &mut out[..n]);
+                    crate::threefish::words_to_le(&self.inner.start, &mut out[n..]);
+                    out
+                }
+                fn deserialize(
+                    state: &SerializedState<Self>,
+                ) -> Result<Self, DeserializeStateError> {
+                    let n = layout_bytes::<$w>();
+                    let start = read_words::<$w>(&state[n..]);
+                    let inner = deserialize_layout::<$w>(&state[..n], start, N::U64 * 8)?;
+                    Ok(SkeinMac { inner, _n: PhantomData })
+                }
+            }
+
+            impl SerializableState for SkeinXof<$w> {
+                type SerializedStateSize = digest::consts::$keyed;
+                fn serialize(&self) -> SerializedState<Self> {
+                    let mut out = SerializedState::<Self>::default();
+                    let n = layout_bytes::<$w>();
+                    serialize_layout(&self.inner, &mut out[..n]);
+                    crate::threefish::words_to_le(&self.inner.start, &mut out[n..]);
+                    out
+                }
+                fn deserialize(
+                    state: &SerializedState<Self>,
+                ) -> Result<Self, DeserializeStateError> {
+                    let n = layout_bytes::<$w>();
+                    let start = read_words::<$w>(&state[n..]);
+                    let inner = deserialize_layout::<$w>(&state[..n], start, u64::MAX)?;
+                    Ok(SkeinXof { inner })
+                }
+            }
+        )*};
+    }
+
+    serializable! {
+        4 => U81, U89, U113;
+        8 => U145, U153, U209;
+        16 => U273, U281, U401;
     }
 }

@@ -121,7 +121,7 @@ impl<const W: usize> Skein<W> {
     }
 
     /// A hasher from its parts (a saved state, checked by the caller).
-    #[cfg(feature = "alloc")]
+    #[cfg(any(feature = "alloc", feature = "digest"))]
     pub(crate) fn from_parts(
         platform: Platform,
         output_bits: u64,

@@ -49,7 +49,7 @@ impl<const W: usize> Ubi<W> {
     /// A UBI in progress from its parts (a saved state): `chain` and `tweak`
     /// after the blocks compressed so far, and the buffered bytes (at most
     /// one block).
-    #[cfg(feature = "alloc")]
+    #[cfg(any(feature = "alloc", feature = "digest"))]
     pub(crate) fn from_parts(chain: [u64; W], tweak: [u64; 2], buffered: &[u8]) -> Self {
         let mut u = Ubi {
             chain,
@@ -62,19 +62,19 @@ impl<const W: usize> Ubi<W> {
     }
 
     /// The chaining value after the blocks compressed so far.
-    #[cfg(feature = "alloc")]
+    #[cfg(any(feature = "alloc", feature = "digest"))]
     pub(crate) fn chain(&self) -> &[u64; W] {
         &self.chain
     }
 
     /// The tweak of the next block to compress.
-    #[cfg(feature = "alloc")]
+    #[cfg(any(feature = "alloc", feature = "digest"))]
     pub(crate) fn tweak(&self) -> [u64; 2] {
         self.tweak
     }
 
     /// The buffered bytes not compressed yet (the last block, full or not).
-    #[cfg(feature = "alloc")]
+    #[cfg(any(feature = "alloc", feature = "digest"))]
     pub(crate) fn buffered(&self) -> &[u8] {
         &bytemuck::cast_slice::<u64, u8>(&self.buf[..])[..self.buf_len]
     }

@@ -1,8 +1,9 @@
 //! The seekable output reader (`finalize_xof`, `OutputReader`,
 //! `DynOutputReader`): the golden file's long outputs read in pieces and out
-//! of order, pyskein 1.0's `digest(start, stop)` slices of outputs up to
-//! 2^64 - 1 bits (tests/data/pyskein_output_slices.txt), and reads in random
-//! chunks and seeks against `finalize_vec`.
+//! of order, windows of outputs up to 2^64 - 1 bits from pyskein 1.0
+//! (tests/data/pyskein_output_slices.txt: its `digest(start, stop)`, and past
+//! its 32-bit counter its reference Threefish), and reads in random chunks
+//! and seeks against `finalize_vec`.
 
 mod common;
 
@@ -98,6 +99,88 @@ fn longest_output_ends_at_two_to_the_61_bytes() {
     r2.read_to_end(&mut tail).unwrap();
     assert_eq!(tail.len(), 35);
     assert_eq!(&tail[32..], &buf[..3]);
+}
+
+/// Output windows from pyskein 1.0 (tools/gen/pyskein_output_slices.py):
+/// outputs of up to 2^64 - 1 bits, windows at random offsets up to 2^50, at
+/// the end and empty ones, plain, keyed with a nonce (the stream-cipher
+/// construction) and tree-hashed; read by seeking there, through
+/// `DynOutputReader` and, for No = 2^64 - 1 without a tree, through the
+/// digest XOF types too. Windows below output block 2^32 are pyskein's
+/// `digest(start, stop)`; past it pyskein's counter wraps (it writes 4 of
+/// the counter's 8 bytes), so those come from the specification's output
+/// stage over pyskein's reference Threefish (the generator checks both
+/// sources against each other below block 2^32).
+#[test]
+fn pyskein_output_slices() {
+    let text = include_str!("data/pyskein_output_slices.txt");
+    let mut count = 0;
+    let mut far = 0;
+    let mut threefish = 0;
+    for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
+        let f: Vec<&str> = line.split(' ').collect();
+        let opt = |s: &str| if s == "-" { Vec::new() } else { common::hex(s) };
+        let state: u64 = f[0].parse().unwrap();
+        let bits: u64 = f[1].parse().unwrap();
+        let msg: Vec<u8> = (0..f[2].parse::<usize>().unwrap())
+            .map(|i| (7 * i + 3) as u8)
+            .collect();
+        let (key, nonce) = (opt(f[3]), opt(f[4]));
+        let tree = (f[5] != "-").then(|| {
+            let t: Vec<u8> = f[5].split(',').map(|x| x.parse().unwrap()).collect();
+            TreeParams::new(t[0], t[1], t[2]).unwrap()
+        });
+        let (start, stop): (u64, u64) = (f[6].parse().unwrap(), f[7].parse().unwrap());
+        let want = opt(f[9]);
+        threefish += usize::from(f[8] == "threefish");
+        let mut params = Params::new().output_bits(bits).key(&key).nonce(&nonce);
+        if let Some(t) = tree {
+            params = params.tree(t);
+        }
+        let mut h = DynSkein::new(StateSize::from_bits(state).unwrap(), &params).unwrap();
+        h.update(&msg);
+        let mut reader = h.finalize_xof();
+        reader.set_position(start);
+        let mut got = vec![0u8; (stop - start) as usize];
+        assert_eq!(reader.fill(&mut got), got.len(), "line {}", i + 2);
+        if stop == reader.len() && !bits.is_multiple_of(8) {
+            // pyskein clears the unused low bits of the last byte.
+            *got.last_mut().unwrap() &= 0xFFu8 << (8 - bits % 8);
+        }
+        assert_eq!(got, want, "line {}: {line:.80}", i + 2);
+        if bits == u64::MAX && tree.is_none() {
+            let p = Params::new().key(&key).nonce(&nonce);
+            let len = (stop - start) as usize;
+            let mut got = match state {
+                256 => xof_window::<4>(&p, &msg, start, len),
+                512 => xof_window::<8>(&p, &msg, start, len),
+                _ => xof_window::<16>(&p, &msg, start, len),
+            };
+            if stop == 1 << 61 {
+                *got.last_mut().unwrap() &= 0xFE;
+            }
+            assert_eq!(got, want, "line {} through SkeinXof", i + 2);
+        }
+        count += 1;
+        far += usize::from(start >= 1 << 40);
+    }
+    assert!(count >= 600, "{count} slices");
+    assert!(far >= 100, "{far} far slices");
+    assert!(
+        threefish >= 100,
+        "{threefish} slices past pyskein's 2^32-block counter"
+    );
+}
+
+/// A window of the digest XOF's output, through `XofReader::read`.
+fn xof_window<const W: usize>(p: &Params, msg: &[u8], start: u64, len: usize) -> Vec<u8> {
+    let mut x = skein_simd::SkeinXof::<W>::with_params(p).unwrap();
+    x.update(msg);
+    let mut r = x.into_reader();
+    r.set_position(start);
+    let mut out = vec![0u8; len];
+    digest::XofReader::read(&mut r, &mut out);
+    out
 }
 
 fn hasher(state: usize, bits: u64, msg: &[u8]) -> DynSkein {

@@ -1,0 +1,325 @@
+//! digest 0.11's `SerializableState` on every digest type (fixed, variable,
+//! MAC, XOF) and the XOF (`ExtendableOutput` / `XofReader`): the fixed types
+//! save the same bytes as RustCrypto `skein` 0.2 (dev-dependency `skein02`)
+//! and restore its states, at every buffer fill; every type round-trips at
+//! every fill from 0 to one block and beyond; malformed states give
+//! `DeserializeStateError`, never a panic.
+
+use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
+use digest::{Digest, ExtendableOutput, KeyInit, Mac, Update, XofReader};
+use skein_simd::{
+    Params, Skein1024, Skein1024Var, Skein1024Xof, Skein1024_1024, Skein256, Skein256Var,
+    Skein256Xof, Skein256_256, Skein512, Skein512Var, Skein512Xof, Skein512_256, Skein512_512,
+    SkeinMac1024_1024, SkeinMac256_256, SkeinMac512_256,
+};
+
+fn msg(n: usize) -> Vec<u8> {
+    (0..n).map(|i| (i * 29 + 11) as u8).collect()
+}
+
+/// Message lengths at which a state is saved: every buffer fill from 0 to
+/// one block, then a few multi-block lengths.
+fn fills(block: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=block + 1).collect();
+    v.extend([2 * block, 2 * block + 1, 3 * block + 5]);
+    v
+}
+
+/// Our fixed type and RustCrypto's, each saved after `n` bytes: the same
+/// bytes; each restored by the other and continued: the same digest.
+macro_rules! same_as_rustcrypto {
+    ($name:ident, $ours:ty, $theirs:ty, $block:expr) => {
+        #[test]
+        fn $name() {
+            let m = msg(4 * $block);
+            let want = <$theirs>::digest(&m).to_vec();
+            for n in fills($block) {
+                let mut ours = <$ours>::new();
+                Digest::update(&mut ours, &m[..n]);
+                let mut theirs = <$theirs>::new();
+                Digest::update(&mut theirs, &m[..n]);
+                let saved = ours.serialize();
+                assert_eq!(saved.as_slice(), theirs.serialize().as_slice(), "fill {n}");
+                // Theirs restored as ours, and ours as theirs.
+                let theirs_saved =
+                    SerializedState::<$ours>::try_from(theirs.serialize().as_slice()).unwrap();
+                let mut a = <$ours>::deserialize(&theirs_saved).unwrap();
+                Digest::update(&mut a, &m[n..]);
+                assert_eq!(a.finalize().to_vec(), want, "theirs to ours, fill {n}");
+                let ours_saved = SerializedState::<$theirs>::try_from(saved.as_slice()).unwrap();
+                let mut b = <$theirs>::deserialize(&ours_saved).unwrap();
+                Digest::update(&mut b, &m[n..]);
+                assert_eq!(b.finalize().to_vec(), want, "ours to theirs, fill {n}");
+            }
+        }
+    };
+}
+
+same_as_rustcrypto!(
+    skein256_256_state_is_rustcrypto_s,
+    Skein256_256,
+    skein02::Skein256_256,
+    32
+);
+same_as_rustcrypto!(
+    skein512_256_state_is_rustcrypto_s,
+    Skein512_256,
+    skein02::Skein512_256,
+    64
+);
+same_as_rustcrypto!(
+    skein512_512_state_is_rustcrypto_s,
+    Skein512_512,
+    skein02::Skein512_512,
+    64
+);
+same_as_rustcrypto!(
+    skein1024_1024_state_is_rustcrypto_s,
+    Skein1024_1024,
+    skein02::Skein1024_1024,
+    128
+);
+
+/// Save after `n` bytes, restore, continue: the uninterrupted result.
+fn round_trip<T, R>(new: impl Fn() -> T, finish: impl Fn(T) -> R, block: usize)
+where
+    T: SerializableState + Update + Clone,
+    R: PartialEq + core::fmt::Debug,
+{
+    let m = msg(4 * block);
+    let mut whole = new();
+    whole.update(&m);
+    let want = finish(whole);
+    for n in fills(block) {
+        let mut h = new();
+        h.update(&m[..n]);
+        let saved = h.serialize();
+        let mut resumed = T::deserialize(&saved).unwrap();
+        assert_eq!(resumed.serialize(), saved, "saved again, fill {n}");
+        resumed.update(&m[n..]);
+        assert_eq!(finish(resumed), want, "fill {n}");
+    }
+}
+
+#[test]
+fn variable_output_round_trip() {
+    for size in [1, 20, 33, 64, 200] {
+        let finish = |h: Skein256Var| {
+            let mut out = vec![0u8; h.output_size()];
+            h.finalize_variable(&mut out).unwrap();
+            out
+        };
+        round_trip(|| Skein256Var::new(size).unwrap(), finish, 32);
+        round_trip(
+            || Skein512Var::new(size).unwrap(),
+            |h| {
+                let mut out = vec![0u8; h.output_size()];
+                h.finalize_variable(&mut out).unwrap();
+                out
+            },
+            64,
+        );
+        round_trip(
+            || Skein1024Var::new(size).unwrap(),
+            |h| {
+                let mut out = vec![0u8; h.output_size()];
+                h.finalize_variable(&mut out).unwrap();
+                out
+            },
+            128,
+        );
+    }
+    // The output length is part of the state.
+    let mut h = Skein512Var::new(77).unwrap();
+    h.update(b"abc");
+    let resumed = Skein512Var::deserialize(&h.serialize()).unwrap();
+    assert_eq!(resumed.output_size(), 77);
+    let mut out = [0u8; 77];
+    resumed.finalize_variable(&mut out).unwrap();
+    assert_eq!(out.to_vec(), Skein512::digest(77 * 8, b"abc"));
+}
+
+#[test]
+fn mac_round_trip_keeps_the_key() {
+    let key = b"a key of some length, longer than nothing";
+    round_trip(
+        || SkeinMac256_256::new_from_slice(key).unwrap(),
+        |m| m.finalize().into_bytes().to_vec(),
+        32,
+    );
+    round_trip(
+        || SkeinMac512_256::new_from_slice(key).unwrap(),
+        |m| m.finalize().into_bytes().to_vec(),
+        64,
+    );
+    round_trip(
+        || SkeinMac1024_1024::new_from_slice(key).unwrap(),
+        |m| m.finalize().into_bytes().to_vec(),
+        128,
+    );
+    // Reset after a restore goes back to the keyed start, not the plain one.
+    let mut m = SkeinMac512_256::new_from_slice(key).unwrap();
+    Mac::update(&mut m, b"discarded");
+    let mut r = SkeinMac512_256::deserialize(&m.serialize()).unwrap();
+    Mac::reset(&mut r);
+    Mac::update(&mut r, b"msg");
+    let mut fresh = SkeinMac512_256::new_from_slice(key).unwrap();
+    Mac::update(&mut fresh, b"msg");
+    assert_eq!(r.finalize().into_bytes(), fresh.finalize().into_bytes());
+}
+
+#[test]
+fn xof_round_trip() {
+    fn first_300<T: ExtendableOutput>(h: T) -> Vec<u8> {
+        let mut out = vec![0u8; 300];
+        h.finalize_xof().read(&mut out);
+        out
+    }
+    round_trip(Skein256Xof::default, first_300, 32);
+    round_trip(Skein512Xof::default, first_300, 64);
+    round_trip(Skein1024Xof::default, first_300, 128);
+    let keyed = || Skein512Xof::with_params(&Params::new().key(b"k").nonce(b"n")).unwrap();
+    round_trip(keyed, first_300, 64);
+}
+
+/// The XOF is Skein with No = 2^64 - 1 bits.
+#[test]
+fn xof_is_the_longest_output() {
+    let mut x = Skein1024Xof::default();
+    x.update(b"xof");
+    let mut out = vec![0u8; 1000];
+    x.finalize_xof_into(&mut out);
+    let mut h = Skein1024::new(u64::MAX);
+    h.update(b"xof");
+    let mut want = vec![0u8; 1000];
+    assert_eq!(h.finalize_xof().fill(&mut want), 1000);
+    assert_eq!(out, want);
+    // Different from a 1000-byte output: No is configured.
+    assert_ne!(out, Skein1024::digest(8000, b"xof"));
+    let mut r = Skein256Xof::default().finalize_xof();
+    let mut a = [0u8; 10];
+    r.read(&mut a);
+    let mut b = [0u8; 10];
+    r.read(&mut b);
+    let mut h = Skein256::new(u64::MAX).finalize_xof();
+    let mut ab = [0u8; 20];
+    h.fill(&mut ab);
+    assert_eq!([a, b].concat(), ab);
+}
+
+#[test]
+fn xof_rejects_trees() {
+    let t = skein_simd::TreeParams::new(1, 1, 4).unwrap();
+    assert_eq!(
+        Skein512Xof::with_params(&Params::new().tree(t)).unwrap_err(),
+        skein_simd::Error::InvalidTree
+    );
+}
+
+/// Each single malformation of a fixed type's state: refused.
+#[test]
+fn malformed_fixed_states_are_refused() {
+    let mut h = Skein512_256::new();
+    Digest::update(&mut h, msg(100)); // one block compressed, 36 bytes buffered
+    let good = h.serialize();
+    let fresh = Skein512_256::new().serialize();
+    let refuse = |bytes: &SerializedState<Skein512_256>, what: &str| {
+        assert_eq!(
+            Skein512_256::deserialize(bytes).unwrap_err(),
+            DeserializeStateError,
+            "{what}"
+        );
+    };
+    let edit = |base: &SerializedState<Skein512_256>, f: &dyn Fn(&mut [u8])| {
+        let mut b = *base;
+        f(&mut b);
+        b
+    };
+    let t1_top = 15; // the flag byte of tweak word 1
+    refuse(&edit(&good, &|b| b[t1_top] |= 0x80), "final flag");
+    refuse(&edit(&good, &|b| b[14] |= 0x80), "bit-pad flag");
+    refuse(
+        &edit(&good, &|b| b[t1_top] |= 0x40),
+        "first flag after a block",
+    );
+    refuse(&edit(&fresh, &|b| b[t1_top] &= !0x40), "no first flag at 0");
+    refuse(&edit(&good, &|b| b[t1_top] = 0x3f), "output type");
+    refuse(&edit(&good, &|b| b[13] = 1), "tree level");
+    refuse(&edit(&good, &|b| b[0] = 65), "position not whole blocks");
+    refuse(&edit(&good, &|b| b[80] = 65), "buffer count over a block");
+    refuse(&edit(&good, &|b| b[80] = 255), "buffer count 255");
+    refuse(
+        &edit(&good, &|b| b[80] = 35),
+        "nonzero bytes after the count",
+    );
+    refuse(
+        &edit(&good, &|b| {
+            b[80] = 0;
+            b[81..].fill(0)
+        }),
+        "empty buffer after a block",
+    );
+    refuse(&edit(&fresh, &|b| b[16] ^= 1), "chain not the IV at 0");
+    // The unchanged states restore.
+    assert!(Skein512_256::deserialize(&good).is_ok());
+    assert!(Skein512_256::deserialize(&fresh).is_ok());
+    // A wrong length never makes a state at all.
+    for n in [0, 144, 146, 200] {
+        assert!(SerializedState::<Skein512_256>::try_from(&vec![0u8; n][..]).is_err());
+    }
+    // A variable output length of 0, or not whole bytes.
+    let var = Skein512Var::new(10).unwrap().serialize();
+    for bits in [0u64, 81, u64::MAX] {
+        let mut b = var;
+        b[145..].copy_from_slice(&bits.to_le_bytes());
+        assert_eq!(
+            Skein512Var::deserialize(&b).unwrap_err(),
+            DeserializeStateError,
+            "{bits} bits"
+        );
+    }
+}
+
+/// No panic whatever a single byte of a state becomes, for every type; a
+/// state that restores can be finished.
+#[test]
+fn no_panic_on_any_byte_change() {
+    fn sweep<T: SerializableState + Update>(h: T, finish: impl Fn(T)) {
+        let good = h.serialize();
+        for i in 0..good.len() {
+            for v in [0u8, 1, 0x40, 0x80, 0xff] {
+                let mut b = good.clone();
+                b[i] = v;
+                if let Ok(mut r) = T::deserialize(&b) {
+                    r.update(b"more");
+                    finish(r);
+                }
+            }
+        }
+    }
+    let mut f = Skein1024_1024::new();
+    Digest::update(&mut f, msg(130));
+    sweep(f, |h| {
+        let _ = h.finalize();
+    });
+    let mut v = Skein256Var::new(40).unwrap();
+    Update::update(&mut v, &msg(40));
+    sweep(v, |h| {
+        // The sweep may change the output length to a huge one.
+        if h.output_size() <= 1 << 16 {
+            let mut out = vec![0u8; h.output_size()];
+            h.finalize_variable(&mut out).unwrap();
+        }
+    });
+    let mut m = SkeinMac512_256::new_from_slice(b"key").unwrap();
+    Mac::update(&mut m, &msg(64));
+    sweep(m, |h| {
+        let _ = h.finalize();
+    });
+    let mut x = Skein512Xof::default();
+    Update::update(&mut x, &msg(65));
+    sweep(x, |h| {
+        let mut out = [0u8; 64];
+        h.finalize_xof().read(&mut out);
+    });
+}
