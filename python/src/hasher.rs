@@ -31,16 +31,13 @@ pub const GIL_RELEASE_BYTES: usize = 2048;
 /// so an interrupt comes through at once, at no measurable cost.
 pub const CHUNK_BYTES: usize = 1 << 20;
 
-/// Clear the low `8 * len - digest_bits` bits of the last byte, as pyskein does.
+/// Clear the unused low bits of a whole digest's last byte, as pyskein does.
 pub fn mask_unused_bits(out: &mut [u8], digest_bits: u64) {
-    let unused = (8 * out.len() as u64).wrapping_sub(digest_bits);
-    if let (Some(last), 1..=7) = (out.last_mut(), unused) {
-        *last &= 0xFFu8 << unused;
-    }
+    mask_unused_bits_of_slice(out, out.len() as u64, digest_bits);
 }
 
-/// The unused low bits of a digest's last byte cleared, in `out`, a slice of
-/// the digest that ends at its byte `stop` (exclusive).
+/// The same for `out`, a slice of the digest that ends at its byte `stop`
+/// (exclusive): only a slice that ends with the digest holds its last byte.
 fn mask_unused_bits_of_slice(out: &mut [u8], stop: u64, digest_bits: u64) {
     let unused = (8 - digest_bits % 8) % 8;
     if stop == digest_bits.div_ceil(8) {
@@ -284,7 +281,7 @@ impl Skein {
     fn finish(&self, py: Python<'_>, start: u64, stop: u64) -> PyResult<Vec<u8>> {
         let long = self.tree || stop - start >= GIL_RELEASE_BYTES as u64;
         let digest_bits = self.digest_bits;
-        let snapshot = self.with_state(py, false, |s| s.clone())?;
+        let snapshot = self.snapshot(py)?;
         if long {
             py.detach(|| snapshot.digest(digest_bits, start, stop))
         } else {
