@@ -324,3 +324,31 @@ fn no_panic_on_any_truncation_or_byte_change() {
         }
     }
 }
+
+/// Leaves too large to batch (2 MiB, streamed through the leaf UBI) and
+/// small ones (batched), saved mid-leaf, at a leaf boundary and mid-node:
+/// the uninterrupted hash.
+#[test]
+fn resumed_trees_with_streamed_and_batched_leaves() {
+    let msg: Vec<u8> = (0..5_000_000u32).map(|i| (i ^ (i >> 9)) as u8).collect();
+    for (leaf, cuts) in [
+        (15u8, [1usize, 2 << 20, (2 << 20) + 100, 4_999_999]),
+        (2, [1, 256, 4096 + 7, 1_000_001]),
+    ] {
+        let params = Params::new()
+            .key(b"k")
+            .tree(TreeParams::new(leaf, 1, 3).unwrap());
+        let mut whole = Skein512::with_params(&params).unwrap();
+        whole.update(&msg);
+        let want = whole.finalize_vec();
+        let mut h = Skein512::with_params(&params).unwrap();
+        let mut at = 0;
+        for cut in cuts {
+            h.update(&msg[at..cut]);
+            at = cut;
+            h = Skein512::import_state(&h.export_state()).unwrap();
+        }
+        h.update(&msg[at..]);
+        assert_eq!(h.finalize_vec(), want, "leaf 2^{leaf} blocks");
+    }
+}
