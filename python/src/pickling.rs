@@ -100,7 +100,7 @@ pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
     let hasher = py
         .detach(|| DynSkein::import_state(saved))
         .map_err(|e| invalid(&e.to_string()))?;
-    let shape = Shape::of(saved).ok_or_else(|| invalid("no saved-state header"))?;
+    let shape = Shape::of(&hasher, saved).ok_or_else(|| invalid("not a version-1 saved hasher"))?;
     if shape.bit_padded {
         // Partial bytes stay here until `digest()`; the library never sees
         // one mid-stream.
@@ -119,10 +119,12 @@ pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
     ))
 }
 
-/// What the header of a saved hasher says (the library's state format,
-/// version 1, documented with `DynSkein::export_state`: magic (8 bytes),
-/// version, state words, flags (bit 0 bit pad, bit 1 tree), output bits (u64
-/// little-endian)). Read after `import_state` accepted the bytes.
+/// What a saved hasher holds that this module needs, from the typed API
+/// where it has it (state size, output length) and from the saved state's
+/// header for the flags (the library's format version 1, documented with
+/// `DynSkein::export_state` and in docs/design.md: magic (8 bytes), version,
+/// state words, flags (bit 0 bit pad, bit 1 tree)). Another version is
+/// refused rather than misread.
 struct Shape {
     state_bits: u64,
     digest_bits: u64,
@@ -131,12 +133,18 @@ struct Shape {
 }
 
 impl Shape {
-    fn of(saved: &[u8]) -> Option<Shape> {
-        let words = *saved.get(9)?;
+    fn of(hasher: &DynSkein, saved: &[u8]) -> Option<Shape> {
+        if saved.get(..9)? != b"SKEIN-ST\x01" {
+            return None;
+        }
         let flags = *saved.get(10)?;
-        let digest_bits = u64::from_le_bytes(saved.get(11..19)?.try_into().ok()?);
+        let (state_bits, digest_bits) = match hasher {
+            DynSkein::S256(h) => (256, h.output_bits()),
+            DynSkein::S512(h) => (512, h.output_bits()),
+            DynSkein::S1024(h) => (1024, h.output_bits()),
+        };
         Some(Shape {
-            state_bits: 64 * u64::from(words),
+            state_bits,
             digest_bits,
             tree: flags & 2 != 0,
             bit_padded: flags & 1 != 0,

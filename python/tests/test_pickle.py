@@ -146,6 +146,9 @@ def test_from_state_rejects_malformed_states(rng):
         (tag, version, saved + b"\0", count, pending_bits, pending_value),
         (tag, version, b"", count, pending_bits, pending_value),
         (tag, version, b"NOTSTATE" + saved[8:], count, pending_bits, pending_value),
+        # The library's bit-pad flag: partial bytes stay in the Python layer.
+        (tag, version, saved[:10] + bytes([saved[10] | 1]) + saved[11:], count, pending_bits, pending_value),
+        (tag, version, saved[:8] + b"\x02" + saved[9:], count, pending_bits, pending_value),
         (tag, version, saved, -1, pending_bits, pending_value),
         (tag, version, saved, 2**64, pending_bits, pending_value),
         (tag, version, saved, 1.0, pending_bits, pending_value),
