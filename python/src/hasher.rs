@@ -14,6 +14,7 @@
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
+use crate::pickling;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
@@ -84,12 +85,12 @@ impl From<BitsError> for PyErr {
 /// The message state: the library's hasher plus the bits of a partial last
 /// byte that it has not seen yet.
 #[derive(Clone)]
-pub(crate) struct State {
-    pub(crate) hasher: DynSkein,
+struct State {
+    hasher: DynSkein,
     /// Whole message bytes given to `hasher`.
-    pub(crate) bytes: u64,
+    bytes: u64,
     /// A partial byte: its bits (top first, the rest zero) and how many (1..=7).
-    pub(crate) pending: Option<(u8, u8)>,
+    pending: Option<(u8, u8)>,
 }
 
 impl State {
@@ -186,10 +187,10 @@ impl State {
 /// One object may be used from several threads; calls on it take turns.
 #[pyclass(frozen, module = "skein_simd", name = "skein")]
 pub struct Skein {
-    pub(crate) state_bits: u64,
-    pub(crate) digest_bits: u64,
+    state_bits: u64,
+    digest_bits: u64,
     /// Tree hashing: finishing may hash a batch of buffered leaves.
-    pub(crate) tree: bool,
+    tree: bool,
     state: Mutex<State>,
     /// The thread (its [`this_thread`] mark) inside a long `update` that
     /// holds `state` while it runs signal handlers between pieces; 0 when
@@ -295,7 +296,7 @@ impl Skein {
     }
 
     /// A hash object around a state (a copy, or one restored by pickle).
-    pub(crate) fn with(state_bits: u64, digest_bits: u64, tree: bool, state: State) -> Skein {
+    fn with(state_bits: u64, digest_bits: u64, tree: bool, state: State) -> Skein {
         Skein {
             state_bits,
             digest_bits,
@@ -306,7 +307,7 @@ impl Skein {
     }
 
     /// A copy of the message state, taken in turn with other threads.
-    pub(crate) fn snapshot(&self, py: Python<'_>) -> PyResult<State> {
+    fn snapshot(&self, py: Python<'_>) -> PyResult<State> {
         self.with_state(py, false, |s| s.clone())
     }
 
@@ -487,7 +488,10 @@ impl Skein {
     /// Pickling: `(_from_state, (state,))`, the state a tuple that
     /// `_from_state` checks (see `pickling.rs`).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        crate::pickling::reduce(py, self)
+        let s = self.snapshot(py)?;
+        let fields = pickling::save(py, &s.hasher, self.tree, s.bytes, s.pending)?;
+        let from_state = py.import("skein_simd")?.getattr("_from_state")?;
+        (from_state, (fields,)).into_pyobject(py)
     }
 
     /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.
@@ -533,6 +537,25 @@ impl Skein {
             slf.as_ptr()
         )
     }
+}
+
+/// A hash object from the state its pickle holds (`TypeError` if it is not
+/// a tuple, `ValueError` if it is malformed, as in pyskein).
+#[pyfunction]
+#[pyo3(name = "_from_state")]
+pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
+    let saved = pickling::load(py, state)?;
+    let state = State {
+        hasher: saved.hasher,
+        bytes: saved.bytes,
+        pending: saved.pending,
+    };
+    Ok(Skein::with(
+        saved.state_bits,
+        saved.digest_bits,
+        saved.tree,
+        state,
+    ))
 }
 
 macro_rules! factory {

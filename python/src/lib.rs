@@ -22,9 +22,7 @@ mod skein_simd_module {
     #[pymodule_export]
     use crate::extras::{hash_file, hash_many, platform};
     #[pymodule_export]
-    use crate::hasher::{skein1024, skein256, skein512, Skein};
-    #[pymodule_export]
-    use crate::pickling::from_state;
+    use crate::hasher::{from_state, skein1024, skein256, skein512, Skein};
     #[pymodule_export]
     use crate::threefish::Threefish;
 

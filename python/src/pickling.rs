@@ -1,5 +1,6 @@
-//! Pickling of hash objects: `skein.__reduce__` gives `(_from_state,
-//! (state,))`, and `_from_state(state)` makes the object again.
+//! The state tuple that pickles of hash objects hold: `skein.__reduce__`
+//! gives `(_from_state, (state,))`, and `_from_state(state)` makes the
+//! object again (both in hasher.rs, with [`save`] and [`load`]).
 //!
 //! `state` is the tuple `("skein_simd", 1, saved, message_bytes,
 //! pending_bits, pending_value)`: a format tag and version, the library's
@@ -10,7 +11,6 @@
 //! pyskein, a state that is not a tuple is a `TypeError` and a malformed one
 //! a `ValueError`.
 
-use crate::hasher::{Skein, State};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString, PyTuple};
@@ -19,27 +19,42 @@ use skein_simd::DynSkein;
 const TAG: &str = "skein_simd";
 const VERSION: u8 = 1;
 
-/// `(_from_state, (state,))` for `skein.__reduce__`.
-pub fn reduce<'py>(py: Python<'py>, skein: &Skein) -> PyResult<Bound<'py, PyTuple>> {
-    let state = skein.snapshot(py)?;
+/// What a state tuple restores.
+pub struct Saved {
+    pub hasher: DynSkein,
+    /// Whole message bytes given to `hasher`.
+    pub bytes: u64,
+    /// A partial byte not given to `hasher`: its bits (top first) and how many (1..=7).
+    pub pending: Option<(u8, u8)>,
+    pub state_bits: u64,
+    pub digest_bits: u64,
+    pub tree: bool,
+}
+
+/// The state tuple of a hash object (see the module comment).
+pub fn save<'py>(
+    py: Python<'py>,
+    hasher: &DynSkein,
+    tree: bool,
+    bytes: u64,
+    pending: Option<(u8, u8)>,
+) -> PyResult<Bound<'py, PyTuple>> {
     // A tree hasher hashes its batch of buffered leaves to save them.
-    let saved = if skein.tree {
-        py.detach(|| state.hasher.export_state())
+    let saved = if tree {
+        py.detach(|| hasher.export_state())
     } else {
-        state.hasher.export_state()
+        hasher.export_state()
     };
-    let (pending_bits, pending_value) = state.pending.map_or((0, 0), |(v, n)| (n, v));
-    let fields = (
+    let (pending_bits, pending_value) = pending.map_or((0, 0), |(v, n)| (n, v));
+    (
         TAG,
         VERSION,
         PyBytes::new(py, &saved),
-        state.bytes,
+        bytes,
         pending_bits,
         pending_value,
     )
-        .into_pyobject(py)?;
-    let from_state = py.import("skein_simd")?.getattr("_from_state")?;
-    (from_state, (fields,)).into_pyobject(py)
+        .into_pyobject(py)
 }
 
 fn invalid(why: &str) -> PyErr {
@@ -58,10 +73,9 @@ fn int_field<T: TryFrom<i128>>(fields: &Bound<'_, PyTuple>, i: usize) -> PyResul
         .ok_or_else(|| invalid("a field is out of range"))
 }
 
-/// A hash object from the state that pickling saved (see the module comment).
-#[pyfunction]
-#[pyo3(name = "_from_state")]
-pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
+/// What the state tuple `state` holds, checked: `TypeError` if it is not a
+/// tuple, `ValueError` if it is malformed (as pyskein's `_from_state`).
+pub fn load(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Saved> {
     let fields = state.cast::<PyTuple>().map_err(|_| {
         let type_name = state
             .get_type()
@@ -106,17 +120,14 @@ pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
         // one mid-stream.
         return Err(invalid("the saved hasher ends in a partial byte"));
     }
-    let state = State {
+    Ok(Saved {
         hasher,
         bytes,
         pending,
-    };
-    Ok(Skein::with(
-        shape.state_bits,
-        shape.digest_bits,
-        shape.tree,
-        state,
-    ))
+        state_bits: shape.state_bits,
+        digest_bits: shape.digest_bits,
+        tree: shape.tree,
+    })
 }
 
 /// What a saved hasher holds that this module needs, from the typed API
