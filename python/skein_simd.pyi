@@ -4,9 +4,10 @@
 """
 
 import os
+import random
 import sys
-from collections.abc import Iterable
-from typing import Optional, Sequence, SupportsIndex, Union, final
+from collections.abc import Callable, Iterable
+from typing import Any, Optional, Sequence, SupportsIndex, Union, final
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -47,7 +48,10 @@ class skein:
         complete it (ValueError otherwise).
         """
     def digest(self, start: int = ..., stop: int = ..., /) -> bytes:
-        """The digest so far (digest_size bytes), or digest()[start:stop]; give both or neither."""
+        """The digest so far (digest_size bytes), or digest()[start:stop]; give both or neither.
+
+        A slice computes only its own output blocks, for any digest_bits.
+        """
     def hexdigest(self) -> str:
         """The digest as lower-case hexadecimal digits."""
     def copy(self) -> "skein":
@@ -113,6 +117,52 @@ class threefish:
         """Encrypt one block (as long as the key)."""
     def decrypt_block(self, block: Buffer, /) -> bytes:
         """Decrypt one block (as long as the key)."""
+
+def _from_state(state: tuple[Any, ...], /) -> skein:
+    """A hash object from the state its pickle holds (TypeError if not a tuple, ValueError if malformed)."""
+
+_Hasher = Callable[..., skein]
+
+class Random(random.Random):
+    """The Skein-PRNG as a random.Random (pyskein's skein.Random, same outputs).
+
+    A bytes seed is hashed into the state as it is; any other seed (None: fresh
+    entropy) seeds a random.Random whose randrange(256) values are the seed.
+    """
+
+    def __init__(self, seed: object = None, hasher: _Hasher = ...) -> None: ...
+    def seed(self, seed: object = None) -> None:  # type: ignore[override]
+        """Hash `seed` into the state."""
+    def read(self, n: int) -> bytes:
+        """`n` random bytes; read(a) + read(b) == read(a + b)."""
+    def getrandbits(self, k: int) -> int: ...
+    def random(self) -> float: ...
+    def getstate(self) -> tuple[bytes, bytes, int, int, Optional[float]]: ...
+    def setstate(self, state: tuple[bytes, bytes, int, int, Optional[float]]) -> None: ...
+
+class RandomBytes:
+    """Pseudo-random bytes from Skein's output (pyskein's skein.RandomBytes)."""
+
+    state_size: int
+    def __init__(self, seed: bytes, hasher: _Hasher = ...) -> None: ...
+    def seed(self, seed: bytes) -> None:
+        """Hash the bytes `seed` into the state."""
+    def read(self, n: int) -> bytes:
+        """`n` pseudo-random bytes."""
+
+class StreamCipher:
+    """The Skein paper's stream cipher (pyskein's skein.StreamCipher): the
+    keystream is hasher(key=key, nonce=nonce, digest_bits=2**64-1)'s output;
+    each call costs as much as its message, wherever the position."""
+
+    DIGEST_BITS: int
+    def __init__(self, key: Buffer, nonce: Buffer = b"", hasher: _Hasher = ...) -> None: ...
+    def keystream(self, n: int) -> bytes:
+        """The next `n` keystream bytes."""
+    def encrypt(self, plain: bytes) -> bytes:
+        """`plain` XOR the next len(plain) keystream bytes."""
+    def decrypt(self, plain: bytes) -> bytes:
+        """The same as encrypt."""
 
 def hash_many(
     messages: Iterable[Buffer],

@@ -14,6 +14,7 @@
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
+use crate::pickling;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
@@ -31,11 +32,19 @@ pub const GIL_RELEASE_BYTES: usize = 2048;
 /// so an interrupt comes through at once, at no measurable cost.
 pub const CHUNK_BYTES: usize = 1 << 20;
 
-/// Clear the low `8 * len - digest_bits` bits of the last byte, as pyskein does.
+/// Clear the unused low bits of a whole digest's last byte, as pyskein does.
 pub fn mask_unused_bits(out: &mut [u8], digest_bits: u64) {
-    let unused = (8 * out.len() as u64).wrapping_sub(digest_bits);
-    if let (Some(last), 1..=7) = (out.last_mut(), unused) {
-        *last &= 0xFFu8 << unused;
+    mask_unused_bits_of_slice(out, out.len() as u64, digest_bits);
+}
+
+/// The same for `out`, a slice of the digest that ends at its byte `stop`
+/// (exclusive): only a slice that ends with the digest holds its last byte.
+fn mask_unused_bits_of_slice(out: &mut [u8], stop: u64, digest_bits: u64) {
+    let unused = (8 - digest_bits % 8) % 8;
+    if stop == digest_bits.div_ceil(8) {
+        if let (Some(last), 1..=7) = (out.last_mut(), unused) {
+            *last &= 0xFFu8 << unused;
+        }
     }
 }
 
@@ -151,15 +160,19 @@ impl State {
         8 * self.bytes as u128 + self.pending.map_or(0, |(_, n)| n as u128)
     }
 
-    /// The whole digest (unused bits masked), leaving `self` as it is.
-    fn digest(&self, digest_bits: u64) -> PyResult<Vec<u8>> {
+    /// Bytes `start..stop` of the digest (unused bits masked), leaving
+    /// `self` as it is: only the output blocks that hold them are computed.
+    fn digest(&self, digest_bits: u64, start: u64, stop: u64) -> PyResult<Vec<u8>> {
+        let mut out = alloc_output(stop - start)?;
         let mut h = self.hasher.clone();
         if let Some((value, n)) = self.pending {
             h.update_bits(&[value], n as u64);
         }
-        let mut out = alloc_output(digest_bits.div_ceil(8))?;
-        h.finalize_into(&mut out);
-        mask_unused_bits(&mut out, digest_bits);
+        let mut reader = h.finalize_xof();
+        reader.set_position(start);
+        let filled = reader.fill(&mut out);
+        debug_assert_eq!(filled, out.len(), "the slice lies inside the output");
+        mask_unused_bits_of_slice(&mut out, stop, digest_bits);
         Ok(out)
     }
 }
@@ -264,17 +277,38 @@ impl Skein {
         Ok(py.detach(|| f(&mut self.lock())))
     }
 
-    /// The whole digest, the object left as it is; without the GIL when
-    /// finishing is long (tree hashing, long outputs).
-    fn finish(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
-        let long = self.tree || self.digest_bits / 8 >= GIL_RELEASE_BYTES as u64;
+    /// Bytes `start..stop` of the digest, the object left as it is; without
+    /// the GIL when finishing is long (tree hashing, long slices).
+    fn finish(&self, py: Python<'_>, start: u64, stop: u64) -> PyResult<Vec<u8>> {
+        let long = self.tree || stop - start >= GIL_RELEASE_BYTES as u64;
         let digest_bits = self.digest_bits;
-        let snapshot = self.with_state(py, false, |s| s.clone())?;
+        let snapshot = self.snapshot(py)?;
         if long {
-            py.detach(|| snapshot.digest(digest_bits))
+            py.detach(|| snapshot.digest(digest_bits, start, stop))
         } else {
-            snapshot.digest(digest_bits)
+            snapshot.digest(digest_bits, start, stop)
         }
+    }
+
+    /// The whole digest.
+    fn finish_all(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        self.finish(py, 0, self.digest_bits.div_ceil(8))
+    }
+
+    /// A hash object around a state (a copy, or one restored by pickle).
+    fn with(state_bits: u64, digest_bits: u64, tree: bool, state: State) -> Skein {
+        Skein {
+            state_bits,
+            digest_bits,
+            tree,
+            state: Mutex::new(state),
+            updating: AtomicUsize::new(0),
+        }
+    }
+
+    /// A copy of the message state, taken in turn with other threads.
+    fn snapshot(&self, py: Python<'_>) -> PyResult<State> {
+        self.with_state(py, false, |s| s.clone())
     }
 
     /// A hasher from pyskein's constructor arguments.
@@ -311,13 +345,12 @@ impl Skein {
             Ok::<State, String>(state)
         };
         let state = if long { py.detach(build) } else { build() }.map_err(PyValueError::new_err)?;
-        Ok(Skein {
+        Ok(Skein::with(
             state_bits,
-            digest_bits: hash_args.digest_bits,
-            tree: hash_args.tree.is_some(),
-            state: Mutex::new(state),
-            updating: AtomicUsize::new(0),
-        })
+            hash_args.digest_bits,
+            hash_args.tree.is_some(),
+            state,
+        ))
     }
 }
 
@@ -387,7 +420,8 @@ impl Skein {
     }
 
     /// The digest of everything hashed so far, `digest_size` bytes (the
-    /// object stays usable). `digest(start, stop)` is `digest()[start:stop]`.
+    /// object stays usable). `digest(start, stop)` is `digest()[start:stop]`,
+    /// computing only the output blocks that hold it (any `digest_bits`).
     ///
     /// When `digest_bits` is not a multiple of 8, the unused low bits of the
     /// last byte are zero (as in pyskein).
@@ -421,25 +455,43 @@ impl Skein {
         if start == stop {
             return Ok(PyBytes::new(py, b""));
         }
-        let out = self.finish(py)?;
-        Ok(PyBytes::new(py, &out[start as usize..stop as usize]))
+        let out = self.finish(py, start, stop)?;
+        Ok(PyBytes::new(py, &out))
     }
 
     /// The digest as a string of lower-case hexadecimal digits.
     fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(hex::encode(self.finish(py)?))
+        Ok(hex::encode(self.finish_all(py)?))
     }
 
     /// A copy of the hash object, to hash several messages that share a prefix.
     fn copy(&self, py: Python<'_>) -> PyResult<Skein> {
-        let state = self.with_state(py, false, |s| s.clone())?;
-        Ok(Skein {
-            state_bits: self.state_bits,
-            digest_bits: self.digest_bits,
-            tree: self.tree,
-            state: Mutex::new(state),
-            updating: AtomicUsize::new(0),
-        })
+        let state = self.snapshot(py)?;
+        Ok(Skein::with(
+            self.state_bits,
+            self.digest_bits,
+            self.tree,
+            state,
+        ))
+    }
+
+    /// `copy.copy()`: as `copy()`.
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Skein> {
+        self.copy(py)
+    }
+
+    /// `copy.deepcopy()`: as `copy()` (the object holds no other objects).
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Skein> {
+        self.copy(py)
+    }
+
+    /// Pickling: `(_from_state, (state,))`, the state a tuple that
+    /// `_from_state` checks (see `pickling.rs`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let s = self.snapshot(py)?;
+        let fields = pickling::save(py, &s.hasher, self.tree, s.bytes, s.pending)?;
+        let from_state = py.import("skein_simd")?.getattr("_from_state")?;
+        (from_state, (fields,)).into_pyobject(py)
     }
 
     /// `'Skein-256'`, `'Skein-512'` or `'Skein-1024'`.
@@ -485,6 +537,25 @@ impl Skein {
             slf.as_ptr()
         )
     }
+}
+
+/// A hash object from the state its pickle holds (`TypeError` if it is not
+/// a tuple, `ValueError` if it is malformed, as in pyskein).
+#[pyfunction]
+#[pyo3(name = "_from_state")]
+pub fn from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Skein> {
+    let saved = pickling::load(py, state)?;
+    let state = State {
+        hasher: saved.hasher,
+        bytes: saved.bytes,
+        pending: saved.pending,
+    };
+    Ok(Skein::with(
+        saved.state_bits,
+        saved.digest_bits,
+        saved.tree,
+        state,
+    ))
 }
 
 macro_rules! factory {

@@ -1,11 +1,14 @@
 //! `skein_simd` for Python: pyskein 1.0's API (`skein256`, `skein512`,
-//! `skein1024`, `threefish`) on the skein-simd library, plus `hash_many`,
-//! `hash_file` and `platform`. Only the library's public API is used.
+//! `skein1024`, `threefish`, `Random`, `RandomBytes`, `StreamCipher`) on the
+//! skein-simd library, plus `hash_many`, `hash_file` and `platform`. Only the
+//! library's public API is used.
 
 mod args;
 mod buffer;
+mod constructions;
 mod extras;
 mod hasher;
+mod pickling;
 mod threefish;
 
 use pyo3::prelude::*;
@@ -19,13 +22,14 @@ mod skein_simd_module {
     #[pymodule_export]
     use crate::extras::{hash_file, hash_many, platform};
     #[pymodule_export]
-    use crate::hasher::{skein1024, skein256, skein512, Skein};
+    use crate::hasher::{from_state, skein1024, skein256, skein512, Skein};
     #[pymodule_export]
     use crate::threefish::Threefish;
 
     #[pymodule_init]
     fn init(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
         use pyo3::types::PyModuleMethods;
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        crate::constructions::add_to(m)
     }
 }

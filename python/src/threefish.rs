@@ -166,3 +166,45 @@ impl Threefish {
         8 * self.block_bytes
     }
 }
+
+/// The loop of `Random.read` (constructions.py) in one call: `count` times,
+/// key Threefish with the state and `tweak`, encrypt the counter block 0 (the
+/// next state) and the counter block 1 (output). Returns the last state and
+/// the output blocks. `state` is 32, 64 or 128 bytes (the caller checks).
+#[pyfunction]
+pub fn prng_blocks<'py>(
+    py: Python<'py>,
+    state: &[u8],
+    tweak: &[u8],
+    count: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let tweak = tweak_array(tweak, "tweak must be 16 bytes long")?;
+    let size = state.len();
+    if !matches!(size, 32 | 64 | 128) {
+        return Err(PyValueError::new_err(
+            "key must be 32, 64 or 128 bytes long",
+        ));
+    }
+    let total = count
+        .checked_mul(size)
+        .ok_or_else(|| pyo3::exceptions::PyMemoryError::new_err("too many random bytes"))?;
+    let mut out = crate::hasher::alloc_output(total as u64)?;
+    let mut key = Zeroizing::new(state.to_vec());
+    let run = |out: &mut [u8], key: &mut [u8]| {
+        for block in out.chunks_exact_mut(size) {
+            let cipher = Cipher::new(key, &tweak);
+            // Counter 1 (output) first: `key` is overwritten with counter 0's.
+            block.fill(0);
+            block[0] = 1;
+            cipher.apply(block, true);
+            key.fill(0);
+            cipher.apply(key, true);
+        }
+    };
+    if total >= crate::hasher::GIL_RELEASE_BYTES {
+        py.detach(|| run(&mut out, &mut key));
+    } else {
+        run(&mut out, &mut key);
+    }
+    Ok((PyBytes::new(py, &key), PyBytes::new(py, &out)))
+}

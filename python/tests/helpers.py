@@ -63,3 +63,50 @@ def rand_kwargs(rng, state_bits, tree=None):
     if tree if tree is not None else rng.random() < 0.3:
         kw["tree"] = rand_tree(rng)
     return kw
+
+
+# pyskein 1.0 writes only the low 4 bytes of Skein's 8-byte output counter
+# (WORDS_TO_BYTES(b, &i, 4) in output_hash), so its output block i is block
+# i % 2**32 of the specification's; below this many blocks it is right.
+PYSKEIN_COUNTER_BLOCKS = 2**32
+
+_T1_FIRST, _T1_FINAL, _TYPE_OUT = 1 << 62, 1 << 63, 63 << 56
+
+
+def _tweak(t0, t1):
+    return t0.to_bytes(8, "little") + t1.to_bytes(8, "little")
+
+
+def _xor(a, b):
+    return bytes(x ^ y for x, y in zip(a, b))
+
+
+def reference_output(theirs, start, stop):
+    """Bytes start..stop of the output of `theirs`, a sequential pyskein hash
+    object (whole bytes hashed), by the specification's output stage (8-byte
+    counter), unmasked: from pyskein's saved state (chain, tweak, buffered
+    block, from its pickle) with pyskein's Threefish. Independent of
+    skein_simd, and right where pyskein's own counter is not."""
+    (state,) = theirs.__reduce__()[1]
+    size, buffered, chain, tweak = state[2], state[5], state[6], state[7]
+    assert len(state) == 8 and state[4] == 0, "sequential, whole bytes"
+    t0 = int.from_bytes(tweak[:8], "little") + len(buffered)
+    t1 = int.from_bytes(tweak[8:], "little") | _T1_FINAL
+    last = buffered + bytes(size - len(buffered))
+    g = _xor(pyskein.threefish(chain, _tweak(t0, t1)).encrypt_block(last), last)
+    out = pyskein.threefish(g, _tweak(8, _T1_FIRST | _T1_FINAL | _TYPE_OUT))
+    blocks = []
+    for i in range(start // size, (stop - 1) // size + 1):
+        counter = i.to_bytes(8, "little") + bytes(size - 8)
+        blocks.append(_xor(out.encrypt_block(counter), counter))
+    skip = start - start // size * size
+    return b"".join(blocks)[skip : skip + stop - start]
+
+
+def masked(out, stop, digest_bits):
+    """`out` (a slice ending at byte `stop`) with the unused low bits of the
+    digest's last byte cleared, as pyskein does (and skein_simd)."""
+    unused = (8 - digest_bits % 8) % 8
+    if out and unused and stop == (digest_bits + 7) // 8:
+        out = out[:-1] + bytes([out[-1] & (0xFF << unused) & 0xFF])
+    return out

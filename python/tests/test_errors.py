@@ -258,16 +258,6 @@ def test_accepted_deviations():
         pyskein.skein512(b"abc", digest_bits=7).copy()
 
 
-def test_missing_features_fail_loudly():
-    # Not provided (see docs/python.md): pickling needs a state export in the
-    # Rust API; pyskein pickles.
-    import pickle
-
-    with pytest.raises(TypeError):
-        pickle.dumps(skein_simd.skein512(b"abc"))
-    assert pickle.loads(pickle.dumps(pyskein.skein512(b"abc"))).digest() == pyskein.skein512(b"abc").digest()
-
-
 def outcome(call, mod):
     """What one call gives on a module: its result, or its exception's type and text."""
     try:
