@@ -74,11 +74,11 @@ registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
     Portable = "portable", portable if cfg(all()), auto 1, lanes portable_lanes if cfg(all()), auto(_) 1;
     /// x86-64 SSE2.
-    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes x86::sse2 if cfg(skein_simd_x86), auto(_) 3;
+    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes x86::sse2 if cfg(skein_simd_x86), auto(_) 3, interleaved x86::sse2::interleaved;
     /// x86-64 AVX2.
-    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes x86::avx2 if cfg(skein_simd_x86), auto(_) 4;
+    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes x86::avx2 if cfg(skein_simd_x86), auto(_) 4, interleaved x86::avx2::interleaved;
     /// x86-64 AVX-512 F + VL.
-    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes x86::avx512 if cfg(skein_simd_x86), auto(_) 5;
+    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes x86::avx512 if cfg(skein_simd_x86), auto(_) 5, interleaved x86::avx512::interleaved;
     /// x86-64 scalar code in generated inline assembly (baseline
     /// instructions only); the automatic choice on x86-64.
     Asm = "asm", x86::asm if cfg(skein_simd_x86), auto 2;
@@ -159,15 +159,27 @@ impl core::fmt::Display for Backend {
 }
 
 impl Backend {
-    /// How many messages this backend's multi-lane kernel hashes at once, if
-    /// this build and CPU have one (see [`SkeinMany`](crate::SkeinMany)).
+    /// How many messages this backend's multi-lane kernel hashes at once for
+    /// a 512-bit state, if this build and CPU have one (the form of the
+    /// kernel, and so the count, may differ by state size:
+    /// [`SkeinMany::lanes`](crate::SkeinMany::lanes) tells for each).
     ///
     /// ```
     /// use skein_simd::Backend;
     /// assert!(Backend::Portable.lanes().unwrap() >= 1);
     /// ```
     pub fn lanes(self) -> Option<usize> {
-        LaneChoice::of(self).map(LaneChoice::lanes)
+        LaneChoice::of(self).map(LaneChoice::lanes_for::<8>)
+    }
+
+    /// Test hook: the forms of this backend's multi-lane kernel in this
+    /// build and on this CPU, by independent groups of lanes per call:
+    /// `[1]`, `[1, 2]` (an interleaved form too), or none. The automatic
+    /// choice takes the faster form; [`Platform::with_lane_interleave`]
+    /// forces one.
+    #[doc(hidden)]
+    pub fn lane_interleaves(self) -> &'static [usize] {
+        lanes::interleaves(self)
     }
 }
 
@@ -241,6 +253,21 @@ impl Platform {
         }
     }
 
+    /// Test hook: run `f` with every multi-lane kernel chosen on this thread
+    /// (by `force`, `Params::backend`, `Backend::lanes`, `raw::compress_lanes`;
+    /// not `detect`, which is cached) in the form with `interleave`
+    /// independent groups of lanes per call (1 or 2, see
+    /// [`Backend::lane_interleaves`]; 1 for kernels without a second form).
+    /// Results are the same in every form; the tests check that.
+    ///
+    /// # Panics
+    /// If `interleave` is not 1 or 2.
+    #[doc(hidden)]
+    #[cfg(feature = "std")]
+    pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
+        lanes::with_interleave(interleave, f)
+    }
+
     /// The multi-lane kernel that goes with this platform (see `force`).
     pub(crate) fn lane_choice(&self) -> LaneChoice {
         self.lanes
@@ -294,5 +321,45 @@ mod tests {
             assert_eq!(platform.lane_choice().backend(), want, "forced {backend}");
         }
         assert_eq!(Platform::detect().lane_choice(), LaneChoice::detect());
+    }
+
+    /// The interleaved form runs twice the lanes of the one-group form, and
+    /// the test hook reaches `Platform::force` and `Backend::lanes` alike.
+    #[test]
+    fn forced_interleave_doubles_the_lanes() {
+        for backend in Backend::ALL {
+            let forms = backend.lane_interleaves();
+            assert_eq!(forms.is_empty(), backend.lanes().is_none(), "{backend}");
+            let Some(&first) = forms.first() else {
+                continue;
+            };
+            assert_eq!(first, 1, "{backend}");
+            let one = Platform::with_lane_interleave(1, || backend.lanes()).unwrap();
+            for &i in forms {
+                let (lanes, platform) = Platform::with_lane_interleave(i, || {
+                    (backend.lanes().unwrap(), Platform::force(backend).unwrap())
+                });
+                assert_eq!(lanes, i * one, "{backend} in {i} groups");
+                let lane_choice = platform.lane_choice();
+                assert_eq!(lane_choice.lanes_for::<4>(), lanes, "{backend}");
+                assert_eq!(lane_choice.lanes_for::<16>(), lanes, "{backend}");
+                assert_eq!(lane_choice.interleave_for::<8>(), i, "{backend}");
+            }
+            // Outside the hook: the automatic form, one of these, and the
+            // chunking count a multiple of its lanes.
+            let auto = LaneChoice::of(backend).unwrap();
+            for (interleave, lanes) in [
+                (auto.interleave_for::<4>(), auto.lanes_for::<4>()),
+                (auto.interleave_for::<8>(), auto.lanes_for::<8>()),
+                (auto.interleave_for::<16>(), auto.lanes_for::<16>()),
+            ] {
+                assert!(forms.contains(&interleave), "{backend}: {interleave}");
+                assert_eq!(auto.lanes() % lanes, 0, "{backend}");
+            }
+        }
+        #[cfg(skein_simd_x86)]
+        if Backend::Avx2.is_available() {
+            assert_eq!(Backend::Avx2.lane_interleaves(), [1, 2]);
+        }
     }
 }
