@@ -112,6 +112,21 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
             Box::new(move || many.hash_into(messages, &mut out)),
         ));
     }
+    // The automatic choice: backend by rank, form measured at first use.
+    let many = SkeinMany::<W>::new(&Params::new()).unwrap();
+    let name = format!(
+        "Skein-{bits} hash_many, automatic ({} {}), 1 thread",
+        many.backend(),
+        form(many.interleave(), many.lanes())
+    );
+    let mut out = vec![0u8; messages.len() * 8 * W];
+    let messages = &messages;
+    cases.push((
+        name,
+        total,
+        1,
+        Box::new(move || many.hash_into(messages, &mut out)),
+    ));
     race(cases, runs, ghz);
 }
 

@@ -63,13 +63,24 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
 // AArch64: NEON's single-stream block function is the portable one.
 //
-// Multi-lane, Zen 5 without AVX-512, Skein-512 over 1 KiB messages, same-run
-// ratios (examples/many_table.rs, benches/many.rs): AVX2 x4 about 2x SSE2
-// x2, SSE2 x2 about 1.2x portable. AVX-512 x8 comes first by construction
-// (twice the lanes, one-instruction rotates). AArch64 NEON x4 (with SHA3
-// only: `neon::Token::lanes_preferred`) and POWER8+ VSX x2 come before
-// portable by llvm-mca's cycle estimates (docs/aarch64.md, docs/powerpc.md).
-// The portable kernel has one lane (see `portable_lanes::LANES`).
+// Multi-lane, Zen 5 without AVX-512, 16 KiB messages in L2, same-run
+// ratios (examples/many_table.rs; docs/lanes.md): AVX2 about 2x SSE2 and
+// 2.1-2.5x one stream; SSE2 1.0-1.4x one stream, portable 0.9x. AVX-512 x8
+// comes first by construction (twice the lanes, one-instruction rotates).
+// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
+// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates
+// (docs/aarch64.md, docs/powerpc.md). The portable kernel has one lane (see
+// `portable_lanes::LANES`).
+//
+// `interleaved`: the same kernel over two independent groups of lanes per
+// call, for cores whose vector latency leaves pipes idle. Which form runs is
+// not ranked here but measured once per backend and state size at first use
+// (`lanes::interleave_measured`): on this Zen 5 (1-cycle vector latency, one
+// shift pipe; tools/bench/latency-probe) AVX2 2x4 is about 1.25x x4 for
+// Skein-256, where 16 ymm hold both groups' 4 state rows, and slower for
+// Skein-512 (spills) and Skein-1024 (spills, rounds out of line); SSE2 2x2
+// likewise. On the Zen 5 of the AVX-512 figures (2-cycle latency) two
+// groups of 8 are expected to pay; it could not be measured here.
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
     Portable = "portable", portable if cfg(all()), auto 1, lanes portable_lanes if cfg(all()), auto(_) 1;

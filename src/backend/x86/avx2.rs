@@ -315,36 +315,26 @@ fn xor(a: __m256i, b: __m256i) -> __m256i {
     _mm256_xor_si256(a, b)
 }
 
-/// Rotate every lane left by a multiple of 8 (a constant after inlining):
-/// one byte shuffle. Byte b of each word takes byte (b - r/8) mod 8.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn rol_bytes(a: __m256i, r: u32) -> __m256i {
-    let shift = (r / 8) as u64;
-    let mut index = 0u64;
-    for b in 0..8 {
-        index |= ((b + 8 - shift) % 8) << (8 * b);
-    }
-    let upper = index + 0x0808_0808_0808_0808;
-    let mask = _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
-    _mm256_shuffle_epi8(a, mask)
-}
-
 /// Rotate every lane left by `r` (a constant after inlining).
 ///
-/// Shifts are the scarce operation: on Zen 5 (the measured core) one
-/// shift pipe (1 per cycle) against 3-4 pipes for add, xor, or, and 2 for
-/// byte shuffles (tools/bench/latency-probe). So a multiple of 8 is one
-/// byte shuffle, and 8k + 1 a byte shuffle, then `y + y` (LLVM keeps a
-/// shift by 1 as `vpaddq`) or'ed with `y >> 63`: one shift instead of two.
+/// Multiples of 8 are one byte shuffle, the others two shifts and an or.
+/// (On Zen 5 shifts have one pipe against 3-4 for add/xor/or,
+/// tools/bench/latency-probe; taking 8k + 1 as a byte shuffle, `y + y` and
+/// one shift measured no faster: the kernel is bound by all its operations,
+/// and that form has one more.)
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rol(a: __m256i, r: u32) -> __m256i {
     if r.is_multiple_of(8) {
-        rol_bytes(a, r)
-    } else if r % 8 == 1 {
-        let y = if r > 8 { rol_bytes(a, r - 1) } else { a };
-        _mm256_or_si256(_mm256_add_epi64(y, y), _mm256_srli_epi64::<63>(y))
+        // Byte b of each word takes byte (b - r/8) mod 8.
+        let shift = (r / 8) as u64;
+        let mut index = 0u64;
+        for b in 0..8 {
+            index |= ((b + 8 - shift) % 8) << (8 * b);
+        }
+        let upper = index + 0x0808_0808_0808_0808;
+        let mask = _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
+        _mm256_shuffle_epi8(a, mask)
     } else {
         let left = _mm256_sll_epi64(a, _mm_cvtsi32_si128(r as i32));
         let right = _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - r as i32));
