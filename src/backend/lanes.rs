@@ -297,7 +297,8 @@ fn interleave_measured<const W: usize>(choice: Choice) -> bool {
 }
 
 /// Time both forms of `choice`'s kernel on blocks of `W` words:
-/// nanoseconds per lane-block, best of a few alternating rounds.
+/// nanoseconds per lane-block, best of a few alternating rounds; whether
+/// the interleaved one is at least 5% faster.
 #[cfg(feature = "std")]
 fn measure_interleave<const W: usize>(choice: Choice) -> bool {
     /// Blocks per lane and call: long enough to time, short enough that the
@@ -328,7 +329,9 @@ fn measure_interleave<const W: usize>(choice: Choice) -> bool {
         one = one.min(choice.run_lanes::<W, _>(false, Time(1)));
         two = two.min(choice.run_lanes::<W, _>(true, Time(1)));
     }
-    two < one
+    // The interleaved form must win clearly: a noisy tie keeps the form
+    // with fewer spills.
+    two < 0.95 * one
 }
 
 /// Test hook for the conformance tests: run `backend`'s multi-lane kernel
