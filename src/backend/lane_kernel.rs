@@ -161,6 +161,8 @@ pub(crate) use lane_kernel;
 /// `$total = 2 * $lanes`) and each helper acts on both halves side by
 /// side, so the kernel written once in `lane_kernel!` runs two independent
 /// chains that the compiler interleaves instruction by instruction.
+/// (Only x86 has interleaved forms so far, hence the `cfg`.)
+#[cfg(skein_simd_x86)]
 macro_rules! interleaved_lane_kernel {
     ($feature:literal, $v:ty, $lanes:literal, $total:literal) => {
         use super::Token;
@@ -247,4 +249,5 @@ macro_rules! interleaved_lane_kernel {
         lane_kernel!($feature, Pair, $total);
     };
 }
+#[cfg(skein_simd_x86)]
 pub(crate) use interleaved_lane_kernel;

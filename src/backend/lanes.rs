@@ -176,6 +176,7 @@ impl LaneChoice {
     /// A multiple of the computations one kernel call advances, whatever
     /// the state size (the form may depend on it): the count to split work
     /// into per thread. Exact: [`lanes_for`](Self::lanes_for).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn lanes(self) -> usize {
         let two = self.interleave != Interleave::One;
         self.choice.lanes(two).expect("a LaneChoice has lanes")
