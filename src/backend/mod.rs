@@ -64,8 +64,8 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // AArch64: NEON's single-stream block function is the portable one.
 //
 // Multi-lane, Zen 5 without AVX-512, 16 KiB messages in L2, same-run
-// ratios (examples/many_table.rs; docs/lanes.md): AVX2 about 2x SSE2 and
-// 2.1-2.5x one stream; SSE2 1.0-1.4x one stream, portable 0.9x. AVX-512 x8
+// ratios (examples/many_table.rs; docs/lanes.md): AVX2 1.7-2.5x one stream
+// (Skein-1024 to Skein-256), SSE2 0.9-1.2x, portable 0.9x. AVX-512 x8
 // comes first by construction (twice the lanes, one-instruction rotates).
 // AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
 // POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates
@@ -75,11 +75,11 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // `interleaved`: the same kernel over two independent groups of lanes per
 // call, for cores whose vector latency leaves pipes idle. Which form runs is
 // not ranked here but measured once per backend and state size at first use
-// (`lanes::interleave_measured`): on this Zen 5 (1-cycle vector latency, one
-// shift pipe; tools/bench/latency-probe) AVX2 2x4 is about 1.25x x4 for
-// Skein-256, where 16 ymm hold both groups' 4 state rows, and slower for
-// Skein-512 (spills) and Skein-1024 (spills, rounds out of line); SSE2 2x2
-// likewise. On the Zen 5 of the AVX-512 figures (2-cycle latency) two
+// (`lanes::interleave_measured`): on the Zen 5 VM above (AVX-512 hidden;
+// 1-cycle vector latency, one shift pipe; tools/bench/latency-probe) AVX2
+// 2x4 is 1.2-1.3x x4 for Skein-256, where 16 ymm still hold both groups' 8
+// state rows, and slower for Skein-512 (spills) and Skein-1024 (spills,
+// rounds out of line); SSE2 2x2 likewise. On the Zen 5 of the AVX-512 figures (2-cycle latency) two
 // groups of 8 are expected to pay; it could not be measured here.
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
