@@ -138,8 +138,14 @@ impl LaneChoice {
     /// The multi-lane kernel of `choice`'s instruction set, if it has one, in
     /// the form this CPU runs fastest (or the one a test forces).
     pub(super) fn with(choice: Choice) -> Option<LaneChoice> {
+        LaneChoice::in_form(choice, forced_interleave())
+    }
+
+    /// `choice`'s kernel in the form with `forced` groups of lanes, or the
+    /// automatic form.
+    fn in_form(choice: Choice, forced: Option<usize>) -> Option<LaneChoice> {
         choice.lanes(false)?;
-        let interleave = match forced_interleave() {
+        let interleave = match forced {
             Some(_) if !choice.has_interleaved() => Interleave::One,
             Some(2) => Interleave::Two,
             Some(_) => Interleave::One,
@@ -160,10 +166,11 @@ impl LaneChoice {
     }
 
     /// The fastest multi-lane kernel this CPU runs: the highest lane rank
-    /// in the backend table.
+    /// in the backend table, in its automatic form (never a form a test
+    /// forces: `Platform::detect` caches this for the process).
     pub(crate) fn detect() -> LaneChoice {
         Choice::best(Choice::lane_rank)
-            .and_then(LaneChoice::with)
+            .and_then(|c| LaneChoice::in_form(c, None))
             .unwrap_or_else(LaneChoice::portable)
     }
 

@@ -356,6 +356,12 @@ mod tests {
                 assert_eq!(lane_choice.lanes_for::<16>(), lanes, "{backend}");
                 assert_eq!(lane_choice.interleave_for::<8>(), i, "{backend}");
             }
+            // Detection inside the hook still gives the automatic form (it
+            // is cached for the process).
+            assert_eq!(
+                Platform::with_lane_interleave(2, LaneChoice::detect),
+                LaneChoice::detect()
+            );
             // Outside the hook: the automatic form, one of these, and the
             // chunking count a multiple of its lanes.
             let auto = LaneChoice::of(backend).unwrap();
