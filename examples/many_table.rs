@@ -161,6 +161,33 @@ fn main() {
     if args.first().map(String::as_str) == Some("--tree-digest") {
         return tree_digest(&args[1..]);
     }
+    if args.first().map(String::as_str) == Some("--form-choice-cost") {
+        // The one-time measurement that picks each kernel's form: the first
+        // `lanes()` of each state size pays it, the second reads the cache.
+        let many = (
+            SkeinMany::<4>::new(&Params::new()).unwrap(),
+            SkeinMany::<8>::new(&Params::new()).unwrap(),
+            SkeinMany::<16>::new(&Params::new()).unwrap(),
+        );
+        let time = |f: &dyn Fn() -> usize| {
+            let t = Instant::now();
+            let lanes = f();
+            (lanes, t.elapsed().as_secs_f64() * 1e6)
+        };
+        let calls: [(u32, &dyn Fn() -> usize); 3] = [
+            (256, &|| many.0.lanes()),
+            (512, &|| many.1.lanes()),
+            (1024, &|| many.2.lanes()),
+        ];
+        for (bits, f) in calls {
+            let (lanes, first) = time(f);
+            let (_, second) = time(f);
+            println!(
+                "Skein-{bits}: {lanes} lanes, first call {first:.1} us, second {second:.2} us"
+            );
+        }
+        return;
+    }
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 3 } else { 7 };
     let threads = rayon::current_num_threads();

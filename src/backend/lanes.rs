@@ -305,20 +305,21 @@ fn interleave_measured<const W: usize>(choice: Choice) -> bool {
 }
 
 /// Time both forms of `choice`'s kernel on blocks of `W` words:
-/// nanoseconds per lane-block, best of a few alternating rounds; whether
-/// the interleaved one is at least 5% faster.
+/// nanoseconds per lane, best of a few alternating rounds; whether the
+/// interleaved one is at least 5% faster.
 #[cfg(feature = "std")]
 fn measure_interleave<const W: usize>(choice: Choice) -> bool {
-    /// Blocks per lane and call: long enough to time, short enough that the
-    /// whole measurement stays within some tens of microseconds.
-    const BLOCKS: usize = 4;
+    /// Bytes per lane and call (4, 2 or 1 blocks): long enough to time
+    /// (0.5 to 2 microseconds a call here), short enough that the whole
+    /// measurement stays within some tens of microseconds.
+    const BYTES: usize = 128;
     const ROUNDS: usize = 6;
     struct Time(usize);
     impl<const W: usize> LaneJob<W> for Time {
         type Output = f64;
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> f64 {
-            let data = [0x5au8; 128 * BLOCKS];
-            let data = &data[..8 * W * BLOCKS];
+            let data = [0x5au8; BYTES];
+            let data = &data[..];
             let mut state = LaneState::<W, L>::new();
             let mut best = f64::MAX;
             for _ in 0..self.0 {
@@ -326,7 +327,7 @@ fn measure_interleave<const W: usize>(choice: Choice) -> bool {
                 kernel.compress(&mut state, [data; L], [8 * W as u64; L]);
                 best = best.min(t.elapsed().as_nanos() as f64);
             }
-            best / (L * BLOCKS) as f64
+            best / L as f64
         }
     }
     // A first call of each to fault in code and data, then alternate.
