@@ -2,13 +2,16 @@
 //! single-stream hashing measured in the same run:
 //! `cargo run --release --example many_table [-- --quick]`.
 //!
-//! Rows: `hash_many` over 1 KiB messages per multi-lane kernel (one thread and
-//! all threads), the ZFS case (Skein-512-256 keyed, 128 KiB blocks), and tree
+//! Rows: `hash_many` over 1 KiB messages per multi-lane kernel form (one
+//! group of lanes per call, and two interleaved groups where the kernel has
+//! that form; one thread and all threads), each kernel form on 16 KiB
+//! messages in L2 per state size, 16 KiB against 1 KiB and 256 B messages
+//! on the automatic kernel, the ZFS case (Skein-512-256 keyed, 128 KiB blocks), and tree
 //! hashing 10,1,255 of a 1 GiB buffer. On x86-64 it also prints the clock
 //! (a chain of dependent adds, one per cycle) and each one-thread row's
 //! cycles per byte at that clock, for comparison with llvm-mca's estimates.
 
-use skein_simd::{Backend, Params, Skein, Skein512, SkeinMany, SkeinMany512, TreeParams};
+use skein_simd::{Backend, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, TreeParams};
 use std::time::Instant;
 
 /// A case of a section: name, bytes processed per call, the work (run in
@@ -56,6 +59,23 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
 
 use bench_clock::clock_ghz;
 
+/// Every lane kernel form here: backend and groups of lanes per call.
+fn lane_forms() -> Vec<(Backend, usize)> {
+    Backend::ALL
+        .into_iter()
+        .flat_map(|b| b.lane_interleaves().iter().map(move |&i| (b, i)))
+        .collect()
+}
+
+/// "x4" for one group of four lanes, "2x4" for two interleaved groups.
+fn form(interleave: usize, lanes: usize) -> String {
+    if interleave == 1 {
+        format!("x{lanes}")
+    } else {
+        format!("{interleave}x{}", lanes / interleave)
+    }
+}
+
 /// Skein-(64 W): one stream against every multi-lane kernel, one thread,
 /// on messages that stay in L2.
 fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
@@ -73,15 +93,17 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
             }
         }),
     )];
-    for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
-        let Ok(many) = SkeinMany::<W>::new(&Params::new().backend(backend)) else {
+    for (backend, interleave) in lane_forms() {
+        let Ok(many) = Platform::with_lane_interleave(interleave, || {
+            SkeinMany::<W>::new(&Params::new().backend(backend))
+        }) else {
             continue;
         };
         let messages = &messages;
         let mut out = vec![0u8; messages.len() * 8 * W];
         let name = format!(
-            "Skein-{bits} hash_many, {backend} x{} lanes, 1 thread",
-            many.lanes()
+            "Skein-{bits} hash_many, {backend} {}, 1 thread",
+            form(interleave, many.lanes())
         );
         cases.push((
             name,
@@ -90,6 +112,21 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
             Box::new(move || many.hash_into(messages, &mut out)),
         ));
     }
+    // The automatic choice: backend by rank, form measured at first use.
+    let many = SkeinMany::<W>::new(&Params::new()).unwrap();
+    let name = format!(
+        "Skein-{bits} hash_many, automatic ({} {}), 1 thread",
+        many.backend(),
+        form(many.interleave(), many.lanes())
+    );
+    let mut out = vec![0u8; messages.len() * 8 * W];
+    let messages = &messages;
+    cases.push((
+        name,
+        total,
+        1,
+        Box::new(move || many.hash_into(messages, &mut out)),
+    ));
     race(cases, runs, ghz);
 }
 
@@ -124,6 +161,33 @@ fn main() {
     if args.first().map(String::as_str) == Some("--tree-digest") {
         return tree_digest(&args[1..]);
     }
+    if args.first().map(String::as_str) == Some("--form-choice-cost") {
+        // The one-time measurement that picks each kernel's form: the first
+        // `lanes()` of each state size pays it, the second reads the cache.
+        let many = (
+            SkeinMany::<4>::new(&Params::new()).unwrap(),
+            SkeinMany::<8>::new(&Params::new()).unwrap(),
+            SkeinMany::<16>::new(&Params::new()).unwrap(),
+        );
+        let time = |f: &dyn Fn() -> usize| {
+            let t = Instant::now();
+            let lanes = f();
+            (lanes, t.elapsed().as_secs_f64() * 1e6)
+        };
+        let calls: [(u32, &dyn Fn() -> usize); 3] = [
+            (256, &|| many.0.lanes()),
+            (512, &|| many.1.lanes()),
+            (1024, &|| many.2.lanes()),
+        ];
+        for (bits, f) in calls {
+            let (lanes, first) = time(f);
+            let (_, second) = time(f);
+            println!(
+                "Skein-{bits}: {lanes} lanes, first call {first:.1} us, second {second:.2} us"
+            );
+        }
+        return;
+    }
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 3 } else { 7 };
     let threads = rayon::current_num_threads();
@@ -150,14 +214,16 @@ fn main() {
             }
         }),
     )];
-    for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
-        let many = SkeinMany512::new(&Params::new().backend(backend)).unwrap();
+    for (backend, interleave) in lane_forms() {
+        let many = Platform::with_lane_interleave(interleave, || {
+            SkeinMany512::new(&Params::new().backend(backend)).unwrap()
+        });
         for t in [1, threads] {
             let (many, messages) = (many.clone(), &messages);
             let mut out = vec![0u8; messages.len() * 64];
             let name = format!(
-                "hash_many 1 KiB, {backend} x{} lanes, {t} thread(s)",
-                many.lanes()
+                "hash_many 1 KiB, {backend} {}, {t} thread(s)",
+                form(interleave, many.lanes())
             );
             cases.push((
                 name,
@@ -175,6 +241,28 @@ fn main() {
     kernel_section::<4>(runs, ghz);
     kernel_section::<8>(runs, ghz);
     kernel_section::<16>(runs, ghz);
+
+    // Small messages against long ones on the automatic kernel, one
+    // thread, the same 2 MiB in total: the per-message overhead.
+    let auto = SkeinMany512::new(&Params::new()).unwrap();
+    let mut cases: Vec<Case> = Vec::new();
+    for size in [16usize << 10, 1 << 10, 256] {
+        let messages: Vec<Vec<u8>> = (0..(2 << 20) / size).map(|i| vec![i as u8; size]).collect();
+        let mut out = vec![0u8; messages.len() * 64];
+        let many = auto.clone();
+        cases.push((
+            format!(
+                "hash_many {} B msgs, {} {}, 1 thread",
+                size,
+                many.backend(),
+                form(many.interleave(), many.lanes())
+            ),
+            2 << 20,
+            1,
+            Box::new(move || many.hash_into(&messages, &mut out)),
+        ));
+    }
+    race(cases, runs, ghz);
 
     // ZFS: Skein-512-256 keyed with a 32-byte salt, 128 KiB blocks.
     let salt = [0x5au8; 32];
@@ -201,9 +289,9 @@ fn main() {
         let (many, blocks) = (many.clone(), &blocks);
         let mut out = vec![0u8; blocks.len() * 32];
         let name = format!(
-            "ZFS hash_many ({} x{}), {t} thread(s)",
+            "ZFS hash_many ({} {}), {t} thread(s)",
             many.backend(),
-            many.lanes()
+            form(many.interleave(), many.lanes())
         );
         cases.push((
             name,

@@ -20,8 +20,9 @@ use zeroize::Zeroize;
 /// ([`Params`]) for all; the fast way to hash a batch of records or blocks.
 ///
 /// The messages go through a multi-lane kernel that hashes several of them
-/// per instruction (8 with AVX-512, 4 with AVX2, 2 with SSE2; plain Rust does
-/// one at a time), and, with the `rayon` feature (on by default), a large batch is split
+/// per instruction (8 with AVX-512, 4 with AVX2, 2 with SSE2, twice that
+/// where two interleaved groups of lanes are faster on the CPU; plain Rust
+/// does one at a time), and, with the `rayon` feature (on by default), a large batch is split
 /// across the threads of the current rayon pool (choose their number with
 /// `rayon::ThreadPool::install`). Messages may have any lengths; equal
 /// lengths are fastest. The chaining value after the key, configuration and
@@ -135,7 +136,14 @@ impl<const W: usize> SkeinMany<W> {
 
     /// How many messages one kernel call hashes side by side.
     pub fn lanes(&self) -> usize {
-        self.lanes.lanes()
+        self.lanes.lanes_for::<W>()
+    }
+
+    /// How many independent groups of lanes one kernel call runs: 2 for
+    /// the interleaved form of a kernel (chosen where it is faster), else 1.
+    #[doc(hidden)]
+    pub fn interleave(&self) -> usize {
+        self.lanes.interleave_for::<W>()
     }
 
     /// Hash every message; digest `i` goes to

@@ -5,8 +5,14 @@
 //! word 1), `bytes_per_block` below the block size (and 0), runs of 1..=17
 //! blocks read from unaligned offsets, for all three state sizes.
 //!
+//! Every form of each lane kernel (one group of lanes per call, two
+//! interleaved groups where it has that form) also hashes the golden file's
+//! entries (its tree entries run their leaves and nodes on the lanes).
+//!
 //! `portable` itself is checked against independent sources elsewhere (the
 //! golden KAT file, RustCrypto `skein`, pyskein's vectors).
+
+mod common;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -150,15 +156,62 @@ fn every_backend_and_lane_kernel_matches_portable_block_by_block() {
         let single = single_stream::<4>(backend, seed)
             + single_stream::<8>(backend, seed + 1)
             + single_stream::<16>(backend, seed + 2);
-        let lanes = lanes::<4>(backend, seed + 3)
-            + lanes::<8>(backend, seed + 4)
-            + lanes::<16>(backend, seed + 5);
+        // Every form of the lane kernel: one group of lanes per call, and two
+        // interleaved groups where the instruction set has that form.
+        let mut lane_runs = 0;
+        for &interleave in backend.lane_interleaves() {
+            let runs = Platform::with_lane_interleave(interleave, || {
+                let l = backend
+                    .lanes()
+                    .expect("a backend with lane forms has lanes");
+                assert_eq!(l % interleave, 0, "{backend} x{l} in {interleave} groups");
+                lanes::<4>(backend, seed + 3)
+                    + lanes::<8>(backend, seed + 4)
+                    + lanes::<16>(backend, seed + 5)
+            });
+            assert!(runs > 0, "{backend} in {interleave} groups");
+            lane_runs += runs;
+        }
         assert_eq!(single > 0, backend.is_available(), "{backend}");
-        assert_eq!(lanes > 0, backend.lanes().is_some(), "{backend}");
-        if single + lanes > 0 {
-            checked.push(format!("{backend} ({single} runs, {lanes} lane runs)"));
+        assert_eq!(lane_runs > 0, backend.lanes().is_some(), "{backend}");
+        if single + lane_runs > 0 {
+            checked.push(format!(
+                "{backend} ({single} runs, {lane_runs} lane runs in forms {:?})",
+                backend.lane_interleaves()
+            ));
         }
     }
     // Printed with --nocapture: which entries this machine exercised.
     println!("checked: {}", checked.join(", "));
+}
+
+/// The golden file's entries (trees included) through every form of every
+/// lane kernel: `Params::backend` brings the backend's lane kernel, the
+/// forced form decides one or two groups of lanes per call.
+#[test]
+fn golden_entries_on_every_lane_kernel_form() {
+    let entries = common::load_golden_kat();
+    let trees = entries.iter().filter(|e| e.tree.is_some()).count();
+    assert!(trees > 0, "the golden file has tree entries");
+    let mut checked = Vec::new();
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        for &interleave in backend.lane_interleaves() {
+            Platform::with_lane_interleave(interleave, || {
+                for e in &entries {
+                    assert_eq!(
+                        common::hash_entry(e, backend),
+                        e.result,
+                        "{backend} lanes in {interleave} group(s): {}",
+                        e.header
+                    );
+                }
+            });
+            checked.push(format!("{backend}/{interleave}"));
+        }
+    }
+    println!(
+        "golden entries ({} trees) on: {}",
+        trees,
+        checked.join(", ")
+    );
 }

@@ -3,14 +3,16 @@
 //! crate for plain Skein-512-256.
 
 use rand::{Rng, SeedableRng};
-use skein_simd::{Backend, Params, Skein, SkeinMany, TreeParams};
+use skein_simd::{Backend, Params, Platform, Skein, SkeinMany, TreeParams};
 
-fn lane_backends() -> Vec<Backend> {
-    let list: Vec<Backend> = Backend::ALL
+/// Every lane kernel form here: backend, and independent groups of lanes
+/// per call (1, and 2 where the kernel has an interleaved form).
+fn lane_backends() -> Vec<(Backend, usize)> {
+    let list: Vec<(Backend, usize)> = Backend::ALL
         .into_iter()
-        .filter(|b| b.lanes().is_some())
+        .flat_map(|b| b.lane_interleaves().iter().map(move |&i| (b, i)))
         .collect();
-    assert!(list.contains(&Backend::Portable));
+    assert!(list.contains(&(Backend::Portable, 1)));
     list
 }
 
@@ -33,22 +35,25 @@ fn params_have_tree(params: &Params) -> bool {
 
 fn check<const W: usize>(params: &Params, messages: &[Vec<u8>], what: &str) {
     let want = one_by_one::<W>(params, messages);
-    for backend in lane_backends() {
+    for (backend, interleave) in lane_backends() {
         if params_have_tree(params) && !backend.is_available() {
             // Tree messages go through `Skein` on the single-stream backend.
             continue;
         }
-        let many = SkeinMany::<W>::new(&params.backend(backend)).unwrap();
+        let many = Platform::with_lane_interleave(interleave, || {
+            SkeinMany::<W>::new(&params.backend(backend)).unwrap()
+        });
         assert_eq!(many.backend(), backend);
         let got = many.hash_vec(messages);
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(
                 g,
                 w,
-                "Skein-{} {what}: message {i} of {} (len {}) on {backend}",
+                "Skein-{} {what}: message {i} of {} (len {}) on {backend} x{}",
                 64 * W,
                 messages.len(),
-                messages[i].len()
+                messages[i].len(),
+                many.lanes()
             );
         }
     }
@@ -162,13 +167,15 @@ fn plain_skein512_256_matches_rustcrypto() {
     use skein::digest::Digest;
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let messages = random_messages(&mut rng, 50, 2000);
-    for backend in lane_backends() {
-        let many = SkeinMany::<8>::new(&Params::new().output_bits(256).backend(backend)).unwrap();
+    for (backend, interleave) in lane_backends() {
+        let many = Platform::with_lane_interleave(interleave, || {
+            SkeinMany::<8>::new(&Params::new().output_bits(256).backend(backend)).unwrap()
+        });
         for (m, got) in messages.iter().zip(many.hash_vec(&messages)) {
             assert_eq!(
                 got,
                 skein::Skein512::<skein::consts::U32>::digest(m).to_vec(),
-                "{backend}"
+                "{backend} in {interleave} group(s)"
             );
         }
     }
@@ -212,7 +219,7 @@ fn wrong_output_buffer_panics_and_bad_params_are_errors() {
 fn no_messages_return_at_once_whatever_the_output_length() {
     let (done, finished) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for backend in lane_backends() {
+        for (backend, _) in lane_backends() {
             for bits in [1u64 << 40, u64::MAX] {
                 let params = Params::new().output_bits(bits).backend(backend);
                 let none: [&[u8]; 0] = [];

@@ -150,3 +150,104 @@ macro_rules! lane_kernel {
     };
 }
 pub(crate) use lane_kernel;
+
+/// The same kernel over two independent groups of lanes per call, for
+/// cores whose vector latency leaves pipes idle behind one group's
+/// dependency chains (Zen 5: 2 cycles per add, xor or shift, docs/lanes.md).
+/// Invoked inside a child module of an instruction set's module whose
+/// helpers (`add`, `xor`, `and`, `rol`, `splat`, `advance`, `load_row`,
+/// `store_row`, `load_rows`, `Token`) serve `$v` with `$lanes` lanes; every
+/// row becomes a pair `[$v; 2]` (lanes `0..$lanes` and `$lanes..$total`,
+/// `$total = 2 * $lanes`) and each helper acts on both halves side by
+/// side, so the kernel written once in `lane_kernel!` runs two independent
+/// chains that the compiler interleaves instruction by instruction.
+/// (Only x86 has interleaved forms so far, hence the `cfg`.)
+#[cfg(skein_simd_x86)]
+macro_rules! interleaved_lane_kernel {
+    ($feature:literal, $v:ty, $lanes:literal, $total:literal) => {
+        use super::Token;
+        use $crate::backend::lane_kernel::lane_kernel;
+
+        const _: () = assert!($total == 2 * $lanes);
+
+        /// Two independent groups of lanes, one row each.
+        type Pair = [$v; 2];
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn add(a: Pair, b: Pair) -> Pair {
+            [super::add(a[0], b[0]), super::add(a[1], b[1])]
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn xor(a: Pair, b: Pair) -> Pair {
+            [super::xor(a[0], b[0]), super::xor(a[1], b[1])]
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn and(a: Pair, b: Pair) -> Pair {
+            [super::and(a[0], b[0]), super::and(a[1], b[1])]
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn rol(a: Pair, r: u32) -> Pair {
+            [super::rol(a[0], r), super::rol(a[1], r)]
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn splat(v: u64) -> Pair {
+            let s = super::splat(v);
+            [s, s]
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn advance(t0: Pair, t1: Pair, step: Pair) -> (Pair, Pair) {
+            let (a0, a1) = super::advance(t0[0], t1[0], step[0]);
+            let (b0, b1) = super::advance(t0[1], t1[1], step[1]);
+            ([a0, b0], [a1, b1])
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn load_row(row: &[u64; $total]) -> Pair {
+            let (lo, hi) = row.split_at($lanes);
+            [
+                super::load_row(lo.try_into().expect("half a row")),
+                super::load_row(hi.try_into().expect("half a row")),
+            ]
+        }
+
+        #[target_feature(enable = $feature)]
+        #[inline]
+        fn store_row(row: &mut [u64; $total], v: Pair) {
+            let (lo, hi) = row.split_at_mut($lanes);
+            super::store_row(lo.try_into().expect("half a row"), v[0]);
+            super::store_row(hi.try_into().expect("half a row"), v[1]);
+        }
+
+        /// # Safety
+        /// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
+        #[target_feature(enable = $feature)]
+        #[inline]
+        unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; $total], offset: usize) -> [Pair; W] {
+            let (lo, hi) = blocks.split_at($lanes);
+            // SAFETY: the caller's guarantee, for each half of the lanes.
+            let (lo, hi) = unsafe {
+                (
+                    super::load_rows::<W>(lo.try_into().expect("half the lanes"), offset),
+                    super::load_rows::<W>(hi.try_into().expect("half the lanes"), offset),
+                )
+            };
+            core::array::from_fn(|j| [lo[j], hi[j]])
+        }
+
+        lane_kernel!($feature, Pair, $total);
+    };
+}
+#[cfg(skein_simd_x86)]
+pub(crate) use interleaved_lane_kernel;

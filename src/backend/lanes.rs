@@ -96,14 +96,37 @@ where
     }
 }
 
-/// A backend whose instruction set has a multi-lane kernel, with its token.
+/// How many independent groups of lanes one kernel call runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct LaneChoice(Choice);
+enum Interleave {
+    One,
+    Two,
+    /// Whichever is faster on this CPU ([`interleave_measured`]).
+    Auto,
+}
+
+/// A backend whose instruction set has a multi-lane kernel, with its token,
+/// and the form of that kernel: one group of lanes per call, or two
+/// interleaved groups (where the instruction set has that form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LaneChoice {
+    choice: Choice,
+    interleave: Interleave,
+}
 
 impl LaneChoice {
     /// Run `job` on this kernel.
     pub(crate) fn run<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
-        self.0.run_lanes::<W, J>(job)
+        self.choice.run_lanes::<W, J>(self.two::<W>(), job)
+    }
+
+    /// Whether calls with a state of `W` words run the interleaved form.
+    fn two<const W: usize>(self) -> bool {
+        match self.interleave {
+            Interleave::One => false,
+            Interleave::Two => true,
+            Interleave::Auto => interleave_measured::<W>(self.choice),
+        }
     }
 
     /// The multi-lane kernel of `backend`'s instruction set, if this build and
@@ -112,9 +135,24 @@ impl LaneChoice {
         Choice::of(backend).and_then(LaneChoice::with)
     }
 
-    /// The multi-lane kernel of `choice`'s instruction set, if it has one.
+    /// The multi-lane kernel of `choice`'s instruction set, if it has one, in
+    /// the form this CPU runs fastest (or the one a test forces).
     pub(super) fn with(choice: Choice) -> Option<LaneChoice> {
-        choice.lanes().map(|_| LaneChoice(choice))
+        LaneChoice::in_form(choice, forced_interleave())
+    }
+
+    /// `choice`'s kernel in the form with `forced` groups of lanes, or the
+    /// automatic form.
+    fn in_form(choice: Choice, forced: Option<usize>) -> Option<LaneChoice> {
+        choice.lanes(false)?;
+        let interleave = match forced {
+            Some(_) if !choice.has_interleaved() => Interleave::One,
+            Some(2) => Interleave::Two,
+            Some(_) => Interleave::One,
+            None if choice.has_interleaved() => Interleave::Auto,
+            None => Interleave::One,
+        };
+        Some(LaneChoice { choice, interleave })
     }
 
     /// The kernel a forced `choice` brings: its own, or the portable one.
@@ -128,23 +166,181 @@ impl LaneChoice {
     }
 
     /// The fastest multi-lane kernel this CPU runs: the highest lane rank
-    /// in the backend table.
+    /// in the backend table, in its automatic form (never a form a test
+    /// forces: `Platform::detect` caches this for the process).
     pub(crate) fn detect() -> LaneChoice {
         Choice::best(Choice::lane_rank)
-            .and_then(LaneChoice::with)
+            .and_then(|c| LaneChoice::in_form(c, None))
             .unwrap_or_else(LaneChoice::portable)
     }
 
     /// The instruction set of the kernel (`SkeinMany` and tree hashing ask).
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn backend(self) -> Backend {
-        self.0.backend()
+        self.choice.backend()
     }
 
-    /// How many computations one kernel call advances.
+    /// A multiple of the computations one kernel call advances, whatever
+    /// the state size (the form may depend on it): the count to split work
+    /// into per thread. Exact: [`lanes_for`](Self::lanes_for).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn lanes(self) -> usize {
-        self.0.lanes().expect("a LaneChoice has lanes")
+        let two = self.interleave != Interleave::One;
+        self.choice.lanes(two).expect("a LaneChoice has lanes")
     }
+
+    /// How many computations one kernel call advances with a state of `W`
+    /// words.
+    pub(crate) fn lanes_for<const W: usize>(self) -> usize {
+        self.choice
+            .lanes(self.two::<W>())
+            .expect("a LaneChoice has lanes")
+    }
+
+    /// Every form of `backend`'s multi-lane kernel here (one group, and two
+    /// where it has that form), for the tests shared by all kernels.
+    #[cfg(test)]
+    pub(crate) fn every_form(backend: Backend) -> alloc::vec::Vec<LaneChoice> {
+        let Some(choice) = Choice::of(backend).filter(|c| c.lanes(false).is_some()) else {
+            return alloc::vec::Vec::new();
+        };
+        let mut forms = alloc::vec![LaneChoice {
+            choice,
+            interleave: Interleave::One
+        }];
+        if choice.has_interleaved() {
+            forms.push(LaneChoice {
+                choice,
+                interleave: Interleave::Two,
+            });
+        }
+        forms
+    }
+
+    /// How many independent groups of lanes one kernel call runs with a
+    /// state of `W` words (1 or 2).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(crate) fn interleave_for<const W: usize>(self) -> usize {
+        if self.two::<W>() {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// The forms of `backend`'s multi-lane kernel here, by groups of lanes per
+/// call: `[1]`, `[1, 2]`, or none (see `Backend::lane_interleaves`).
+pub(super) fn interleaves(backend: Backend) -> &'static [usize] {
+    match Choice::of(backend) {
+        Some(c) if c.has_interleaved() => &[1, 2],
+        Some(c) if c.lanes(false).is_some() => &[1],
+        _ => &[],
+    }
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// The form a test forces on this thread (`Platform::with_lane_interleave`).
+    static FORCED_INTERLEAVE: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
+}
+
+fn forced_interleave() -> Option<usize> {
+    #[cfg(feature = "std")]
+    return FORCED_INTERLEAVE.with(core::cell::Cell::get);
+    #[cfg(not(feature = "std"))]
+    None
+}
+
+/// Run `f` with every lane kernel chosen on this thread in the form with
+/// `interleave` groups of lanes per call (1 or 2; 1 for kernels without an
+/// interleaved form). The test hook behind `Platform::with_lane_interleave`.
+#[cfg(feature = "std")]
+pub(super) fn with_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
+    assert!(matches!(interleave, 1 | 2), "1 or 2 groups of lanes");
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            FORCED_INTERLEAVE.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(FORCED_INTERLEAVE.with(|c| c.replace(Some(interleave))));
+    f()
+}
+
+/// Whether `choice`'s interleaved kernel is the faster form on this CPU
+/// for a state of `W` words: the two groups' register pressure decides, and
+/// that differs by state size and core (docs/lanes.md). Measured once per
+/// backend, state size and process (both forms on the same few blocks,
+/// best of a few rounds, some tens of microseconds), then cached. Results
+/// never depend on it, only speed. Without `std` (no clock) the one-group
+/// form.
+fn interleave_measured<const W: usize>(choice: Choice) -> bool {
+    #[cfg(feature = "std")]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        // Per backend and state size: 0 not measured yet, 1 one group, 2 two.
+        static MEASURED: [[AtomicU8; 3]; Backend::ALL.len()] =
+            [const { [const { AtomicU8::new(0) }; 3] }; Backend::ALL.len()];
+        let index = Backend::ALL
+            .iter()
+            .position(|&b| b == choice.backend())
+            .expect("a backend of the table");
+        let cell = &MEASURED[index][W.trailing_zeros() as usize - 2];
+        match cell.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let two = measure_interleave::<W>(choice);
+                cell.store(if two { 2 } else { 1 }, Ordering::Relaxed);
+                two
+            }
+        }
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        let _ = choice;
+        false
+    }
+}
+
+/// Time both forms of `choice`'s kernel on blocks of `W` words:
+/// nanoseconds per lane, best of a few alternating rounds; whether the
+/// interleaved one is at least 5% faster.
+#[cfg(feature = "std")]
+fn measure_interleave<const W: usize>(choice: Choice) -> bool {
+    /// Bytes per lane and call (4, 2 or 1 blocks): long enough to time
+    /// (0.5 to 2 microseconds a call here), short enough that the whole
+    /// measurement stays within some tens of microseconds.
+    const BYTES: usize = 128;
+    const ROUNDS: usize = 6;
+    struct Time(usize);
+    impl<const W: usize> LaneJob<W> for Time {
+        type Output = f64;
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> f64 {
+            let data = [0x5au8; BYTES];
+            let data = &data[..];
+            let mut state = LaneState::<W, L>::new();
+            let mut best = f64::MAX;
+            for _ in 0..self.0 {
+                let t = std::time::Instant::now();
+                kernel.compress(&mut state, [data; L], [8 * W as u64; L]);
+                best = best.min(t.elapsed().as_nanos() as f64);
+            }
+            best / L as f64
+        }
+    }
+    // A first call of each to fault in code and data, then alternate.
+    choice.run_lanes::<W, _>(false, Time(1));
+    choice.run_lanes::<W, _>(true, Time(1));
+    let (mut one, mut two) = (f64::MAX, f64::MAX);
+    for _ in 0..ROUNDS {
+        one = one.min(choice.run_lanes::<W, _>(false, Time(1)));
+        two = two.min(choice.run_lanes::<W, _>(true, Time(1)));
+    }
+    // The interleaved form must win clearly: a noisy tie keeps the form
+    // with fewer spills.
+    two < 0.95 * one
 }
 
 /// Test hook for the conformance tests: run `backend`'s multi-lane kernel

@@ -59,22 +59,33 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
 // AArch64: NEON's single-stream block function is the portable one.
 //
-// Multi-lane, Zen 5 without AVX-512, Skein-512 over 1 KiB messages, same-run
-// ratios (examples/many_table.rs, benches/many.rs): AVX2 x4 about 2x SSE2
-// x2, SSE2 x2 about 1.2x portable. AVX-512 x8 comes first by construction
-// (twice the lanes, one-instruction rotates). AArch64 NEON x4 (with SHA3
-// only: `neon::Token::lanes_preferred`) and POWER8+ VSX x2 come before
-// portable by llvm-mca's cycle estimates (docs/aarch64.md, docs/powerpc.md).
-// The portable kernel has one lane (see `portable_lanes::LANES`).
+// Multi-lane, Zen 5 without AVX-512, 16 KiB messages in L2, same-run
+// ratios (examples/many_table.rs; docs/lanes.md): AVX2 1.7-2.5x one stream
+// (Skein-1024 to Skein-256), SSE2 0.9-1.2x, portable 0.9x. AVX-512 x8
+// comes first by construction (twice the lanes, one-instruction rotates).
+// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
+// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates
+// (docs/aarch64.md, docs/powerpc.md). The portable kernel has one lane (see
+// `portable_lanes::LANES`).
+//
+// `interleaved`: the same kernel over two independent groups of lanes per
+// call, for cores whose vector latency leaves pipes idle. Which form runs is
+// not ranked here but measured once per backend and state size at first use
+// (`lanes::interleave_measured`): on the Zen 5 VM above (AVX-512 hidden;
+// 1-cycle vector latency, one shift pipe; tools/bench/latency-probe) AVX2
+// 2x4 is 1.2-1.3x x4 for Skein-256, where 16 ymm still hold both groups' 8
+// state rows, and slower for Skein-512 (spills) and Skein-1024 (spills,
+// rounds out of line); SSE2 2x2 likewise. On the Zen 5 of the AVX-512 figures (2-cycle latency) two
+// groups of 8 are expected to pay; it could not be measured here.
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
     Portable = "portable", portable if cfg(all()), auto 1, lanes portable_lanes if cfg(all()), auto(_) 1;
     /// x86-64 SSE2.
-    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes x86::sse2 if cfg(skein_simd_x86), auto(_) 3;
+    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes x86::sse2 if cfg(skein_simd_x86), auto(_) 3, interleaved x86::sse2::interleaved;
     /// x86-64 AVX2.
-    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes x86::avx2 if cfg(skein_simd_x86), auto(_) 4;
+    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes x86::avx2 if cfg(skein_simd_x86), auto(_) 4, interleaved x86::avx2::interleaved;
     /// x86-64 AVX-512 F + VL.
-    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes x86::avx512 if cfg(skein_simd_x86), auto(_) 5;
+    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes x86::avx512 if cfg(skein_simd_x86), auto(_) 5, interleaved x86::avx512::interleaved;
     /// x86-64 scalar code in generated inline assembly (baseline
     /// instructions only); the automatic choice on x86-64.
     Asm = "asm", x86::asm if cfg(skein_simd_x86), auto 2;
@@ -158,15 +169,27 @@ impl core::fmt::Display for Backend {
 }
 
 impl Backend {
-    /// How many messages this backend's multi-lane kernel hashes at once, if
-    /// this build and CPU have one (see [`SkeinMany`](crate::SkeinMany)).
+    /// How many messages this backend's multi-lane kernel hashes at once for
+    /// a 512-bit state, if this build and CPU have one (the form of the
+    /// kernel, and so the count, may differ by state size:
+    /// [`SkeinMany::lanes`](crate::SkeinMany::lanes) tells for each).
     ///
     /// ```
     /// use skein_simd::Backend;
     /// assert!(Backend::Portable.lanes().unwrap() >= 1);
     /// ```
     pub fn lanes(self) -> Option<usize> {
-        LaneChoice::of(self).map(LaneChoice::lanes)
+        LaneChoice::of(self).map(LaneChoice::lanes_for::<8>)
+    }
+
+    /// Test hook: the forms of this backend's multi-lane kernel in this
+    /// build and on this CPU, by independent groups of lanes per call:
+    /// `[1]`, `[1, 2]` (an interleaved form too), or none. The automatic
+    /// choice takes the faster form; [`Platform::with_lane_interleave`]
+    /// forces one.
+    #[doc(hidden)]
+    pub fn lane_interleaves(self) -> &'static [usize] {
+        lanes::interleaves(self)
     }
 }
 
@@ -240,6 +263,21 @@ impl Platform {
         }
     }
 
+    /// Test hook: run `f` with every multi-lane kernel chosen on this thread
+    /// (by `force`, `Params::backend`, `Backend::lanes`, `raw::compress_lanes`;
+    /// not `detect`, which is cached) in the form with `interleave`
+    /// independent groups of lanes per call (1 or 2, see
+    /// [`Backend::lane_interleaves`]; 1 for kernels without a second form).
+    /// Results are the same in every form; the tests check that.
+    ///
+    /// # Panics
+    /// If `interleave` is not 1 or 2.
+    #[doc(hidden)]
+    #[cfg(feature = "std")]
+    pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
+        lanes::with_interleave(interleave, f)
+    }
+
     /// The multi-lane kernel that goes with this platform (see `force`).
     pub(crate) fn lane_choice(&self) -> LaneChoice {
         self.lanes
@@ -293,5 +331,51 @@ mod tests {
             assert_eq!(platform.lane_choice().backend(), want, "forced {backend}");
         }
         assert_eq!(Platform::detect().lane_choice(), LaneChoice::detect());
+    }
+
+    /// The interleaved form runs twice the lanes of the one-group form, and
+    /// the test hook reaches `Platform::force` and `Backend::lanes` alike.
+    #[test]
+    fn forced_interleave_doubles_the_lanes() {
+        for backend in Backend::ALL {
+            let forms = backend.lane_interleaves();
+            assert_eq!(forms.is_empty(), backend.lanes().is_none(), "{backend}");
+            let Some(&first) = forms.first() else {
+                continue;
+            };
+            assert_eq!(first, 1, "{backend}");
+            let one = Platform::with_lane_interleave(1, || backend.lanes()).unwrap();
+            for &i in forms {
+                let (lanes, platform) = Platform::with_lane_interleave(i, || {
+                    (backend.lanes().unwrap(), Platform::force(backend).unwrap())
+                });
+                assert_eq!(lanes, i * one, "{backend} in {i} groups");
+                let lane_choice = platform.lane_choice();
+                assert_eq!(lane_choice.lanes_for::<4>(), lanes, "{backend}");
+                assert_eq!(lane_choice.lanes_for::<16>(), lanes, "{backend}");
+                assert_eq!(lane_choice.interleave_for::<8>(), i, "{backend}");
+            }
+            // Detection inside the hook still gives the automatic form (it
+            // is cached for the process).
+            assert_eq!(
+                Platform::with_lane_interleave(2, LaneChoice::detect),
+                LaneChoice::detect()
+            );
+            // Outside the hook: the automatic form, one of these, and the
+            // chunking count a multiple of its lanes.
+            let auto = LaneChoice::of(backend).unwrap();
+            for (interleave, lanes) in [
+                (auto.interleave_for::<4>(), auto.lanes_for::<4>()),
+                (auto.interleave_for::<8>(), auto.lanes_for::<8>()),
+                (auto.interleave_for::<16>(), auto.lanes_for::<16>()),
+            ] {
+                assert!(forms.contains(&interleave), "{backend}: {interleave}");
+                assert_eq!(auto.lanes() % lanes, 0, "{backend}");
+            }
+        }
+        #[cfg(skein_simd_x86)]
+        if Backend::Avx2.is_available() {
+            assert_eq!(Backend::Avx2.lane_interleaves(), [1, 2]);
+        }
     }
 }

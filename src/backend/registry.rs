@@ -5,8 +5,10 @@
 //! module of its single-stream block function and the `cfg` under which that
 //! module is built, its rank for the automatic single-stream choice, and,
 //! when its instruction set has a multi-lane kernel, that kernel's module,
-//! the `cfg` under which it is built (within the first), and its rank for the automatic multi-lane
-//! choice (a pattern binds the token, for a rank that depends on the CPU).
+//! the `cfg` under which it is built (within the first), its rank for the automatic multi-lane
+//! choice (a pattern binds the token, for a rank that depends on the CPU),
+//! and, where it has one, the module of its interleaved form (two
+//! independent groups of lanes per call, `interleaved_lane_kernel!`).
 //! Rank 0 means "only when forced"; the highest rank this CPU runs wins.
 //!
 //! Generated: `Backend` with `ALL` and `name`; `Choice`, a backend with its
@@ -20,7 +22,8 @@ macro_rules! backend_table {
         $variant:ident = $name:literal,
         $($module:ident)::+ if cfg($($cfg:tt)*),
         auto $rank:expr
-        $(, lanes $($lanes:ident)::+ if cfg($($lanes_cfg:tt)*), auto($token:pat) $lane_rank:expr)?
+        $(, lanes $($lanes:ident)::+ if cfg($($lanes_cfg:tt)*), auto($token:pat) $lane_rank:expr
+            $(, interleaved $($pair:ident)::+)?)?
         ;
     )*) => {
         /// A block-function implementation.
@@ -121,15 +124,34 @@ macro_rules! backend_table {
             }
 
             /// How many computations one call of this instruction set's
-            /// multi-lane kernel advances; `None` when it has none.
-            fn lanes(self) -> Option<usize> {
+            /// multi-lane kernel advances (`two`: its interleaved form, two
+            /// groups of lanes, where it has one); `None` when it has none.
+            fn lanes(self, two: bool) -> Option<usize> {
                 match self {
                     $($(
                         #[cfg($($lanes_cfg)*)]
-                        Choice::$variant(_) => Some($($lanes)::+::LANES),
+                        Choice::$variant(_) => {
+                            $(if two {
+                                return Some($($pair)::+::LANES);
+                            })?
+                            let _ = two;
+                            Some($($lanes)::+::LANES)
+                        }
                     )?)*
                     #[allow(unreachable_patterns)]
                     _ => None,
+                }
+            }
+
+            /// Whether the multi-lane kernel has an interleaved form.
+            fn has_interleaved(self) -> bool {
+                match self {
+                    $($(
+                        #[cfg($($lanes_cfg)*)]
+                        Choice::$variant(_) => false $(|| { let _ = $($pair)::+::LANES; true })?,
+                    )?)*
+                    #[allow(unreachable_patterns)]
+                    _ => false,
                 }
             }
 
@@ -145,14 +167,23 @@ macro_rules! backend_table {
                 }
             }
 
-            /// Run `job` on this instruction set's multi-lane kernel.
-            fn run_lanes<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
+            /// Run `job` on this instruction set's multi-lane kernel (`two`:
+            /// its interleaved form, where it has one).
+            fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
                 match self {
                     $($(
                         #[cfg($($lanes_cfg)*)]
-                        Choice::$variant(t) => job.run::<{ $($lanes)::+::LANES }, _>(
-                            Kernel(t, $($lanes)::+::compress_lanes::<W>),
-                        ),
+                        Choice::$variant(t) => {
+                            $(if two {
+                                return job.run::<{ $($pair)::+::LANES }, _>(
+                                    Kernel(t, $($pair)::+::compress_lanes::<W>),
+                                );
+                            })?
+                            let _ = two;
+                            job.run::<{ $($lanes)::+::LANES }, _>(
+                                Kernel(t, $($lanes)::+::compress_lanes::<W>),
+                            )
+                        }
                     )?)*
                     #[allow(unreachable_patterns)]
                     _ => unreachable!("a LaneChoice holds an instruction set with a multi-lane kernel"),

@@ -316,6 +316,12 @@ fn xor(a: __m256i, b: __m256i) -> __m256i {
 }
 
 /// Rotate every lane left by `r` (a constant after inlining).
+///
+/// Multiples of 8 are one byte shuffle, the others two shifts and an or.
+/// (On Zen 5 shifts have one pipe against 3-4 for add/xor/or,
+/// tools/bench/latency-probe; taking 8k + 1 as a byte shuffle, `y + y` and
+/// one shift measured no faster: the kernel is bound by all its operations,
+/// and that form has one more.)
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rol(a: __m256i, r: u32) -> __m256i {
@@ -405,3 +411,10 @@ fn and(a: __m256i, b: __m256i) -> __m256i {
 }
 
 lane_kernel!("avx2", __m256i, 4);
+
+/// Two groups of 4 lanes per call, 8 computations (see
+/// `interleaved_lane_kernel!`).
+pub(crate) mod interleaved {
+    use core::arch::x86_64::__m256i;
+    crate::backend::lane_kernel::interleaved_lane_kernel!("avx2", __m256i, 4, 8);
+}

@@ -402,3 +402,10 @@ fn and(a: __m512i, b: __m512i) -> __m512i {
 }
 
 lane_kernel!("avx512f", __m512i, 8);
+
+/// Two groups of 8 lanes per call, 16 computations (see
+/// `interleaved_lane_kernel!`).
+pub(crate) mod interleaved {
+    use core::arch::x86_64::__m512i;
+    crate::backend::lane_kernel::interleaved_lane_kernel!("avx512f", __m512i, 8, 16);
+}

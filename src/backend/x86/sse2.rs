@@ -297,3 +297,10 @@ unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m1
 }
 
 lane_kernel!("sse2", __m128i, 2);
+
+/// Two groups of 2 lanes per call, 4 computations (see
+/// `interleaved_lane_kernel!`).
+pub(crate) mod interleaved {
+    use core::arch::x86_64::__m128i;
+    crate::backend::lane_kernel::interleaved_lane_kernel!("sse2", __m128i, 2, 4);
+}
