@@ -59,7 +59,8 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
 // AArch64: NEON's single-stream block function is the portable one.
 //
-// Multi-lane, Zen 5 without AVX-512, 16 KiB messages in L2, same-run
+// Multi-lane, an AMD EPYC VM without AVX-512 (cpuinfo family 23, model 49),
+// 16 KiB messages in L2, same-run
 // ratios (examples/many_table.rs; docs/lanes.md): AVX2 1.7-2.5x one stream
 // (Skein-1024 to Skein-256), SSE2 0.9-1.2x, portable 0.9x. AVX-512 x8
 // comes first by construction (twice the lanes, one-instruction rotates).
@@ -71,7 +72,7 @@ use lanes::{Kernel, LaneChoice, LaneJob};
 // `interleaved`: the same kernel over two independent groups of lanes per
 // call, for cores whose vector latency leaves pipes idle. Which form runs is
 // not ranked here but measured once per backend and state size at first use
-// (`lanes::interleave_measured`): on the Zen 5 VM above (AVX-512 hidden;
+// (`lanes::interleave_measured`): on that VM (AVX-512 hidden;
 // 1-cycle vector latency, one shift pipe; tools/bench/latency-probe) AVX2
 // 2x4 is 1.2-1.3x x4 for Skein-256, where 16 ymm still hold both groups' 8
 // state rows, and slower for Skein-512 (spills) and Skein-1024 (spills,

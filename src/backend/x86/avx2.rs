@@ -318,7 +318,7 @@ fn xor(a: __m256i, b: __m256i) -> __m256i {
 /// Rotate every lane left by `r` (a constant after inlining).
 ///
 /// Multiples of 8 are one byte shuffle, the others two shifts and an or.
-/// (On Zen 5 shifts have one pipe against 3-4 for add/xor/or,
+/// (On the AMD EPYC VM of docs/x86-64.md shifts have one pipe against 3-4 for add/xor/or,
 /// tools/bench/latency-probe; taking 8k + 1 as a byte shuffle, `y + y` and
 /// one shift measured no faster: the kernel is bound by all its operations,
 /// and that form has one more.)
