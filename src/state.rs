@@ -97,11 +97,16 @@ const fn ubi_bytes<const W: usize>() -> usize {
     16 * W + 1
 }
 
+/// The highest position a saved state may hold: 2^64 bytes below the end of
+/// the 96-bit field, so that no input after the import can carry the
+/// position into the tweak's reserved bits (no real input comes near it).
+const MAX_RESUMED_POSITION: u128 = (1 << 96) - (1 << 64);
+
 /// The tweak of a UBI of `ubi_type` at tree `level` that started at byte
 /// `start` and has compressed `compressed` bytes since (96-bit position).
 fn tweak_at(ubi_type: u64, level: u8, start: u64, compressed: u128) -> Option<[u64; 2]> {
     let position = (start as u128).checked_add(compressed)?;
-    if position >> 96 != 0 {
+    if position > MAX_RESUMED_POSITION {
         return None;
     }
     let mut tweak = start_tweak(ubi_type, level, position as u64);
@@ -223,7 +228,7 @@ fn rebuild_ubi<const W: usize>(
         return Err(invalid("chaining value of a UBI with nothing compressed"));
     }
     let tweak = tweak_at(types::MSG, level, start, compressed)
-        .ok_or(invalid("message position past 2^96 bytes"))?;
+        .ok_or(invalid("message position within 2^64 bytes of 2^96"))?;
     Ok(Ubi::from_parts(chain, tweak, buffered))
 }
 

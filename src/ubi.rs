@@ -288,8 +288,9 @@ pub(crate) fn output_from<const W: usize>(
     output_sequential_from(platform, g, first_counter, out)
 }
 
-/// The output stage one block at a time on the single-stream block function.
-#[allow(dead_code)] // the reference `schedule.rs`'s tests hold the lanes to
+/// The output stage one block at a time on the single-stream block function:
+/// the reference the tests of `schedule.rs` hold the lanes to.
+#[cfg(test)]
 pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
     output_sequential_from(platform, g, 0, out)
 }

@@ -272,6 +272,17 @@ fn malformed_states_are_refused_with_a_reason() {
         &bad,
         StateError::Invalid("compressed bytes not a whole number of blocks"),
     );
+    // A position so near 2^96 that further input would carry into the
+    // tweak's reserved bits; 2^64 bytes of room is the least accepted.
+    let at = 11 + 8 + 64;
+    let mut near = good.clone();
+    near[at..at + 16].copy_from_slice(&((1u128 << 96) - (1u128 << 64)).to_le_bytes());
+    assert!(Skein512::import_state(&near).is_ok());
+    near[at..at + 16].copy_from_slice(&((1u128 << 96) - (1u128 << 64) + 64).to_le_bytes());
+    check(
+        &near,
+        StateError::Invalid("message position within 2^64 bytes of 2^96"),
+    );
     // Output length 0.
     let mut bad = good.clone();
     bad[11..19].fill(0);

@@ -232,7 +232,9 @@ fn chunk<const W: usize>(
     let mut ctx = Ctx::<W>::ZEROED;
     init(&mut ctx);
     let mut remain = if length == 0 { u64::MAX } else { length };
-    let mut block = vec![0u8; READ_CHUNK];
+    // The read buffer and, on an error, the context are wiped like every
+    // other copy of what was hashed.
+    let mut block = zeroize::Zeroizing::new(vec![0u8; READ_CHUNK]);
     while remain > 0 {
         let want = usize::try_from(remain).map_or(READ_CHUNK, |r| r.min(READ_CHUNK));
         match file.read(&mut block[..want]) {
@@ -242,7 +244,10 @@ fn chunk<const W: usize>(
                 remain -= n as u64;
             }
             Err(err) if err.kind() == ErrorKind::Interrupted => {}
-            Err(err) => return fail_io(&err),
+            Err(err) => {
+                ctx.wipe();
+                return fail_io(&err);
+            }
         }
     }
     // SAFETY: `buf`'s contract is the caller's (File*, Fd*).

@@ -173,7 +173,10 @@ impl Backend {
     /// How many messages this backend's multi-lane kernel hashes at once for
     /// a 512-bit state, if this build and CPU have one (the form of the
     /// kernel, and so the count, may differ by state size:
-    /// [`SkeinMany::lanes`](crate::SkeinMany::lanes) tells for each).
+    /// [`SkeinMany::lanes`](crate::SkeinMany::lanes) tells for each). Where
+    /// the kernel has an interleaved form, which form runs is measured once
+    /// per process, so on a loaded machine the count can differ from one
+    /// run to the next; digests never do.
     ///
     /// ```
     /// use skein_simd::Backend;
