@@ -221,6 +221,24 @@ mod tests {
         assert!(got == data);
     }
 
+    /// From the second input on, the pooled blocks count: no more than
+    /// DEPTH blocks are ever handed to `consume` (all live at once).
+    #[test]
+    fn pooled_blocks_count_against_depth() {
+        let data = vec![5u8; 12 * BLOCK];
+        let mut pool = Pool::default();
+        for _ in 0..2 {
+            let mut seen = std::collections::HashSet::new();
+            pool.read_all(&data[..], |b| {
+                seen.insert(b.as_ptr() as usize);
+                // A slow consumer: the reader fills every block it may.
+                std::thread::sleep(std::time::Duration::from_millis(3));
+            })
+            .unwrap();
+            assert!(seen.len() <= DEPTH, "{} blocks live", seen.len());
+        }
+    }
+
     #[test]
     fn a_read_error_ends_it() {
         struct Failing(usize);

@@ -31,6 +31,7 @@ fn skeinsum() -> Command {
         "SKEINSUM_TEST_PAUSE",
         "SKEINSUM_TEST_MAP_WINDOW",
         "SKEINSUM_TEST_REFUSE_MAP",
+        "SKEINSUM_TEST_REFUSE_THREAD",
     ] {
         cmd.env_remove(hook);
     }
@@ -3209,5 +3210,64 @@ fn hex_values_starting_with_a_dash_are_not_echoed() {
             ),
             "{option}"
         );
+    }
+}
+
+/// A mapped file of the batch replaced by rename with a much shorter one
+/// between the lookup and the open: the mapping (of the looked-up length)
+/// faults past the new file's end, which is no change of either file; the
+/// new file is hashed on the sequential path, exit 0.
+#[cfg(unix)]
+#[test]
+fn shorter_file_renamed_in_between_lookup_and_open() {
+    let dir = Dir::new();
+    dir.file("a", &pattern(200_000, 1));
+    dir.file("b", &pattern(3000, 2));
+    let out = through_stage(
+        &dir,
+        "lookup",
+        &["-a", "512", "-l", "256", "-j", "2", "a", "b"],
+        || {
+            let new = dir.file("new", &pattern(10_000, 3));
+            fs::rename(new, dir.path().join("a")).unwrap();
+        },
+    );
+    let expected = format!(
+        "{}  a\n{}  b\n",
+        reference(512, 256, &pattern(10_000, 3)),
+        reference(512, 256, &pattern(3000, 2))
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// No helper thread to be had (as under a pids cgroup or `RLIMIT_NPROC`):
+/// a large file read ahead (`--no-mmap`), a large mapped file (prefaulted
+/// on another thread) and a pipe are hashed on the main thread, not a panic.
+#[test]
+fn no_helper_thread_is_no_panic() {
+    let dir = Dir::new();
+    let data = pattern(5 << 20, 7);
+    dir.file("big", &data);
+    for extra in [&["--no-mmap"][..], &[][..]] {
+        let out = skeinsum()
+            .current_dir(dir.path())
+            .env("SKEINSUM_TEST_REFUSE_THREAD", "1")
+            .args(["-a", "512", "-l", "256"])
+            .args(extra)
+            .args(["big", "-"])
+            .write_stdin(data.clone())
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let digest = reference(512, 256, &data);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{extra:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{digest}  big\n{digest}  -\n"),
+            "{extra:?}"
+        );
+        assert_eq!(out.status.code(), Some(0));
     }
 }
