@@ -758,20 +758,45 @@ fn unreadable_file_among_others() {
     dir.file("good", b"abc");
     let locked = dir.file("locked", b"secret");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads mode-000 files: the binary then runs as `nobody` through
+    // util-linux's setpriv (the directory made readable to others), so that
+    // the error is tested in CI, which runs as root.
     // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let is_root = unsafe { libc::geteuid() } == 0;
+    let setpriv = is_root
+        && std::process::Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
     let digest = reference(512, 512, b"abc");
-    if root {
-        // Root reads mode-000 files; the directory and missing-file cases
-        // (tested above) are the unreadable inputs that still apply.
+    if is_root && !setpriv {
+        // The directory and missing-file cases (tested above) are the
+        // unreadable inputs that still apply.
         eprintln!(
-            "running as root: chmod 000 does not stop reading; checking it is hashed instead"
+            "running as root without setpriv: chmod 000 does not stop reading; checking it is hashed instead"
         );
         dir.cmd().args(["good", "locked"]).assert().success();
         return;
     }
-    dir.cmd()
-        .args(["good", "locked", "good"])
+    let mut cmd = if setpriv {
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", &*BIN]);
+        for hook in [
+            "SKEINSUM_TEST_PAUSE",
+            "SKEINSUM_TEST_MAP_WINDOW",
+            "SKEINSUM_TEST_REFUSE_MAP",
+            "SKEINSUM_TEST_REFUSE_THREAD",
+        ] {
+            cmd.env_remove(hook);
+        }
+        cmd.current_dir(dir.path());
+        cmd
+    } else {
+        dir.cmd()
+    };
+    cmd.args(["good", "locked", "good"])
+        .timeout(Duration::from_secs(60))
         .assert()
         .code(1)
         .stdout(format!("{digest}  good\n{digest}  good\n"))
