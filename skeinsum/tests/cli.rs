@@ -3279,7 +3279,8 @@ fn no_helper_thread_is_no_panic() {
         let out = skeinsum()
             .current_dir(dir.path())
             .env("SKEINSUM_TEST_REFUSE_THREAD", "1")
-            .args(["-a", "512", "-l", "256"])
+            // One after another: the mapped file on the sequential path.
+            .args(["-j", "1", "-a", "512", "-l", "256"])
             .args(extra)
             .args(["big", "-"])
             .write_stdin(data.clone())
