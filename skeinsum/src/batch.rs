@@ -3,11 +3,14 @@
 //! across the threads of the current rayon pool, and handed back in order.
 //!
 //! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
-//! Its files are opened, snapshotted (size and mtime, as in `crate::input`)
-//! and read to their end (under `BATCH_MMAP_MIN`) or mapped whole, in parallel;
-//! after hashing each is snapshotted again, and a change, or a shrink under
-//! its mapping (caught by the SIGBUS guard of `crate::mapped`), is the same
-//! error as on the sequential path. Everything else (standard input, FIFOs,
+//! Its names are looked up (the snapshot: size, mtime and identity, as in
+//! `crate::input`), then the files opened and read to their end (under
+//! `BATCH_MMAP_MIN`) or mapped whole with the looked-up size, in parallel;
+//! after hashing each open file is snapshotted again. Another file than the
+//! one looked up (the name replaced before the open) goes to the sequential
+//! path; a change of the same file, or a shrink under its mapping (caught by
+//! the SIGBUS guard of `crate::mapped`), is the same error as on the
+//! sequential path. Everything else (standard input, FIFOs,
 //! devices, directories, names that cannot be looked up, files whose size
 //! `stat` gives as 0 or that hold more or less than it says, as procfs and
 //! sysfs files do, files over
@@ -23,7 +26,7 @@ use rayon::prelude::*;
 use skein_simd::{Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize};
 
 use crate::config::{bytes_os, HashConfig};
-use crate::input::{unchanged, InputError, Snapshot, PROGRESS_MIN};
+use crate::input::{open_options, unchanged, InputError, Origin, Snapshot, PROGRESS_MIN};
 use crate::mapped::{sigbus::Guard, MAP_WINDOW};
 use crate::testing;
 
@@ -63,6 +66,7 @@ pub struct Request<'a> {
     pub name: &'a [u8],
     pub state: StateSize,
     pub output_bits: u64,
+    pub origin: Origin,
 }
 
 /// [`SkeinMany`](skein_simd::SkeinMany) for one state size.
@@ -193,7 +197,7 @@ impl<'c> Batch<'c> {
             .par_iter()
             .zip(&manys)
             .map(|(request, many)| {
-                many.and_then(|_| std::fs::metadata(bytes_os(request.name)).ok())
+                many.and_then(|_| lookup(request.name, request.origin).ok())
                     .and_then(|m| Snapshot::of(&m))
                     .filter(|s| s.len > 0 && s.len <= largest)
             })
@@ -228,7 +232,7 @@ impl<'c> Batch<'c> {
             .zip(buffers)
             .map(|((request, wanted), buffer)| match wanted {
                 None => Slot::Sequential(None),
-                Some((many, looked)) => match open(request.name, *looked, use_mmap, buffer) {
+                Some((many, looked)) => match open(request, *looked, use_mmap, buffer) {
                     Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
                     Ok(Opened::Sequential(file)) => Slot::Sequential(file),
                     Err(e) => Slot::Failed(e),
@@ -328,6 +332,18 @@ impl Drop for Batch<'_> {
     }
 }
 
+/// The snapshot of a name before it is opened: a name found by `-r` is not
+/// followed if it is a link now (unless `-L`), so that it goes to the
+/// sequential path, which skips it.
+fn lookup(name: &[u8], origin: Origin) -> io::Result<std::fs::Metadata> {
+    match origin {
+        Origin::Walked {
+            follow_links: false,
+        } => std::fs::symlink_metadata(bytes_os(name)),
+        _ => std::fs::metadata(bytes_os(name)),
+    }
+}
+
 /// What became of a file of the window when opened.
 enum Opened {
     Ready(Ready),
@@ -348,21 +364,20 @@ enum Opened {
 /// up, it fails (`ESPIPE`) without taking a byte from it, and the open file
 /// goes to the sequential path as it is.
 fn open(
-    name: &[u8],
+    request: &Request<'_>,
     looked: Snapshot,
     use_mmap: bool,
     buffer: Vec<u8>,
 ) -> Result<Opened, InputError> {
-    // Non-blocking: should the name have become a FIFO since it was looked
-    // up, opening it must not wait for a writer (regular files ignore it).
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(bytes_os(name))?;
+    // A name found by `-r` that is a link now (`ELOOP`) or a FIFO, device
+    // or directory is caught below (the read fails, reads more than the
+    // size, or another file than the looked-up one was opened: `settle`)
+    // and goes to the sequential path, which skips it.
+    let file = match open_options(request.origin).open(bytes_os(request.name)) {
+        Ok(file) => file,
+        Err(_) if request.origin != Origin::Named => return Ok(Opened::Sequential(None)),
+        Err(e) => return Err(e.into()),
+    };
     // Elsewhere a snapshot has no identity: take it of the open file.
     #[cfg(not(unix))]
     let looked = match Snapshot::of(&file.metadata()?) {
@@ -414,8 +429,11 @@ fn open(
             Err(e) => {
                 return match Snapshot::of(&file.metadata()?) {
                     Some(_) => Err(e.into()),
+                    // A walked name is never handed over (it would be made
+                    // to block): the sequential path opens it again and skips it.
+                    None if request.origin != Origin::Named => Ok(Opened::Sequential(None)),
                     None => Ok(Opened::Sequential(Some(file))),
-                }
+                };
             }
         }
     }
@@ -457,15 +475,16 @@ fn settle(ready: Ready) -> (Result<bool, InputError>, Option<Vec<u8>>) {
         }
         Data::Read(buffer) => (false, Some(buffer)),
     };
-    if faulted {
-        return (Err(InputError::Changed), buffer);
-    }
+    // Identity first: a file put in the name's place between the lookup
+    // and the open was mapped with the length of the one looked up, so a
+    // shorter one faults; that is no change of either file.
     let now = match ready.file.metadata() {
         Ok(now) => Snapshot::of(&now),
         Err(e) => return (Err(e.into()), buffer),
     };
     let settled = match now {
         Some(now) if !ready.before.same_file(&now) => Ok(false),
+        _ if faulted => Err(InputError::Changed),
         now => unchanged(Some(ready.before), now).map(|()| true),
     };
     (settled, buffer)

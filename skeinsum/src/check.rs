@@ -384,6 +384,7 @@ impl Checker<'_> {
                     name: &entry.name,
                     state: *state,
                     output_bits: *output_bits,
+                    origin: crate::input::Origin::Named,
                 }),
                 Item::Malformed(_) => None,
             })

@@ -61,6 +61,73 @@ impl InputError {
     }
 }
 
+/// Where a name to hash comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Named by the user: whatever it is (a FIFO, a device, a link) is read.
+    Named,
+    /// Found by `-r` as a regular file. It may have become anything since
+    /// its directory was listed: it is opened without waiting and, unless
+    /// `follow_links` (`-L`), without following a link, and hashed only if
+    /// it is still a regular file.
+    Walked { follow_links: bool },
+}
+
+/// How a name from `origin` is opened: without waiting (`O_NONBLOCK`: a
+/// FIFO must not wait for a writer; regular files ignore it) and, for a
+/// name `-r` found, not through a link unless `-L` (`O_NOFOLLOW`).
+pub(crate) fn open_options(origin: Origin) -> std::fs::OpenOptions {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = libc::O_NONBLOCK;
+        if origin
+            == (Origin::Walked {
+                follow_links: false,
+            })
+        {
+            flags |= libc::O_NOFOLLOW;
+        }
+        options.custom_flags(flags);
+    }
+    options
+}
+
+/// Open a name that `-r` found ([`Origin::Walked`]): an error unless it is
+/// (still) a regular file.
+fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
+    let file = match open_options(Origin::Walked { follow_links }).open(bytes_os(name)) {
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) && !follow_links => {
+            return Err(became_link())
+        }
+        other => other?,
+    };
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "Is a directory",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+/// A name of `-r` that is no regular file any more.
+pub(crate) fn not_regular() -> io::Error {
+    io::Error::other("not a regular file any more (changed during the walk); skipped")
+}
+
+/// A name of `-r` that is a symbolic link now, without `-L`.
+pub(crate) fn became_link() -> io::Error {
+    io::Error::other("a symbolic link now (changed during the walk); not followed")
+}
+
 /// What must not change while a regular file is hashed: its size and its
 /// modification time (to the nanosecond the file system keeps), which is
 /// what shows a change of content. The status-change time is left out on
@@ -201,6 +268,23 @@ impl Reader {
     /// regular file (standard input too, when it is one) that changes size
     /// or mtime meanwhile, or shrinks under its mapping, is an error.
     pub fn hash(&mut self, name: &[u8], hasher: &mut DynSkein) -> Result<(), InputError> {
+        self.hash_from(name, Origin::Named, hasher)
+    }
+
+    /// [`hash`](Self::hash) a name from `origin`: one that `-r` found is
+    /// hashed only if it is still a regular file ([`Origin::Walked`]).
+    pub fn hash_from(
+        &mut self,
+        name: &[u8],
+        origin: Origin,
+        hasher: &mut DynSkein,
+    ) -> Result<(), InputError> {
+        if let Origin::Walked { follow_links } = origin {
+            // Never an adopted file: that one is made to block.
+            self.adopted = None;
+            let file = open_walked(name, follow_links)?;
+            return self.hash_file(file, name, hasher);
+        }
         if name == b"-" {
             crate::report::write_pending();
             let input = stdin()?;
@@ -208,10 +292,20 @@ impl Reader {
             self.hash_stream(input, before.map(|s| s.len), name, hasher)?;
             return unchanged(before, stdin_snapshot());
         }
-        let mut file = match self.adopted.take() {
+        let file = match self.adopted.take() {
             Some((adopted, file)) if adopted == name => blocking(file)?,
             _ => File::open(bytes_os(name))?,
         };
+        self.hash_file(file, name, hasher)
+    }
+
+    /// Hash the open file `file`, named `name`.
+    fn hash_file(
+        &mut self,
+        mut file: File,
+        name: &[u8],
+        hasher: &mut DynSkein,
+    ) -> Result<(), InputError> {
         let meta = file.metadata()?;
         if meta.is_dir() {
             return Err(io::Error::new(io::ErrorKind::IsADirectory, "Is a directory").into());

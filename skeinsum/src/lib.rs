@@ -190,18 +190,18 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         }
         Ok(())
     };
-    let sequential = |reader: &mut Reader, name: &[u8]| {
+    let sequential = |reader: &mut Reader, name: &[u8], origin| {
         // A clone carries the key and other arguments already absorbed.
         let mut hasher = prototype.clone();
         reader
-            .hash(name, &mut hasher)
+            .hash_from(name, origin, &mut hasher)
             .and_then(|()| input::finish(hasher, config.output_bits))
     };
-    let mut hash_names = |names: &[Vec<u8>]| -> Result<(), OutputClosed> {
+    let mut hash_names = |names: &[Vec<u8>], origin| -> Result<(), OutputClosed> {
         match &mut batcher {
             None => {
                 for name in names {
-                    report(name, sequential(&mut reader, name))?;
+                    report(name, sequential(&mut reader, name, origin))?;
                 }
             }
             Some(batcher) => {
@@ -211,6 +211,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                         name,
                         state: config.state,
                         output_bits: config.output_bits,
+                        origin,
                     })
                     .collect();
                 let mut rest = &requests[..];
@@ -223,7 +224,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                             batch::Outcome::Failed(e) => Err(e),
                             batch::Outcome::Sequential(opened) => {
                                 reader.adopt(request.name, opened);
-                                batcher.suspend(|| sequential(&mut reader, request.name))
+                                batcher.suspend(|| sequential(&mut reader, request.name, origin))
                             }
                         };
                         report(request.name, digest)?;
@@ -238,7 +239,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         let parallel = args.thread_count() > 1;
         walk::hash_below(files, args.dereference, parallel, hash_names)?
     } else {
-        hash_names(&names)?;
+        hash_names(&names, input::Origin::Named)?;
         true
     };
     Ok(ok && walked)

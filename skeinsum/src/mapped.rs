@@ -83,7 +83,8 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
             // Page faults off the hashing thread(s): another thread maps the
             // pages in ahead of them.
             std::thread::scope(|s| {
-                s.spawn(|| prefault(&map));
+                // Without a thread to spare, the hashing thread faults.
+                let _ = crate::readahead::spawn(s, || prefault(&map));
                 consume(&map);
             });
         } else {

@@ -24,20 +24,30 @@ impl Pool {
     /// (`Interrupted` is retried).
     pub fn read_all(
         &mut self,
-        mut input: impl Read + Send,
+        input: impl Read + Send,
         mut consume: impl FnMut(&[u8]),
     ) -> io::Result<()> {
         let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(DEPTH);
         let (free_tx, free_rx) = mpsc::channel::<Vec<u8>>();
+        // Blocks already made count against DEPTH.
+        let pooled = self.free.len();
         for block in self.free.drain(..) {
             free_tx.send(block).expect("the receiver is alive");
         }
+        // Taken by the reader thread; left here if it cannot be started.
+        let input = std::sync::Mutex::new(Some(input));
         std::thread::scope(|s| {
             // Owned here, so that a panic in `consume` drops it too and a
             // reader waiting for a block wakes up.
             let free_tx = free_tx;
-            let reader = s.spawn(move || {
-                let mut made = 0;
+            let input = &input;
+            let spawned = spawn(s, move || {
+                let mut input = input
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .take()
+                    .expect("the input is there until the reader takes it");
+                let mut made = pooled;
                 loop {
                     let mut block = match free_rx.try_recv() {
                         Ok(block) => block,
@@ -85,6 +95,19 @@ impl Pool {
                     }
                 }
             });
+            let reader = match spawned {
+                Ok(reader) => reader,
+                // No thread to be had (a limit on processes or threads):
+                // read on this one.
+                Err(_) => {
+                    let input = input.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    let input = input.expect("the reader never started");
+                    let mut block = self.free.pop().unwrap_or_default();
+                    return read_here(input, &mut block, &mut consume).inspect(|()| {
+                        self.free.push(block);
+                    });
+                }
+            };
             let mut result = Ok(());
             for got in full_rx {
                 match got {
@@ -112,6 +135,39 @@ impl Pool {
             self.free.truncate(DEPTH);
             result
         })
+    }
+}
+
+/// Start `work` on a new thread of the scope `s`: an error, not a panic,
+/// when the system gives no thread (`EAGAIN`: a pids cgroup, `RLIMIT_NPROC`),
+/// so that the caller can do the work on its own thread instead.
+pub(crate) fn spawn<'scope, 'env, T: Send + 'scope>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    if crate::testing::refuse_thread() {
+        return Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            "no thread (test hook)",
+        ));
+    }
+    std::thread::Builder::new().spawn_scoped(s, work)
+}
+
+/// Read `input` to its end on this thread, through `block`.
+fn read_here(
+    mut input: impl Read,
+    block: &mut Vec<u8>,
+    consume: &mut impl FnMut(&[u8]),
+) -> io::Result<()> {
+    block.resize(BLOCK, 0);
+    loop {
+        match input.read(block) {
+            Ok(0) => return Ok(()),
+            Ok(n) => consume(&block[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
 }
 
@@ -163,6 +219,24 @@ mod tests {
         pool.read_all(&data[..], |b| got.extend_from_slice(b))
             .unwrap();
         assert!(got == data);
+    }
+
+    /// From the second input on, the pooled blocks count: no more than
+    /// DEPTH blocks are ever handed to `consume` (all live at once).
+    #[test]
+    fn pooled_blocks_count_against_depth() {
+        let data = vec![5u8; 12 * BLOCK];
+        let mut pool = Pool::default();
+        for _ in 0..2 {
+            let mut seen = std::collections::HashSet::new();
+            pool.read_all(&data[..], |b| {
+                seen.insert(b.as_ptr() as usize);
+                // A slow consumer: the reader fills every block it may.
+                std::thread::sleep(std::time::Duration::from_millis(3));
+            })
+            .unwrap();
+            assert!(seen.len() <= DEPTH, "{} blocks live", seen.len());
+        }
     }
 
     #[test]

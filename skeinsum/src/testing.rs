@@ -16,6 +16,8 @@
 //!   `MAP_WINDOW`, so that small files cross windows.
 //! - `SKEINSUM_TEST_REFUSE_MAP=OFFSET`: the mapping of the window starting at
 //!   or after byte OFFSET fails, as on a file system that refuses mmap.
+//! - `SKEINSUM_TEST_REFUSE_THREAD=1`: starting a helper thread (reading
+//!   ahead, prefaulting) fails, as under a limit on threads.
 
 #[cfg(feature = "test-hooks")]
 mod hooks {
@@ -79,10 +81,14 @@ mod hooks {
     pub fn refuse_map(at: u64) -> bool {
         number("SKEINSUM_TEST_REFUSE_MAP").is_some_and(|from| at >= from)
     }
+
+    pub fn refuse_thread() -> bool {
+        number("SKEINSUM_TEST_REFUSE_THREAD") == Some(1)
+    }
 }
 
 #[cfg(feature = "test-hooks")]
-pub use hooks::{map_window, pause, refuse_map};
+pub use hooks::{map_window, pause, refuse_map, refuse_thread};
 
 #[cfg(not(feature = "test-hooks"))]
 #[inline(always)]
@@ -97,5 +103,11 @@ pub fn map_window(default: u64) -> u64 {
 #[cfg(not(feature = "test-hooks"))]
 #[inline(always)]
 pub fn refuse_map(_at: u64) -> bool {
+    false
+}
+
+#[cfg(not(feature = "test-hooks"))]
+#[inline(always)]
+pub fn refuse_thread() -> bool {
     false
 }

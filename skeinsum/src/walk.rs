@@ -30,6 +30,7 @@ use std::io;
 use rayon::prelude::*;
 
 use crate::config::{bytes_os, os_bytes};
+use crate::input::Origin;
 use crate::quote::quote_name;
 use crate::report::{io_reason, warn, OutputClosed};
 use crate::testing;
@@ -44,45 +45,54 @@ pub const LOOKAHEAD_DIRS: usize = 16;
 const LOOKAHEAD_SCAN: usize = 1024;
 
 /// Hash every regular file below each directory of `operands`, in order,
-/// by calling `hash` with chunks of at most [`CHUNK`] names. An operand that
-/// is not a directory (standard input `-`, a file, a name that does not
-/// exist) is passed on as it is, in its place. Errors of the walk are
+/// by calling `hash` with chunks of at most [`CHUNK`] names and
+/// `Origin::Walked`. An operand that is not a directory (standard input
+/// `-`, a file, a name that does not exist) is passed on as it is, in its
+/// place, with `Origin::Named`. Errors of the walk are
 /// reported in their place among the result lines; `Ok(false)` if any.
 pub fn hash_below(
     operands: &[OsString],
     follow_links: bool,
     parallel: bool,
-    mut hash: impl FnMut(&[Vec<u8>]) -> Result<(), OutputClosed>,
+    mut hash: impl FnMut(&[Vec<u8>], Origin) -> Result<(), OutputClosed>,
 ) -> Result<bool, OutputClosed> {
     let mut ok = true;
     let mut chunk = Vec::with_capacity(CHUNK);
+    let walked = Origin::Walked { follow_links };
     for found in Walk::new(operands, follow_links, parallel) {
         match found {
             Found::File(name) => {
                 chunk.push(name);
                 if chunk.len() == CHUNK {
-                    hash(&chunk)?;
+                    hash(&chunk, walked)?;
                     chunk.clear();
                 }
             }
+            Found::Operand(name) => {
+                hash(&chunk, walked)?;
+                chunk.clear();
+                hash(&[name], Origin::Named)?;
+            }
             Found::Failed(name, e) => {
                 // The files before it are printed first.
-                hash(&chunk)?;
+                hash(&chunk, walked)?;
                 chunk.clear();
                 warn(format_args!("{}: {}", quote_name(&name), io_reason(&e)));
                 ok = false;
             }
         }
     }
-    hash(&chunk)?;
+    hash(&chunk, walked)?;
     Ok(ok)
 }
 
 /// One step of the walk.
 #[derive(Debug)]
 pub enum Found {
-    /// A name to hash.
+    /// A regular file found below an operand.
     File(Vec<u8>),
+    /// An operand that is not a directory, passed on as named.
+    Operand(Vec<u8>),
     /// A name that could not be walked, and why.
     Failed(Vec<u8>, io::Error),
 }
@@ -144,13 +154,13 @@ impl<'a> Walk<'a> {
     fn start(&mut self, operand: &OsString) -> Option<Found> {
         let name = os_bytes(operand);
         if name == b"-" || !std::fs::metadata(operand).is_ok_and(|m| m.is_dir()) {
-            return Some(Found::File(name));
+            return Some(Found::Operand(name));
         }
         let mut prefix = name;
         if !prefix.ends_with(b"/") {
             prefix.push(b'/');
         }
-        match list(&prefix, self.follow_links) {
+        match list(&prefix, true, self.follow_links) {
             Ok(listing) => {
                 self.stack.push(Frame {
                     prefix,
@@ -183,7 +193,7 @@ impl<'a> Walk<'a> {
             .take(self.lookahead)
             .collect();
         let read = |(slot, path): &mut (&mut Option<io::Result<Listing>>, Vec<u8>)| {
-            **slot = Some(list(path, follow_links));
+            **slot = Some(list(path, follow_links, follow_links));
         };
         if unlisted.len() > 1 {
             unlisted.par_iter_mut().for_each(read);
@@ -253,10 +263,93 @@ impl Iterator for Walk<'_> {
     }
 }
 
+/// Read and sort the entries of the directory `path` (ending in `/`).
+/// Unless `follow` (`-L`, or an operand, which was named), a name that is a
+/// symbolic link now (swapped in since its parent was listed) is not
+/// followed: the directory is opened with `O_NOFOLLOW` and read through that
+/// descriptor, so what is listed is what was opened. `O_NONBLOCK`: a name
+/// that became a FIFO fails as `Not a directory` without waiting.
+#[cfg(unix)]
+fn list(path: &[u8], follow: bool, follow_links: bool) -> io::Result<Listing> {
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+    // Without its `/`: a trailing `/` would follow a link despite `O_NOFOLLOW`.
+    let trimmed = match path {
+        [rest @ .., b'/'] if !rest.is_empty() => rest,
+        _ => path,
+    };
+    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    if !follow {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let dir = match rustix::fs::openat(rustix::fs::CWD, bytes_os(trimmed), flags, Mode::empty()) {
+        Ok(dir) => dir,
+        // Linux says `ENOTDIR` for a link under `O_DIRECTORY`, others `ELOOP`.
+        Err(e @ (rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)) if !follow => {
+            let link = rustix::fs::statat(
+                rustix::fs::CWD,
+                bytes_os(trimmed),
+                AtFlags::SYMLINK_NOFOLLOW,
+            )
+            .is_ok_and(|s| FileType::from_raw_mode(s.st_mode as _) == FileType::Symlink);
+            return Err(if link {
+                crate::input::became_link()
+            } else {
+                e.into()
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let stat = rustix::fs::fstat(&dir)?;
+    let id = Some((stat.st_dev as u64, stat.st_ino as u64));
+    let mut entries = Vec::new();
+    for entry in rustix::fs::Dir::read_from(&dir)? {
+        let entry = entry?;
+        let mut name = entry.file_name().to_bytes().to_vec();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        // The type comes with the entry on most file systems (no `stat`).
+        let mut kind = entry.file_type();
+        if kind == FileType::Unknown || (kind == FileType::Symlink && follow_links) {
+            let at = if kind == FileType::Symlink {
+                AtFlags::empty()
+            } else {
+                AtFlags::SYMLINK_NOFOLLOW
+            };
+            kind = match rustix::fs::statat(&dir, entry.file_name(), at) {
+                Ok(stat) => FileType::from_raw_mode(stat.st_mode as _),
+                // Gone since it was listed, or a link that cannot be resolved.
+                Err(e) => {
+                    entries.push(Entry {
+                        name,
+                        kind: Kind::Failed(e.into()),
+                    });
+                    continue;
+                }
+            };
+        }
+        let kind = match kind {
+            FileType::RegularFile => Kind::File,
+            FileType::Directory => Kind::Dir(None),
+            _ => continue,
+        };
+        if let Kind::Dir(_) = kind {
+            name.push(b'/');
+        }
+        entries.push(Entry { name, kind });
+    }
+    // Names in one directory differ, so the order is total.
+    entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
+    testing::pause("walk");
+    Ok(Listing { id, entries })
+}
+
+/// Elsewhere: by name (a link swapped in is followed).
 /// Read and sort the entries of the directory `path` (ending in `/`, which
 /// also makes it fail as `Not a directory` on what has turned into a file
 /// since its parent was listed).
-fn list(path: &[u8], follow_links: bool) -> io::Result<Listing> {
+#[cfg(not(unix))]
+fn list(path: &[u8], _follow: bool, follow_links: bool) -> io::Result<Listing> {
     let path = bytes_os(path);
     let meta = std::fs::metadata(&path)?;
     let mut entries = Vec::new();
@@ -290,12 +383,6 @@ fn list(path: &[u8], follow_links: bool) -> io::Result<Listing> {
         id: dir_id(&meta),
         entries,
     })
-}
-
-#[cfg(unix)]
-fn dir_id(meta: &std::fs::Metadata) -> Option<DirId> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]

@@ -31,6 +31,7 @@ fn skeinsum() -> Command {
         "SKEINSUM_TEST_PAUSE",
         "SKEINSUM_TEST_MAP_WINDOW",
         "SKEINSUM_TEST_REFUSE_MAP",
+        "SKEINSUM_TEST_REFUSE_THREAD",
     ] {
         cmd.env_remove(hook);
     }
@@ -757,20 +758,45 @@ fn unreadable_file_among_others() {
     dir.file("good", b"abc");
     let locked = dir.file("locked", b"secret");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads mode-000 files: the binary then runs as `nobody` through
+    // util-linux's setpriv (the directory made readable to others), so that
+    // the error is tested in CI, which runs as root.
     // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let is_root = unsafe { libc::geteuid() } == 0;
+    let setpriv = is_root
+        && std::process::Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
     let digest = reference(512, 512, b"abc");
-    if root {
-        // Root reads mode-000 files; the directory and missing-file cases
-        // (tested above) are the unreadable inputs that still apply.
+    if is_root && !setpriv {
+        // The directory and missing-file cases (tested above) are the
+        // unreadable inputs that still apply.
         eprintln!(
-            "running as root: chmod 000 does not stop reading; checking it is hashed instead"
+            "running as root without setpriv: chmod 000 does not stop reading; checking it is hashed instead"
         );
         dir.cmd().args(["good", "locked"]).assert().success();
         return;
     }
-    dir.cmd()
-        .args(["good", "locked", "good"])
+    let mut cmd = if setpriv {
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", &*BIN]);
+        for hook in [
+            "SKEINSUM_TEST_PAUSE",
+            "SKEINSUM_TEST_MAP_WINDOW",
+            "SKEINSUM_TEST_REFUSE_MAP",
+            "SKEINSUM_TEST_REFUSE_THREAD",
+        ] {
+            cmd.env_remove(hook);
+        }
+        cmd.current_dir(dir.path());
+        cmd
+    } else {
+        dir.cmd()
+    };
+    cmd.args(["good", "locked", "good"])
+        .timeout(Duration::from_secs(60))
         .assert()
         .code(1)
         .stdout(format!("{digest}  good\n{digest}  good\n"))
@@ -3209,5 +3235,65 @@ fn hex_values_starting_with_a_dash_are_not_echoed() {
             ),
             "{option}"
         );
+    }
+}
+
+/// A mapped file of the batch replaced by rename with a much shorter one
+/// between the lookup and the open: the mapping (of the looked-up length)
+/// faults past the new file's end, which is no change of either file; the
+/// new file is hashed on the sequential path, exit 0.
+#[cfg(unix)]
+#[test]
+fn shorter_file_renamed_in_between_lookup_and_open() {
+    let dir = Dir::new();
+    dir.file("a", &pattern(200_000, 1));
+    dir.file("b", &pattern(3000, 2));
+    let out = through_stage(
+        &dir,
+        "lookup",
+        &["-a", "512", "-l", "256", "-j", "2", "a", "b"],
+        || {
+            let new = dir.file("new", &pattern(10_000, 3));
+            fs::rename(new, dir.path().join("a")).unwrap();
+        },
+    );
+    let expected = format!(
+        "{}  a\n{}  b\n",
+        reference(512, 256, &pattern(10_000, 3)),
+        reference(512, 256, &pattern(3000, 2))
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// No helper thread to be had (as under a pids cgroup or `RLIMIT_NPROC`):
+/// a large file read ahead (`--no-mmap`), a large mapped file (prefaulted
+/// on another thread) and a pipe are hashed on the main thread, not a panic.
+#[test]
+fn no_helper_thread_is_no_panic() {
+    let dir = Dir::new();
+    let data = pattern(5 << 20, 7);
+    dir.file("big", &data);
+    for extra in [&["--no-mmap"][..], &[][..]] {
+        let out = skeinsum()
+            .current_dir(dir.path())
+            .env("SKEINSUM_TEST_REFUSE_THREAD", "1")
+            // One after another: the mapped file on the sequential path.
+            .args(["-j", "1", "-a", "512", "-l", "256"])
+            .args(extra)
+            .args(["big", "-"])
+            .write_stdin(data.clone())
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let digest = reference(512, 256, &data);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{extra:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{digest}  big\n{digest}  -\n"),
+            "{extra:?}"
+        );
+        assert_eq!(out.status.code(), Some(0));
     }
 }

@@ -340,17 +340,41 @@ fn unreadable_directories_are_one_error_each() {
         String::from_utf8(too_long).unwrap()
     );
 
+    // Root reads everything: the binary then runs as `nobody` through
+    // util-linux's setpriv (the tree made readable to others), so that
+    // the permission errors are tested in CI, which runs as root.
     // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
+    let is_root = unsafe { libc::geteuid() } == 0;
+    let setpriv = is_root
+        && StdCommand::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    let root = is_root && !setpriv;
+    if setpriv {
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    }
     if root {
-        eprintln!("running as root: chmod 000 does not stop root from listing a directory or reading a file; only the too-long path is tested as unreadable");
+        eprintln!("running as root without setpriv: chmod 000 does not stop root from listing a directory or reading a file; only the too-long path is tested as unreadable");
     } else {
         fs::set_permissions(t.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
         fs::set_permissions(t.join("locked-file"), fs::Permissions::from_mode(0o000)).unwrap();
     }
     for threads in ["-j1", "-j2"] {
-        let out = skeinsum(dir.path())
+        let mut cmd = if setpriv {
+            let mut cmd = Command::new("setpriv");
+            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+            for hook in HOOKS {
+                cmd.env_remove(hook);
+            }
+            cmd.current_dir(dir.path());
+            cmd
+        } else {
+            skeinsum(dir.path())
+        };
+        let out = cmd
             .args(["-r", threads, "t"])
+            .timeout(Duration::from_secs(60))
             .output()
             .unwrap();
         // `t/locked-file` sorts before `t/locked/`, and that before `t/long/`.
@@ -411,7 +435,18 @@ fn walk_changed_midway(
     }
     change(&base.join("t"));
     fs::remove_file(&sentinel).unwrap();
-    let status = child.wait().unwrap();
+    // A walk that waits on a FIFO or reads without end fails the test.
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("skeinsum -r {threads} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
     let text = String::from_utf8_lossy(&fs::read(&log).unwrap()).into_owned();
     fs::remove_file(&log).unwrap();
     (status.code(), text)
@@ -448,6 +483,102 @@ fn entries_changed_during_the_walk() {
         .concat();
         assert_eq!(status, Some(1), "{threads}: {log}");
         assert_eq!(log, String::from_utf8_lossy(&expected), "{threads}");
+    }
+}
+
+/// Entries replaced after their directory was listed by what `-r` never
+/// reads: a FIFO (opening it must not wait for a writer), a link to
+/// `/dev/zero` (never read, or the run would not end) and a directory
+/// replaced by a link to another tree (not walked). One error each in its
+/// place, the files before and after hashed; with `-L` the link to a
+/// directory is walked and the device is still no regular file.
+#[test]
+fn entries_replaced_by_what_the_walk_skips() {
+    for (threads, dereference) in [("-j1", false), ("-j2", false), ("-j1", true), ("-j2", true)] {
+        let dir = TempDir::new().unwrap();
+        let t = dir.path().join("t");
+        write(&t.join("a"), b"a");
+        write(&t.join("fifo"), b"was a file");
+        write(&t.join("link-big"), &pattern(200_000, 1));
+        write(&t.join("link-small"), b"was a file");
+        write(&t.join("sub/f"), b"sub");
+        write(&t.join("z"), b"z");
+        write(&dir.path().join("elsewhere/secret"), b"secret");
+        let sentinel = dir.path().join("paused");
+        let log = dir.path().join("log");
+        let file = fs::File::create(&log).unwrap();
+        let mut args = vec!["-r", threads];
+        if dereference {
+            args.push("-L");
+        }
+        args.push("t");
+        let mut child = StdCommand::new(BIN)
+            .args(&args)
+            .current_dir(dir.path())
+            .env(
+                "SKEINSUM_TEST_PAUSE",
+                format!("walk:{}", sentinel.display()),
+            )
+            .env_remove(HOOKS[1])
+            .env_remove(HOOKS[2])
+            .stdin(Stdio::null())
+            .stdout(file.try_clone().unwrap())
+            .stderr(file)
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !sentinel.exists() {
+            assert!(Instant::now() < deadline, "skeinsum never paused");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        fs::remove_file(t.join("fifo")).unwrap();
+        let path = std::ffi::CString::new(t.join("fifo").as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+        for name in ["link-big", "link-small"] {
+            fs::remove_file(t.join(name)).unwrap();
+            symlink("/dev/zero", t.join(name)).unwrap();
+        }
+        fs::remove_dir_all(t.join("sub")).unwrap();
+        symlink("../elsewhere", t.join("sub")).unwrap();
+        fs::remove_file(&sentinel).unwrap();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("skeinsum {args:?} did not finish within 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let text = String::from_utf8_lossy(&fs::read(&log).unwrap()).into_owned();
+        let not_regular = "not a regular file any more (changed during the walk); skipped";
+        let link = "a symbolic link now (changed during the walk); not followed";
+        let mut expected = String::from_utf8(gnu_line(b"a", b"t/a")).unwrap();
+        expected.push_str(&format!(
+            "skeinsum: t/fifo: {not_regular}
+"
+        ));
+        for name in ["link-big", "link-small"] {
+            let why = if dereference { not_regular } else { link };
+            expected.push_str(&format!(
+                "skeinsum: t/{name}: {why}
+"
+            ));
+        }
+        if dereference {
+            expected.push_str(&String::from_utf8(gnu_line(b"secret", b"t/sub/secret")).unwrap());
+        } else {
+            expected.push_str(&format!(
+                "skeinsum: t/sub: {link}
+"
+            ));
+        }
+        expected.push_str(&String::from_utf8(gnu_line(b"z", b"t/z")).unwrap());
+        assert_eq!(status.code(), Some(1), "{args:?}: {text}");
+        assert_eq!(text, expected, "{args:?}");
     }
 }
 
