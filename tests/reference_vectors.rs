@@ -4,7 +4,7 @@
 //! tools/gen/pyskein_vectors.py) for every argument: key, personalization, public
 //! key, key identifier, nonce, tree parameters and long outputs.
 mod common;
-use common::hex;
+use common::{hex, pyskein_vectors, PyskeinVector};
 use skein_simd::{consts::iv, Backend, DynSkein, Params, StateSize, TreeParams};
 
 fn falling(n: usize) -> Vec<u8> {
@@ -108,38 +108,6 @@ fn precomputed_ivs_match_the_specification() {
             0x9E2CFCCFE1C41EF7
         ]
     );
-}
-
-struct PyskeinVector {
-    state: u64,
-    bits: u64,
-    len: usize,
-    fields: [Option<Vec<u8>>; 5],
-    tree: Option<(u8, u8, u8)>,
-    digest: Vec<u8>,
-}
-
-fn pyskein_vectors() -> Vec<PyskeinVector> {
-    let text = include_str!("data/pyskein_vectors.txt");
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|line| {
-            let f: Vec<&str> = line.split(' ').collect();
-            let opt = |s: &str| (s != "-").then(|| hex(s));
-            let tree = (f[8] != "-").then(|| {
-                let t: Vec<u8> = f[8].split(',').map(|x| x.parse().unwrap()).collect();
-                (t[0], t[1], t[2])
-            });
-            PyskeinVector {
-                state: f[0].parse().unwrap(),
-                bits: f[1].parse().unwrap(),
-                len: f[2].parse().unwrap(),
-                fields: [opt(f[3]), opt(f[4]), opt(f[5]), opt(f[6]), opt(f[7])],
-                tree,
-                digest: hex(f[9]),
-            }
-        })
-        .collect()
 }
 
 fn hash_vector(v: &PyskeinVector, backend: Backend, split: usize) -> Vec<u8> {

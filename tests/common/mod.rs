@@ -1,4 +1,5 @@
-//! Shared test support: the official golden KAT file (`golden.rs`) and hex helpers.
+//! Shared test support: the official golden KAT file (`golden.rs`), pyskein's
+//! vectors and hex helpers.
 #![allow(dead_code, unused_imports)]
 
 mod golden;
@@ -31,4 +32,39 @@ pub fn hash_entry(e: &KatEntry, backend: skein_simd::Backend) -> Vec<u8> {
 /// Every backend usable on this machine (always includes `portable`).
 pub fn backends() -> Vec<skein_simd::Backend> {
     skein_simd::Backend::available()
+}
+
+/// One line of `tests/data/pyskein_vectors.txt` (`tools/gen/pyskein_vectors.py`):
+/// the arguments pyskein 1.0 hashed and its digest.
+pub struct PyskeinVector {
+    pub state: u64,
+    pub bits: u64,
+    pub len: usize,
+    pub fields: [Option<Vec<u8>>; 5],
+    pub tree: Option<(u8, u8, u8)>,
+    pub digest: Vec<u8>,
+}
+
+/// Every vector of `tests/data/pyskein_vectors.txt`.
+pub fn pyskein_vectors() -> Vec<PyskeinVector> {
+    let text = include_str!("../data/pyskein_vectors.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|line| {
+            let f: Vec<&str> = line.split(' ').collect();
+            let opt = |s: &str| (s != "-").then(|| hex(s));
+            let tree = (f[8] != "-").then(|| {
+                let t: Vec<u8> = f[8].split(',').map(|x| x.parse().unwrap()).collect();
+                (t[0], t[1], t[2])
+            });
+            PyskeinVector {
+                state: f[0].parse().unwrap(),
+                bits: f[1].parse().unwrap(),
+                len: f[2].parse().unwrap(),
+                fields: [opt(f[3]), opt(f[4]), opt(f[5]), opt(f[6]), opt(f[7])],
+                tree,
+                digest: hex(f[9]),
+            }
+        })
+        .collect()
 }
