@@ -531,6 +531,21 @@ mod serializable {
         core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
     }
 
+    /// The layout, then the keyed start chain (the MAC and XOF types).
+    fn serialize_keyed<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
+        let n = layout_bytes::<W>();
+        serialize_layout(h, &mut out[..n]);
+        crate::threefish::words_to_le(&h.start, &mut out[n..]);
+    }
+
+    fn deserialize_keyed<const W: usize>(
+        state: &[u8],
+        output_bits: u64,
+    ) -> Result<Skein<W>, DeserializeStateError> {
+        let n = layout_bytes::<W>();
+        deserialize_layout::<W>(&state[..n], read_words::<W>(&state[n..]), output_bits)
+    }
+
     macro_rules! serializable {
         ($($w:literal => $base:ident, $var:ident, $keyed:ident;)*) => {$(
             impl<N: ArraySize + 'static> SerializableState for SkeinFixed<$w, N> {
@@ -576,17 +591,13 @@ mod serializable {
                 type SerializedStateSize = digest::consts::$keyed;
                 fn serialize(&self) -> SerializedState<Self> {
                     let mut out = SerializedState::<Self>::default();
-                    let n = layout_bytes::<$w>();
-                    serialize_layout(&self.inner, &mut out[..n]);
-                    crate::threefish::words_to_le(&self.inner.start, &mut out[n..]);
+                    serialize_keyed(&self.inner, &mut out);
                     out
                 }
                 fn deserialize(
                     state: &SerializedState<Self>,
                 ) -> Result<Self, DeserializeStateError> {
-                    let n = layout_bytes::<$w>();
-                    let start = read_words::<$w>(&state[n..]);
-                    let inner = deserialize_layout::<$w>(&state[..n], start, N::U64 * 8)?;
+                    let inner = deserialize_keyed::<$w>(state, N::U64 * 8)?;
                     Ok(SkeinMac { inner, _n: PhantomData })
                 }
             }
@@ -595,17 +606,13 @@ mod serializable {
                 type SerializedStateSize = digest::consts::$keyed;
                 fn serialize(&self) -> SerializedState<Self> {
                     let mut out = SerializedState::<Self>::default();
-                    let n = layout_bytes::<$w>();
-                    serialize_layout(&self.inner, &mut out[..n]);
-                    crate::threefish::words_to_le(&self.inner.start, &mut out[n..]);
+                    serialize_keyed(&self.inner, &mut out);
                     out
                 }
                 fn deserialize(
                     state: &SerializedState<Self>,
                 ) -> Result<Self, DeserializeStateError> {
-                    let n = layout_bytes::<$w>();
-                    let start = read_words::<$w>(&state[n..]);
-                    let inner = deserialize_layout::<$w>(&state[..n], start, u64::MAX)?;
+                    let inner = deserialize_keyed::<$w>(state, u64::MAX)?;
                     Ok(SkeinXof { inner })
                 }
             }
