@@ -14,61 +14,22 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use skein::digest::consts::{U128, U32, U48, U64};
+use skein::digest::consts::U64;
 use skein::Digest;
 use tempfile::TempDir;
 
-/// The binary under test: this package's, or `SKEINSUM_TEST_BIN` (another
-/// build of it, e.g. an older one to show that a new test fails there).
-static BIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    std::env::var("SKEINSUM_TEST_BIN")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_skeinsum").to_string())
-});
+mod common;
+use common::{pattern, skeinsum, BIN};
 
-fn skeinsum() -> Command {
-    let mut cmd = Command::new(&*BIN);
-    for hook in [
-        "SKEINSUM_TEST_PAUSE",
-        "SKEINSUM_TEST_MAP_WINDOW",
-        "SKEINSUM_TEST_REFUSE_MAP",
-        "SKEINSUM_TEST_REFUSE_THREAD",
-    ] {
-        cmd.env_remove(hook);
-    }
-    cmd
+/// Skein-STATE-OUT of `data` in hex, by the RustCrypto `skein` crate.
+fn reference(state: u32, out_bits: u32, data: &[u8]) -> String {
+    hex::encode(common::rustcrypto_digest(state, out_bits, data))
 }
 
 /// The bytes of hex text that may be broken by whitespace.
 fn unhex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     hex::decode(s).unwrap()
-}
-
-/// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
-fn reference(state: u32, out_bits: u32, data: &[u8]) -> String {
-    match (state, out_bits) {
-        (256, 256) => hex::encode(skein::Skein256::<U32>::digest(data)),
-        (512, 256) => hex::encode(skein::Skein512::<U32>::digest(data)),
-        (512, 384) => hex::encode(skein::Skein512::<U48>::digest(data)),
-        (512, 512) => hex::encode(skein::Skein512::<U64>::digest(data)),
-        (1024, 384) => hex::encode(skein::Skein1024::<U48>::digest(data)),
-        (1024, 512) => hex::encode(skein::Skein1024::<U64>::digest(data)),
-        (1024, 1024) => hex::encode(skein::Skein1024::<U128>::digest(data)),
-        _ => panic!("no reference for Skein-{state}-{out_bits}"),
-    }
-}
-
-/// Deterministic non-trivial bytes.
-fn pattern(len: usize, seed: u32) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x >> 11) as u8
-        })
-        .collect()
 }
 
 struct Dir {

@@ -7,50 +7,19 @@ use std::fs;
 use std::path::Path;
 
 use assert_cmd::Command;
-use skein::digest::consts::{U128, U32, U48, U64};
-use skein::Digest;
 use tempfile::TempDir;
 
 #[path = "../../tests/common/golden.rs"]
 mod golden;
 
+mod common;
+use common::{pattern, rustcrypto_digest as reference};
+
+/// The binary with no test hook set, run in `dir`.
 fn skeinsum(dir: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skeinsum"));
-    for hook in [
-        "SKEINSUM_TEST_PAUSE",
-        "SKEINSUM_TEST_MAP_WINDOW",
-        "SKEINSUM_TEST_REFUSE_MAP",
-    ] {
-        cmd.env_remove(hook);
-    }
+    let mut cmd = common::skeinsum();
     cmd.current_dir(dir);
     cmd
-}
-
-/// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
-fn reference(state: u32, out_bits: u32, data: &[u8]) -> Vec<u8> {
-    match (state, out_bits) {
-        (256, 256) => skein::Skein256::<U32>::digest(data).to_vec(),
-        (512, 256) => skein::Skein512::<U32>::digest(data).to_vec(),
-        (512, 384) => skein::Skein512::<U48>::digest(data).to_vec(),
-        (512, 512) => skein::Skein512::<U64>::digest(data).to_vec(),
-        (1024, 512) => skein::Skein1024::<U64>::digest(data).to_vec(),
-        (1024, 1024) => skein::Skein1024::<U128>::digest(data).to_vec(),
-        _ => panic!("no reference for Skein-{state}-{out_bits}"),
-    }
-}
-
-/// Deterministic non-trivial bytes.
-fn pattern(len: usize, seed: u32) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x >> 11) as u8
-        })
-        .collect()
 }
 
 /// A file (read, and mapped: 100 KiB is past the mapping threshold) and

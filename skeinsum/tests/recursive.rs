@@ -18,19 +18,12 @@ use skein::digest::consts::U64;
 use skein::Digest;
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_skeinsum");
-const HOOKS: [&str; 3] = [
-    "SKEINSUM_TEST_PAUSE",
-    "SKEINSUM_TEST_MAP_WINDOW",
-    "SKEINSUM_TEST_REFUSE_MAP",
-];
+mod common;
+use common::{pattern, BIN, HOOKS};
 
 /// The binary, run in `dir`, with no test hook set.
 fn skeinsum(dir: &Path) -> Command {
-    let mut cmd = Command::new(BIN);
-    for hook in HOOKS {
-        cmd.env_remove(hook);
-    }
+    let mut cmd = common::skeinsum();
     cmd.current_dir(dir);
     cmd
 }
@@ -92,19 +85,6 @@ fn expected_output(base: &Path, root: &[u8]) -> Vec<u8> {
     regular_files(base, root)
         .iter()
         .flat_map(|(name, data)| gnu_line(data, name))
-        .collect()
-}
-
-/// Deterministic non-trivial bytes.
-fn pattern(len: usize, seed: u32) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x >> 11) as u8
-        })
         .collect()
 }
 
@@ -281,7 +261,7 @@ fn dereference_follows_links_and_stops_at_loops() {
     for threads in ["-j1", "-j2"] {
         let log = dir.path().join("log");
         let file = fs::File::create(&log).unwrap();
-        let status = StdCommand::new(BIN)
+        let status = StdCommand::new(&*BIN)
             .args(["-r", "-L", threads, "t"])
             .current_dir(dir.path())
             .env_remove(HOOKS[0])
@@ -363,7 +343,12 @@ fn unreadable_directories_are_one_error_each() {
     for threads in ["-j1", "-j2"] {
         let mut cmd = if setpriv {
             let mut cmd = Command::new("setpriv");
-            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+            cmd.args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                BIN.as_str(),
+            ]);
             for hook in HOOKS {
                 cmd.env_remove(hook);
             }
@@ -411,7 +396,7 @@ fn walk_changed_midway(
     let sentinel = base.join("paused");
     let log = base.join("log");
     let file = fs::File::create(&log).unwrap();
-    let mut child = StdCommand::new(BIN)
+    let mut child = StdCommand::new(&*BIN)
         .args(["-r", threads, "t"])
         .current_dir(base)
         .env(
@@ -512,7 +497,7 @@ fn entries_replaced_by_what_the_walk_skips() {
             args.push("-L");
         }
         args.push("t");
-        let mut child = StdCommand::new(BIN)
+        let mut child = StdCommand::new(&*BIN)
             .args(&args)
             .current_dir(dir.path())
             .env(
