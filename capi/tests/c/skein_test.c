@@ -32,22 +32,7 @@
 
 #include "capi_test.h"
 #include "test_data.h"
-
-static unsigned long passed, failed;
-
-#define CHECK(cond, ...)                                 \
-    do {                                                 \
-        if (cond) {                                      \
-            passed++;                                    \
-        } else {                                         \
-            failed++;                                    \
-            if (failed <= 20) {                          \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-                fprintf(stderr, __VA_ARGS__);            \
-                fputc('\n', stderr);                     \
-            }                                            \
-        }                                                \
-    } while (0)
+#include "check.h"
 
 /* ---- libskein_simd behind the api_t table ---- */
 
