@@ -385,19 +385,21 @@ fn unreadable_directories_are_one_error_each() {
     fs::set_permissions(t.join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-/// Run `skeinsum -r t` in `base`, stopped once the first directory (`t`)
-/// is listed, while `change` alters the tree; stdout and stderr go to one
-/// file, returned with the exit status.
+/// Run `skeinsum -r OPTIONS t` in `base`, stopped once the first directory
+/// (`t`) is listed, while `change` alters the tree; stdout and stderr go to
+/// one file, returned with the exit status.
 fn walk_changed_midway(
     base: &Path,
-    threads: &str,
+    options: &[&str],
     change: impl FnOnce(&Path),
 ) -> (Option<i32>, String) {
     let sentinel = base.join("paused");
     let log = base.join("log");
     let file = fs::File::create(&log).unwrap();
     let mut child = StdCommand::new(&*BIN)
-        .args(["-r", threads, "t"])
+        .arg("-r")
+        .args(options)
+        .arg("t")
         .current_dir(base)
         .env(
             "SKEINSUM_TEST_PAUSE",
@@ -428,7 +430,7 @@ fn walk_changed_midway(
         if Instant::now() > deadline {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("skeinsum -r {threads} did not finish within 60 s");
+            panic!("skeinsum -r {options:?} t did not finish within 60 s");
         }
         std::thread::sleep(Duration::from_millis(5));
     };
@@ -451,7 +453,7 @@ fn entries_changed_during_the_walk() {
         write(&t.join("to-dir"), b"was a file");
         write(&t.join("to-file/g"), b"g");
         write(&t.join("z"), b"z");
-        let (status, log) = walk_changed_midway(dir.path(), threads, |t| {
+        let (status, log) = walk_changed_midway(dir.path(), &[threads], |t| {
             fs::remove_dir_all(t.join(OsStr::from_bytes(b"gone\xff"))).unwrap();
             fs::remove_file(t.join("to-dir")).unwrap();
             write(&t.join("to-dir/inner"), b"inner");
@@ -489,56 +491,22 @@ fn entries_replaced_by_what_the_walk_skips() {
         write(&t.join("sub/f"), b"sub");
         write(&t.join("z"), b"z");
         write(&dir.path().join("elsewhere/secret"), b"secret");
-        let sentinel = dir.path().join("paused");
-        let log = dir.path().join("log");
-        let file = fs::File::create(&log).unwrap();
-        let mut args = vec!["-r", threads];
+        let mut options = vec![threads];
         if dereference {
-            args.push("-L");
+            options.push("-L");
         }
-        args.push("t");
-        let mut child = StdCommand::new(&*BIN)
-            .args(&args)
-            .current_dir(dir.path())
-            .env(
-                "SKEINSUM_TEST_PAUSE",
-                format!("walk:{}", sentinel.display()),
-            )
-            .env_remove(HOOKS[1])
-            .env_remove(HOOKS[2])
-            .stdin(Stdio::null())
-            .stdout(file.try_clone().unwrap())
-            .stderr(file)
-            .spawn()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !sentinel.exists() {
-            assert!(Instant::now() < deadline, "skeinsum never paused");
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        fs::remove_file(t.join("fifo")).unwrap();
-        let path = std::ffi::CString::new(t.join("fifo").as_os_str().as_bytes()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
-        for name in ["link-big", "link-small"] {
-            fs::remove_file(t.join(name)).unwrap();
-            symlink("/dev/zero", t.join(name)).unwrap();
-        }
-        fs::remove_dir_all(t.join("sub")).unwrap();
-        symlink("../elsewhere", t.join("sub")).unwrap();
-        fs::remove_file(&sentinel).unwrap();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
+        let (status, text) = walk_changed_midway(dir.path(), &options, |t| {
+            fs::remove_file(t.join("fifo")).unwrap();
+            let path = std::ffi::CString::new(t.join("fifo").as_os_str().as_bytes()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o644) }, 0);
+            for name in ["link-big", "link-small"] {
+                fs::remove_file(t.join(name)).unwrap();
+                symlink("/dev/zero", t.join(name)).unwrap();
             }
-            if Instant::now() > deadline {
-                child.kill().unwrap();
-                child.wait().unwrap();
-                panic!("skeinsum {args:?} did not finish within 60 s");
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        };
-        let text = String::from_utf8_lossy(&fs::read(&log).unwrap()).into_owned();
+            fs::remove_dir_all(t.join("sub")).unwrap();
+            symlink("../elsewhere", t.join("sub")).unwrap();
+        });
         let not_regular = "not a regular file any more (changed during the walk); skipped";
         let link = "a symbolic link now (changed during the walk); not followed";
         let mut expected = String::from_utf8(gnu_line(b"a", b"t/a")).unwrap();
@@ -562,8 +530,8 @@ fn entries_replaced_by_what_the_walk_skips() {
             ));
         }
         expected.push_str(&String::from_utf8(gnu_line(b"z", b"t/z")).unwrap());
-        assert_eq!(status.code(), Some(1), "{args:?}: {text}");
-        assert_eq!(text, expected, "{args:?}");
+        assert_eq!(status, Some(1), "{options:?}: {text}");
+        assert_eq!(text, expected, "{options:?}");
     }
 }
 
