@@ -1,6 +1,7 @@
 //! Prints a throughput table for the many-lanes paths, each against plain
 //! single-stream hashing measured in the same run:
-//! `cargo run --release --example many_table [-- --quick]`.
+//! `cargo run --release --example many_table [-- --quick] [-- --kernels]`
+//! (`--kernels`: only the lane kernel sections).
 //!
 //! Rows: `hash_many` over 1 KiB messages per multi-lane kernel form (one
 //! group of lanes per call, and two interleaved groups where the kernel has
@@ -233,7 +234,9 @@ fn main() {
             ));
         }
     }
-    race(cases, runs, ghz);
+    if !std::env::args().any(|a| a == "--kernels") {
+        race(cases, runs, ghz);
+    }
 
     // The lane kernels alone: long messages that stay in L2 (32 x 16 KiB),
     // against one stream over them; llvm-mca estimates the same block loop
@@ -241,6 +244,9 @@ fn main() {
     kernel_section::<4>(runs, ghz);
     kernel_section::<8>(runs, ghz);
     kernel_section::<16>(runs, ghz);
+    if std::env::args().any(|a| a == "--kernels") {
+        return;
+    }
 
     // Small messages against long ones on the automatic kernel, one
     // thread, the same 2 MiB in total: the per-message overhead.
