@@ -3,10 +3,12 @@
 //! across the threads of the current rayon pool, and handed back in order.
 //!
 //! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
-//! Its names are looked up (the snapshot: size, mtime and identity, as in
-//! `crate::input`), then the files opened and read to their end (under
-//! `BATCH_MMAP_MIN`) or mapped whole with the looked-up size, in parallel;
-//! after hashing each open file is snapshotted again. Another file than the
+//! Its names are looked up in parallel (the snapshot: size, mtime and
+//! identity, as in `crate::input`); then each thread takes a chunk of
+//! [`CHUNK_FILES`] files at a time, opens them and reads them to their end
+//! (under `BATCH_MMAP_MIN`, into buffers reused from chunk to chunk) or maps
+//! them whole with the looked-up size, hashes them on lanes and snapshots
+//! each open file again. Another file than the
 //! one looked up (the name replaced before the open) goes to the sequential
 //! path; a change of the same file, or a shrink under its mapping (caught by
 //! the SIGBUS guard of `crate::mapped`), is the same error as on the
@@ -19,6 +21,7 @@
 
 use std::fs::File;
 use std::io;
+use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use memmap2::{Mmap, MmapOptions};
@@ -39,13 +42,18 @@ pub const WINDOW_BYTES: u64 = 256 << 20;
 /// would hold a lane (at a fraction of the one-stream speed) while the
 /// others idle, and one stream already hashes it at full speed.
 pub const BATCH_FILE_MAX: u64 = 8 << 20;
-/// Read buffers up to this capacity are kept for the next window.
+/// Files opened, read, hashed and checked together on one thread: a
+/// chunk fills the 16 lanes of the widest kernel, and a window of 256 has
+/// 16 chunks to share out between threads.
+pub const CHUNK_FILES: usize = 16;
+/// Read buffers up to this capacity are kept for the next chunk.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Files of the window at least this large are mapped (unless
-/// `--no-mmap`), smaller ones read. Measured per size class on 1000-file
-/// batches (docs/skeinsum.md): reading costs less CPU at 16 KiB, about the
-/// same at 64 KiB, more from 128 KiB on.
-const BATCH_MMAP_MIN: u64 = 64 << 10;
+/// `--no-mmap`), smaller ones read into buffers reused from chunk to
+/// chunk. Measured per size class on a Zen 5 VM (docs/skeinsum.md): reading
+/// takes less time up to 256 KiB, mapping from 512 KiB (above `SPARE_MAX`
+/// a read buffer is no longer reused).
+const BATCH_MMAP_MIN: u64 = 512 << 10;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;
 
@@ -217,87 +225,21 @@ impl<'c> Batch<'c> {
             chosen.push(wanted);
         }
 
-        // Open and read or map them, in parallel.
+        // Open, read or map, hash and check again a chunk of consecutive
+        // files at a time on each thread: what was read is hashed while it
+        // is still in cache, and read buffers go from chunk to chunk, so a
+        // window faults in the buffers of a few chunks, not of every file.
         let use_mmap = self.use_mmap;
-        let buffers: Vec<Vec<u8>> = chosen
-            .iter()
-            .map(|wanted| match wanted {
-                Some(_) => self.spare.pop().unwrap_or_default(),
-                None => Vec::new(),
-            })
+        let pool = Mutex::new(std::mem::take(&mut self.spare));
+        let manys = &self.manys;
+        let outcomes: Vec<Vec<Outcome>> = requests[..chosen.len()]
+            .par_chunks(CHUNK_FILES)
+            .zip(chosen.par_chunks(CHUNK_FILES))
+            .map(|(requests, chosen)| hash_chunk(manys, requests, chosen, use_mmap, &pool))
             .collect();
-        let slots: Vec<Slot> = requests[..chosen.len()]
-            .par_iter()
-            .zip(&chosen)
-            .zip(buffers)
-            .map(|((request, wanted), buffer)| match wanted {
-                None => Slot::Sequential(None),
-                Some((many, looked)) => match open(request, *looked, use_mmap, buffer) {
-                    Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
-                    Ok(Opened::Sequential(file)) => Slot::Sequential(file),
-                    Err(e) => Slot::Failed(e),
-                },
-            })
-            .collect();
-        testing::pause("batch");
-
-        // Hash each group of equal arguments on lanes and threads.
-        let mut digests: Vec<Option<Vec<u8>>> = (0..slots.len()).map(|_| None).collect();
-        for (index, (_, many)) in self.manys.iter().enumerate() {
-            let Some(many) = many else { continue };
-            let members: Vec<usize> = (0..slots.len())
-                .filter(|&i| matches!(slots[i], Slot::Ready(_, m) if m == index))
-                .collect();
-            if members.is_empty() {
-                continue;
-            }
-            let messages: Vec<&[u8]> = members
-                .iter()
-                .map(|&i| match &slots[i] {
-                    Slot::Ready(ready, _) => ready.data.bytes(),
-                    _ => unreachable!("members are ready"),
-                })
-                .collect();
-            let output_bits = self.manys[index].0 .1;
-            let len = output_bits.div_ceil(8) as usize;
-            let mut out = vec![0u8; members.len() * len];
-            many.hash_into(&messages, &mut out);
-            for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
-                crate::format::mask_unused_bits(digest, output_bits);
-                digests[i] = Some(digest.to_vec());
-            }
-        }
+        self.spare = pool.into_inner().unwrap_or_else(PoisonError::into_inner);
         self.advance(bytes);
-
-        // Check every file again (in parallel); the outcomes stay in order.
-        let (outcomes, buffers): (Vec<Outcome>, Vec<Option<Vec<u8>>>) = slots
-            .into_par_iter()
-            .zip(digests)
-            .map(|(slot, digest)| match slot {
-                Slot::Sequential(file) => (Outcome::Sequential(file), None),
-                Slot::Failed(e) => (Outcome::Failed(e), None),
-                Slot::Ready(ready, _) => {
-                    let (settled, buffer) = settle(ready);
-                    match settled {
-                        Ok(true) => (
-                            Outcome::Digest(digest.expect("every ready file is hashed")),
-                            buffer,
-                        ),
-                        Ok(false) => (Outcome::Sequential(None), buffer),
-                        Err(e) => (Outcome::Failed(e), buffer),
-                    }
-                }
-            })
-            .unzip();
-        // Kept: one per file of a window, none over SPARE_MAX, so at most
-        // WINDOW_FILES * SPARE_MAX = WINDOW_BYTES.
-        self.spare.extend(
-            buffers
-                .into_iter()
-                .flatten()
-                .filter(|b| b.capacity() <= SPARE_MAX),
-        );
-        outcomes
+        outcomes.into_iter().flatten().collect()
     }
 
     /// Count `bytes` more on the progress bar, shown once the batch is large.
@@ -330,6 +272,90 @@ impl Drop for Batch<'_> {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Open and read or map the `chosen` files of `requests` (the rest are
+/// the sequential path's), hash them on lanes grouped by their arguments
+/// (`manys`), and check each again: one outcome per request, in order.
+/// Read buffers come from and go back to `pool`.
+fn hash_chunk(
+    manys: &[((StateSize, u64), Option<Many>)],
+    requests: &[Request<'_>],
+    chosen: &[Option<(usize, Snapshot)>],
+    use_mmap: bool,
+    pool: &Mutex<Vec<Vec<u8>>>,
+) -> Vec<Outcome> {
+    let take = || {
+        pool.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default()
+    };
+    let slots: Vec<Slot> = requests
+        .iter()
+        .zip(chosen)
+        .map(|(request, wanted)| match wanted {
+            None => Slot::Sequential(None),
+            Some((many, looked)) => match open(request, *looked, use_mmap, take()) {
+                Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
+                Ok(Opened::Sequential(file)) => Slot::Sequential(file),
+                Err(e) => Slot::Failed(e),
+            },
+        })
+        .collect();
+    testing::pause("batch");
+
+    // Hash each group of equal arguments on lanes.
+    let mut digests: Vec<Option<Vec<u8>>> = (0..slots.len()).map(|_| None).collect();
+    for (index, ((_, output_bits), many)) in manys.iter().enumerate() {
+        let Some(many) = many else { continue };
+        let members: Vec<usize> = (0..slots.len())
+            .filter(|&i| matches!(slots[i], Slot::Ready(_, m) if m == index))
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let messages: Vec<&[u8]> = members
+            .iter()
+            .map(|&i| match &slots[i] {
+                Slot::Ready(ready, _) => ready.data.bytes(),
+                _ => unreachable!("members are ready"),
+            })
+            .collect();
+        let len = output_bits.div_ceil(8) as usize;
+        let mut out = vec![0u8; members.len() * len];
+        many.hash_into(&messages, &mut out);
+        for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
+            crate::format::mask_unused_bits(digest, *output_bits);
+            digests[i] = Some(digest.to_vec());
+        }
+    }
+
+    // Check every file again; the outcomes stay in order.
+    slots
+        .into_iter()
+        .zip(digests)
+        .map(|(slot, digest)| match slot {
+            Slot::Sequential(file) => Outcome::Sequential(file),
+            Slot::Failed(e) => Outcome::Failed(e),
+            Slot::Ready(ready, _) => {
+                let (settled, buffer) = settle(ready);
+                // Kept only up to SPARE_MAX, and no more buffers exist than
+                // files of a window: at most WINDOW_FILES * SPARE_MAX =
+                // WINDOW_BYTES.
+                if let Some(buffer) = buffer.filter(|b| b.capacity() <= SPARE_MAX) {
+                    pool.lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(buffer);
+                }
+                match settled {
+                    Ok(true) => Outcome::Digest(digest.expect("every ready file is hashed")),
+                    Ok(false) => Outcome::Sequential(None),
+                    Err(e) => Outcome::Failed(e),
+                }
+            }
+        })
+        .collect()
 }
 
 /// The snapshot of a name before it is opened: a name found by `-r` is not

@@ -2135,7 +2135,8 @@ fn through_stage(
 }
 
 /// Sizes around every boundary: empty, block edges of the three state
-/// sizes, the mapping threshold (16 KiB), a few MiB.
+/// sizes, the mapping thresholds (16 KiB alone, 512 KiB in a batch), a few
+/// MiB.
 const BATCH_SIZES: [usize; 17] = [
     0,
     1,
@@ -2151,7 +2152,7 @@ const BATCH_SIZES: [usize; 17] = [
     16383,
     16384,
     16385,
-    100_000,
+    524_288,
     1 << 20,
     3_000_001,
 ];
@@ -2335,7 +2336,7 @@ fn check_batch_with_one_corrupted_file() {
 
 /// Names that vanish, turn into FIFOs or directories, are replaced by
 /// other files or are rewritten after the batch looked them up and before
-/// it opens them, read (5 KB) and mapped (100 KB), and with `--no-mmap`: a
+/// it opens them, read (5 KB) and mapped (600 KB), and with `--no-mmap`: a
 /// vanished file is missing; a directory is one; a FIFO is read to its end
 /// in its place, its writer's bytes whole (the batch opens it without
 /// waiting and hands it on untouched); a replaced file gives the digest of
@@ -2349,7 +2350,7 @@ fn names_changing_between_lookup_and_open_of_a_batch() {
         let mut outputs = Vec::new();
         for _ in 0..2 {
             let dir = Dir::new();
-            let sizes = [("small", 5000), ("large", 100_000)];
+            let sizes = [("small", 5000), ("large", 600_000)];
             let mut names = vec!["first".to_string()];
             dir.file("first", &pattern(3000, 1));
             for (kind, size) in sizes {
@@ -2453,7 +2454,7 @@ fn files_vanishing_or_turning_into_fifos_after_the_batch_opened_them() {
     for extra in [&[][..], &["--no-mmap"][..]] {
         let dir = Dir::new();
         let mut names = Vec::new();
-        for (i, size) in [5000usize, 100_000].into_iter().enumerate() {
+        for (i, size) in [5000usize, 600_000].into_iter().enumerate() {
             for what in ["gone", "fifo"] {
                 let name = format!("{what}-{i}");
                 dir.file(&name, &pattern(size, 40 + i as u32));
@@ -3002,10 +3003,10 @@ fn metadata_changes_while_hashed_give_the_digest() {
                     "{what} {args:?}"
                 );
             }
-            // In a batch: read (small) and mapped (100 KB) files.
+            // In a batch: read (small) and mapped (600 KB) files.
             let dir = Dir::new();
             let small = dir.file("small", &pattern(1000, 5));
-            let large = dir.file("large", &pattern(100_000, 6));
+            let large = dir.file("large", &pattern(600_000, 6));
             let args = [&forced[..], &["-j", "2", "small", "large"]].concat();
             let out = through_batch(&dir, &args, || {
                 std::thread::sleep(Duration::from_millis(30));
@@ -3017,7 +3018,7 @@ fn metadata_changes_while_hashed_give_the_digest() {
                 format!(
                     "{}  small\n{}  large\n",
                     reference(512, 512, &pattern(1000, 5)),
-                    reference(512, 512, &pattern(100_000, 6))
+                    reference(512, 512, &pattern(600_000, 6))
                 ),
                 "{what} {args:?}: {}",
                 stderr_of(&out)
@@ -3207,7 +3208,7 @@ fn hex_values_starting_with_a_dash_are_not_echoed() {
 #[test]
 fn shorter_file_renamed_in_between_lookup_and_open() {
     let dir = Dir::new();
-    dir.file("a", &pattern(200_000, 1));
+    dir.file("a", &pattern(600_000, 1));
     dir.file("b", &pattern(3000, 2));
     let out = through_stage(
         &dir,

@@ -53,7 +53,7 @@ if [ -n "${SIZES:-}" ]; then
     python3 - <<'EOF'
 import os
 with open('/dev/urandom', 'rb') as r:
-    for kib in (16, 32, 64, 512, 2048):
+    for kib in (16, 32, 64, 256, 512, 2048):
         d = f'sz{kib}'
         if os.path.isdir(d):
             continue
@@ -62,7 +62,7 @@ with open('/dev/urandom', 'rb') as r:
             open(f'{d}/f{i:05d}', 'wb').write(r.read(kib << 10))
 EOF
     cases=()
-    for d in sz16 sz32 sz64 b128 sz512 sz2048; do
+    for d in sz16 sz32 sz64 b128 sz256 sz512 sz2048; do
         F=$(echo $d/f*)
         cases+=(-n "$d mapped" "$S -a 512 -l 256 -j 2 $F" -n "$d read" "$S -a 512 -l 256 -j 2 --no-mmap $F")
     done
