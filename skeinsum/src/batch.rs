@@ -44,15 +44,16 @@ pub const WINDOW_BYTES: u64 = 256 << 20;
 pub const BATCH_FILE_MAX: u64 = 8 << 20;
 /// Files opened, read, hashed and checked together on one thread: a
 /// chunk fills the 16 lanes of the widest kernel, and a window of 256 has
-/// 16 chunks to share out between threads.
+/// 16 chunks to share out between threads. A smaller window is cut into
+/// one chunk per thread, so that its files are still opened and read in
+/// parallel.
 pub const CHUNK_FILES: usize = 16;
 /// Read buffers up to this capacity are kept for the next chunk.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Files of the window at least this large are mapped (unless
 /// `--no-mmap`), smaller ones read into buffers reused from chunk to
 /// chunk. Measured per size class on a Zen 5 VM (docs/skeinsum.md): reading
-/// takes less time up to 256 KiB, mapping from 512 KiB (above `SPARE_MAX`
-/// a read buffer is no longer reused).
+/// takes less time up to 256 KiB, mapping from 512 KiB.
 const BATCH_MMAP_MIN: u64 = 512 << 10;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;
@@ -232,9 +233,10 @@ impl<'c> Batch<'c> {
         let use_mmap = self.use_mmap;
         let pool = Mutex::new(std::mem::take(&mut self.spare));
         let manys = &self.manys;
+        let chunk = CHUNK_FILES.min(chosen.len().div_ceil(rayon::current_num_threads()));
         let outcomes: Vec<Vec<Outcome>> = requests[..chosen.len()]
-            .par_chunks(CHUNK_FILES)
-            .zip(chosen.par_chunks(CHUNK_FILES))
+            .par_chunks(chunk)
+            .zip(chosen.par_chunks(chunk))
             .map(|(requests, chosen)| hash_chunk(manys, requests, chosen, use_mmap, &pool))
             .collect();
         self.spare = pool.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -296,7 +298,7 @@ fn hash_chunk(
         .zip(chosen)
         .map(|(request, wanted)| match wanted {
             None => Slot::Sequential(None),
-            Some((many, looked)) => match open(request, *looked, use_mmap, take()) {
+            Some((many, looked)) => match open(request, *looked, use_mmap, take) {
                 Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
                 Ok(Opened::Sequential(file)) => Slot::Sequential(file),
                 Err(e) => Slot::Failed(e),
@@ -377,8 +379,8 @@ enum Opened {
     Sequential(Option<File>),
 }
 
-/// Open a file of the window, looked up as `looked`, and read (into
-/// `buffer`) or map it whole. `Sequential`: it is not (or no longer) a
+/// Open a file of the window, looked up as `looked`, and read it (into a
+/// buffer taken from `buffer` only then) or map it whole. `Sequential`: it is not (or no longer) a
 /// regular file of batch size, or holds more or less than its size.
 ///
 /// Five system calls for a file read: the lookup, `open`, one `pread`,
@@ -393,7 +395,7 @@ fn open(
     request: &Request<'_>,
     looked: Snapshot,
     use_mmap: bool,
-    buffer: Vec<u8>,
+    buffer: impl FnOnce() -> Vec<u8>,
 ) -> Result<Opened, InputError> {
     // A name found by `-r` that is a link now (`ELOOP`) or a FIFO, device
     // or directory is caught below (the read fails, reads more than the
@@ -435,7 +437,7 @@ fn open(
         // mmap), or every guard slot taken: read it instead.
     }
     // A reused buffer is zeroed only where it grows.
-    let mut data = buffer;
+    let mut data = buffer();
     let len = before.len as usize;
     data.try_reserve_exact((len + 1).saturating_sub(data.len()))
         .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;

@@ -14,7 +14,8 @@
 //! 2. If the file shrinks (before or during hashing), touching a page past
 //!    its new end raises SIGBUS, which would kill the process. On Unix a
 //!    SIGBUS handler, armed only around the hashing of a window (one at a
-//!    time, or every mapping of a batch: `crate::batch`), maps zero
+//!    time, or the mappings of a batch's chunks in progress:
+//!    `crate::batch`), maps zero
 //!    pages over the rest of that window and records the fault; hashing then
 //!    finishes on zeros, and the fault turns into the same error as in 1. A
 //!    SIGBUS elsewhere goes to the handler that was there before (the default

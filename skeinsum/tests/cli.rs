@@ -2099,7 +2099,8 @@ fn through_batch(dir: &Dir, args: &[&str], change: impl FnOnce()) -> std::proces
 }
 
 /// [`through_batch`] with a pause at `stage`: "lookup" (the window's names
-/// looked up, none opened yet) or "batch" (opened and read or mapped).
+/// looked up, none opened yet) or "batch" (a chunk of up to 16 files
+/// opened and read or mapped: the callers that change files give fewer).
 fn through_stage(
     dir: &Dir,
     stage: &str,
@@ -2137,7 +2138,7 @@ fn through_stage(
 /// Sizes around every boundary: empty, block edges of the three state
 /// sizes, the mapping thresholds (16 KiB alone, 512 KiB in a batch), a few
 /// MiB.
-const BATCH_SIZES: [usize; 17] = [
+const BATCH_SIZES: [usize; 18] = [
     0,
     1,
     31,
@@ -2152,6 +2153,7 @@ const BATCH_SIZES: [usize; 17] = [
     16383,
     16384,
     16385,
+    524_287,
     524_288,
     1 << 20,
     3_000_001,
