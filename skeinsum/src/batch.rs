@@ -44,10 +44,12 @@ pub const WINDOW_BYTES: u64 = 256 << 20;
 pub const BATCH_FILE_MAX: u64 = 8 << 20;
 /// Files opened, read, hashed and checked together on one thread: a
 /// chunk fills the 16 lanes of the widest kernel, and a window of 256 has
-/// 16 chunks to share out between threads. A smaller window is cut into
-/// one chunk per thread, so that its files are still opened and read in
-/// parallel.
+/// 16 chunks to share out between threads.
 pub const CHUNK_FILES: usize = 16;
+/// A window of fewer files holding at least this many bytes is cut into
+/// one chunk per thread instead, so that a few large files are still read
+/// or mapped in parallel (8 MiB take about a millisecond to bring in).
+pub const SPLIT_MIN_BYTES: u64 = 8 << 20;
 /// Read buffers up to this capacity are kept for the next chunk.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Files of the window at least this large are mapped (unless
@@ -233,7 +235,11 @@ impl<'c> Batch<'c> {
         let use_mmap = self.use_mmap;
         let pool = Mutex::new(std::mem::take(&mut self.spare));
         let manys = &self.manys;
-        let chunk = CHUNK_FILES.min(chosen.len().div_ceil(rayon::current_num_threads()));
+        let chunk = if bytes >= SPLIT_MIN_BYTES {
+            CHUNK_FILES.min(chosen.len().div_ceil(rayon::current_num_threads()))
+        } else {
+            CHUNK_FILES
+        };
         let outcomes: Vec<Vec<Outcome>> = requests[..chosen.len()]
             .par_chunks(chunk)
             .zip(chosen.par_chunks(chunk))

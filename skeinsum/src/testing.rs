@@ -10,7 +10,8 @@
 //!   yet; "batch": a chunk of a window's files opened and read or
 //!   mapped, not yet hashed, while other chunks go on, so `batch#N` counts
 //!   chunks in the order they get there and a test that changes files
-//!   there names at most `CHUNK_FILES`, one chunk; "walk": a directory of `-r` listed, its entries not yet
+//!   there keeps to one chunk: at most `CHUNK_FILES` files, under
+//!   `SPLIT_MIN_BYTES` in all; "walk": a directory of `-r` listed, its entries not yet
 //!   walked), create PATH and wait until the test removes it (at most
 //!   60 s). A test can then truncate, grow or rewrite the file at exactly
 //!   that moment instead of racing.

@@ -2100,7 +2100,8 @@ fn through_batch(dir: &Dir, args: &[&str], change: impl FnOnce()) -> std::proces
 
 /// [`through_batch`] with a pause at `stage`: "lookup" (the window's names
 /// looked up, none opened yet) or "batch" (a chunk of up to 16 files
-/// opened and read or mapped: the callers that change files give fewer).
+/// opened and read or mapped: the callers that change files give fewer,
+/// under 8 MiB in all, so that the window is one chunk).
 fn through_stage(
     dir: &Dir,
     stage: &str,
@@ -2158,6 +2159,43 @@ const BATCH_SIZES: [usize; 18] = [
     1 << 20,
     3_000_001,
 ];
+
+/// A window of a few large files (12 MiB in 5 files, over SPLIT_MIN_BYTES)
+/// is shared out between the threads, a chunk each: the digests are
+/// RustCrypto's and the output is `-j 1`'s, with `--no-mmap` too.
+#[test]
+fn few_large_files_in_a_batch_match_reference() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    let mut expected = String::new();
+    for (i, size) in [3 << 20, 3 << 20, 1000, 3 << 20, (3 << 20) + 1]
+        .into_iter()
+        .enumerate()
+    {
+        let name = format!("big{i}");
+        let data = pattern(size, 500 + i as u32);
+        dir.file(&name, &data);
+        expected.push_str(&format!("{}  {name}\n", reference(512, 256, &data)));
+        names.push(name);
+    }
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        for jobs in ["1", "2"] {
+            let out = dir
+                .cmd()
+                .args(["-a", "512", "-l", "256", "-j", jobs])
+                .args(extra)
+                .args(&names)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{extra:?} -j {jobs}: {}",
+                stderr_of(&out)
+            );
+            assert_eq!(stdout_of(&out), expected, "{extra:?} -j {jobs}");
+        }
+    }
+}
 
 /// Mixed sizes with a missing file and a directory in the middle, for every
 /// state size and every backend: the batch (-j 2) prints what -j 1 prints,
