@@ -45,11 +45,11 @@ pub const BATCH_FILE_MAX: u64 = 8 << 20;
 /// Files opened, read, hashed and checked together on one thread: a
 /// chunk fills the 16 lanes of the widest kernel, and a window of 256 has
 /// 16 chunks to share out between threads.
-pub const CHUNK_FILES: usize = 16;
+const CHUNK_FILES: usize = 16;
 /// A window of fewer files holding at least this many bytes is cut into
 /// one chunk per thread instead, so that a few large files are still read
 /// or mapped in parallel (8 MiB take about a millisecond to bring in).
-pub const SPLIT_MIN_BYTES: u64 = 8 << 20;
+const SPLIT_MIN_BYTES: u64 = 8 << 20;
 /// Read buffers up to this capacity are kept for the next chunk.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Files of the window at least this large are mapped (unless
@@ -293,12 +293,8 @@ fn hash_chunk(
     use_mmap: bool,
     pool: &Mutex<Vec<Vec<u8>>>,
 ) -> Vec<Outcome> {
-    let take = || {
-        pool.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop()
-            .unwrap_or_default()
-    };
+    let locked = || pool.lock().unwrap_or_else(PoisonError::into_inner);
+    let take = || locked().pop().unwrap_or_default();
     let slots: Vec<Slot> = requests
         .iter()
         .zip(chosen)
@@ -352,9 +348,7 @@ fn hash_chunk(
                 // files of a window: at most WINDOW_FILES * SPARE_MAX =
                 // WINDOW_BYTES.
                 if let Some(buffer) = buffer.filter(|b| b.capacity() <= SPARE_MAX) {
-                    pool.lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(buffer);
+                    locked().push(buffer);
                 }
                 match settled {
                     Ok(true) => Outcome::Digest(digest.expect("every ready file is hashed")),
@@ -386,8 +380,9 @@ enum Opened {
 }
 
 /// Open a file of the window, looked up as `looked`, and read it (into a
-/// buffer taken from `buffer` only then) or map it whole. `Sequential`: it is not (or no longer) a
-/// regular file of batch size, or holds more or less than its size.
+/// buffer taken from `buffer` only then) or map it whole. `Sequential`: it
+/// is not (or no longer) a regular file of batch size, or holds more or
+/// less than its size.
 ///
 /// Five system calls for a file read: the lookup, `open`, one `pread`,
 /// `fstat` after hashing (`settle`) and `close`. The read asks for one byte

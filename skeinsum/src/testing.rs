@@ -11,8 +11,8 @@
 //!   mapped, not yet hashed, while other chunks go on, so `batch#N` counts
 //!   chunks in the order they get there and a test that changes files
 //!   there keeps to one chunk: at most `CHUNK_FILES` files, under
-//!   `SPLIT_MIN_BYTES` in all; "walk": a directory of `-r` listed, its entries not yet
-//!   walked), create PATH and wait until the test removes it (at most
+//!   `SPLIT_MIN_BYTES` in all; "walk": a directory of `-r` listed, its
+//!   entries not yet walked), create PATH and wait until the test removes it (at most
 //!   60 s). A test can then truncate, grow or rewrite the file at exactly
 //!   that moment instead of racing.
 //! - `SKEINSUM_TEST_MAP_WINDOW=BYTES`: map in windows of BYTES instead of

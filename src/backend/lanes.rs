@@ -272,7 +272,7 @@ pub(super) fn with_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R 
 /// for a state of `W` words: the two groups' register pressure decides, and
 /// that differs by state size and core (docs/lanes.md). Measured once per
 /// backend, state size and process (both forms on the same few blocks,
-/// best of a few rounds, some tens of microseconds), then cached. Results
+/// best of a few rounds, about a tenth of a millisecond), then cached. Results
 /// never depend on it, only speed. Without `std` (no clock) the one-group
 /// form.
 fn interleave_measured<const W: usize>(choice: Choice) -> bool {
@@ -314,7 +314,7 @@ fn measure_interleave<const W: usize>(choice: Choice) -> bool {
     /// blocks per lane a Zen 5 picked the one-group Skein-512 form in 37 of
     /// 60 processes, though the interleaved one hashes long messages 15-25%
     /// faster there), short enough that the whole measurement stays within
-    /// some tens of microseconds.
+    /// about a tenth of a millisecond (74-183 us per state size there).
     const BYTES: usize = 512;
     const ROUNDS: usize = 16;
     struct Time(usize);
