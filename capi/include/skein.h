@@ -265,7 +265,8 @@ int Skein1024_Output(Skein1024_Ctxt_t *ctx, u08b_t *hashVal);
  *    descriptor stays open, positioned where the reading stopped.
  *  - End, Data and the file functions return NULL with errno set when they
  *    fail: the file cannot be opened (open's errno), a read or seek fails
- *    (reads interrupted by a signal are retried), malloc fails (ENOMEM), or
+ *    (a read interrupted by a signal whose handler has no SA_RESTART too:
+ *    EINTR, as FreeBSD's), malloc fails (ENOMEM), or
  *    an argument is bad (EINVAL: a NULL data pointer with a length, a NULL
  *    file name, a negative offset or length, a context that Init did not
  *    produce or that was finished since; EBADF: a descriptor that is not

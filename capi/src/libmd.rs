@@ -18,8 +18,10 @@
 //! * `Data` with a `NULL` buffer and a length, a `NULL` file name, a
 //!   negative descriptor, offset or length give `NULL` and `EINVAL` (`EBADF`
 //!   for the descriptor);
-//! * reads interrupted by a signal (`EINTR`) are retried; other read, seek
-//!   and open errors give `NULL` with their `errno`.
+//! * read, seek and open errors give `NULL` with their `errno`. As in
+//!   FreeBSD's `mdXhl.c`, that includes a read interrupted by a signal whose
+//!   handler was installed without `SA_RESTART` (`EINTR`): it is how a program
+//!   bounds a read of a pipe or socket with `alarm()`.
 //!
 //! As FreeBSD's: an offset of 0 reads from the descriptor's current position
 //! (so `Fd` works on pipes); any other offset is a seek from the start of the
@@ -35,7 +37,7 @@ use crate::{input, platform, region_of};
 use core::ffi::{c_char, c_int, c_uint, c_void};
 use std::ffi::{CStr, OsStr};
 use std::fs::File;
-use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::os::unix::ffi::OsStrExt;
@@ -243,7 +245,6 @@ fn chunk<const W: usize>(
                 ctx.update(platform(), &block[..n]);
                 remain -= n as u64;
             }
-            Err(err) if err.kind() == ErrorKind::Interrupted => {}
             Err(err) => {
                 ctx.wipe();
                 return fail_io(&err);
