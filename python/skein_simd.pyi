@@ -51,7 +51,8 @@ class skein:
     def digest(self, start: int = ..., stop: int = ..., /) -> bytes:
         """The digest so far (digest_size bytes), or digest()[start:stop]; give both or neither.
 
-        A slice computes only its own output blocks, for any digest_bits.
+        A slice computes only its own output blocks, for any digest_bits. Each
+        bound is an int taken modulo 2**64 by its own value (as in pyskein).
         """
     def hexdigest(self) -> str:
         """The digest as lower-case hexadecimal digits."""

@@ -373,9 +373,12 @@ impl Skein {
 }
 
 /// A `digest(start, stop)` bound, read as pyskein reads it (the `K` format
-/// of `PyArg_ParseTuple`): an `int` (or `bool`), taken modulo 2**64; any
-/// other type, even one with `__index__`, is a `TypeError` naming the
-/// argument by its position (1 or 2).
+/// of `PyArg_ParseTuple`, `PyLong_AsUnsignedLongLongMask`): an `int` (or
+/// `bool`, or any int subclass), its own value taken modulo 2**64; any other
+/// type, even one with `__index__`, is a `TypeError` naming the argument by
+/// its position (1 or 2). No method of a subclass runs: `operator.index`
+/// gives an int's value as an exact `int` without calling `__index__`, and
+/// the modulo is the exact `int`'s own `&`.
 fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
     if !v.is_instance_of::<PyInt>() {
         let type_name = if v.is_none() {
@@ -387,8 +390,10 @@ fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
             "digest() argument {position} must be int, not {type_name}"
         )));
     }
+    let exact = v.py().import("operator")?.call_method1("index", (v,))?;
+    debug_assert!(exact.is_exact_instance_of::<PyInt>());
     // `int & (2**64 - 1)`: the value modulo 2**64, negative ones included.
-    v.bitand(u64::MAX)?.extract()
+    exact.bitand(u64::MAX)?.extract()
 }
 
 #[pymethods]

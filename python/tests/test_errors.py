@@ -301,3 +301,50 @@ def test_digest_bounds_follow_pyskein(rng):
             outcome(lambda m: m.skein512(b"abc", 504).digest(start, stop), mod) for mod in (skein_simd, pyskein)
         )
         assert mine == theirs, (start, stop)
+
+
+class HostileInt(int):
+    """An int whose every arithmetic and conversion method raises: a
+    `digest(start, stop)` bound is read by the int's own value."""
+
+    def _refuse(self, *args):
+        raise AssertionError("a method of the int subclass ran")
+
+    __and__ = __rand__ = __mod__ = __rmod__ = __index__ = __int__ = __trunc__ = _refuse
+
+
+class LyingInt(int):
+    """An int whose methods give other numbers than its value."""
+
+    def __and__(self, other):
+        return 3
+
+    __rand__ = __and__
+
+    def __mod__(self, other):
+        return 4
+
+    __rmod__ = __mod__
+
+    def __index__(self):
+        return 5
+
+    __int__ = __index__
+
+
+def test_digest_bounds_of_int_subclasses_are_their_values(rng):
+    # pyskein's "K" reads an int subclass by its value modulo 2**64
+    # (PyLong_AsUnsignedLongLongMask): none of its methods runs. The same
+    # results, or the same exception types and texts.
+    values = [0, 1, 2, 7, 63, 2**64, 2**64 + 3, -(2**64) + 2, 2**200 + 5, -1]
+    values += [rng.randrange(-(2**130), 2**130) // 2**64 * 2**64 + rng.randrange(64) for _ in range(10)]
+    for kind in (HostileInt, LyingInt):
+        for _ in range(60):
+            start, stop = (kind(rng.choice(values)) for _ in range(2))
+            mine, theirs = (
+                outcome(lambda m: m.skein512(b"abc", 504).digest(start, stop), mod) for mod in (skein_simd, pyskein)
+            )
+            assert mine == theirs, (kind, repr(start), repr(stop))
+        # Valid bounds whose methods would say otherwise.
+        h = skein_simd.skein512(b"abc", 504)
+        assert h.digest(kind(2**64 + 1), kind(-(2**64) + 40)) == pyskein.skein512(b"abc", 504).digest()[1:40]
