@@ -2,11 +2,15 @@
 
 import array
 import mmap
+import pickle
+import signal
 
 import pytest
 import skein as pyskein
 
 import skein_simd
+from helpers import rand_bytes
+from subprocess_helpers import run_snippet
 
 
 class Index:
@@ -256,6 +260,41 @@ def test_accepted_deviations():
     assert h.copy().digest() == pyskein.skein512(b"abc", digest_bits=7).digest()
     with pytest.raises(RuntimeError):
         pyskein.skein512(b"abc", digest_bits=7).copy()
+
+
+def test_tree_parameters_where_pyskein_breaks(rng):
+    # pyskein computes a leaf's or node's size as `1 << n` in a C int
+    # (docs/python.md). 30 works in full; at 31 digests are right but copy()
+    # and pickles fail from the first byte on, and 32 the same while it does
+    # not crash; skein_simd copies and pickles them all.
+    msg = rand_bytes(rng, 700)  # several 2-block leaves of Skein-512
+    for tree in [(30, 30, 255), (30, 1, 2), (1, 30, 3)]:
+        theirs = pyskein.skein512(msg, tree=tree)
+        assert theirs.copy().digest() == theirs.digest() == skein_simd.skein512(msg, tree=tree).digest()
+    for tree in [(31, 31, 255), (31, 1, 2), (1, 31, 3), (32, 1, 2), (32, 1, 255), (1, 32, 2), (1, 32, 3)]:
+        # Leaf 32: no further than one block; fan-out 32: one leaf, unless
+        # the root takes every leaf (max_height 2).
+        m = msg[:64] if tree[0] == 32 else msg[:128] if tree[1:] == (32, 3) else msg
+        for part in [b"", m]:
+            theirs, ours = pyskein.skein512(part, tree=tree), skein_simd.skein512(part, tree=tree)
+            assert ours.digest() == theirs.digest(), tree
+            with pytest.raises(RuntimeError, match="internal error"):
+                theirs.copy()
+            with pytest.raises(ValueError):
+                pickle.loads(pickle.dumps(theirs))
+            assert ours.copy().digest() == pickle.loads(pickle.dumps(ours)).digest() == theirs.digest()
+    # Past that, 32 crashes it (in a subprocess here).
+    for tree, n in [((32, 1, 2), 65), ((1, 32, 3), 129)]:
+        proc = run_snippet(f"import skein; skein.skein512(bytes({n}), tree={tree!r}).digest()", timeout=60)
+        assert proc.returncode == -signal.SIGSEGV, (tree, proc.returncode, proc.stderr)
+    # 33 and 34 act as 1 and 2: right while a message fits in a leaf of 2 or
+    # 4 blocks, not past it.
+    for leaf in [33, 34]:
+        fits = msg[: 64 << (leaf - 32)]
+        for tree in [(leaf, 1, 2), (1, leaf, 3)]:
+            span = fits if tree[0] == leaf else msg[: 128 << (leaf - 32)]
+            assert pyskein.skein512(span, tree=tree).digest() == skein_simd.skein512(span, tree=tree).digest()
+            assert pyskein.skein512(msg, tree=tree).digest() != skein_simd.skein512(msg, tree=tree).digest()
 
 
 def outcome(call, mod):
