@@ -45,12 +45,14 @@ class skein:
         """Hash `message`; with `bits`, only its first `bits` bits (most significant first).
 
         After a partial byte, further calls must give at most the bits that
-        complete it (ValueError otherwise).
+        complete it (ValueError otherwise). A message holds at most
+        2**96 - 2**64 bytes (OverflowError past it, the object unchanged).
         """
     def digest(self, start: int = ..., stop: int = ..., /) -> bytes:
         """The digest so far (digest_size bytes), or digest()[start:stop]; give both or neither.
 
-        A slice computes only its own output blocks, for any digest_bits.
+        A slice computes only its own output blocks, for any digest_bits. Each
+        bound is an int taken modulo 2**64 by its own value (as in pyskein).
         """
     def hexdigest(self) -> str:
         """The digest as lower-case hexadecimal digits."""
@@ -119,7 +121,10 @@ class threefish:
         """Decrypt one block (as long as the key)."""
 
 def _from_state(state: tuple[Any, ...], /) -> skein:
-    """A hash object from the state its pickle holds (TypeError if not a tuple, ValueError if malformed)."""
+    """A hash object from the state its pickle holds (TypeError if not a tuple, ValueError if malformed).
+
+    Malformed includes a message byte count other than the saved hasher's.
+    """
 
 _Hasher = Callable[..., skein]
 

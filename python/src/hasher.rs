@@ -15,7 +15,7 @@
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
 use crate::pickling;
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
 use skein_simd::{DynSkein, StateSize};
@@ -63,21 +63,30 @@ pub fn alloc_output(len: u64) -> PyResult<Vec<u8>> {
     Ok(out)
 }
 
-/// Why `update` refused its arguments (pyskein's `ValueError`s).
+/// Why `update` refused its arguments (pyskein's `ValueError`s, and an
+/// `OverflowError` for a message that would pass
+/// [`pickling::MAX_MESSAGE_BYTES`]).
 enum BitsError {
     Negative,
     TooMany,
     Unaligned(u8),
+    TooLong,
 }
 
 impl From<BitsError> for PyErr {
     fn from(e: BitsError) -> PyErr {
+        if let BitsError::TooLong = e {
+            return PyOverflowError::new_err(
+                "message too long: a skein hash object holds at most 2**96 - 2**64 bytes",
+            );
+        }
         PyValueError::new_err(match e {
             BitsError::Negative => "'bits' may not be negative".to_string(),
             BitsError::TooMany => "'bits' larger than 8*len(message)".to_string(),
             BitsError::Unaligned(missing) => {
                 format!("<={missing} bits required for byte alignment")
             }
+            BitsError::TooLong => unreachable!("an OverflowError"),
         })
     }
 }
@@ -87,8 +96,9 @@ impl From<BitsError> for PyErr {
 #[derive(Clone)]
 struct State {
     hasher: DynSkein,
-    /// Whole message bytes given to `hasher`.
-    bytes: u64,
+    /// Whole message bytes given to `hasher`; with a partial byte, at most
+    /// `pickling::MAX_MESSAGE_BYTES` ([`State::split`] keeps it so).
+    bytes: u128,
     /// A partial byte: its bits (top first, the rest zero) and how many (1..=7).
     pending: Option<(u8, u8)>,
 }
@@ -118,6 +128,14 @@ impl State {
             if whole > 0 || partial > missing {
                 return Err(BitsError::Unaligned(missing));
             }
+            // Bits into the pending byte, which is counted already.
+            return Ok((whole, partial));
+        }
+        let total = self
+            .bytes
+            .checked_add(whole as u128 + (partial > 0) as u128);
+        if total.is_none_or(|t| t > pickling::MAX_MESSAGE_BYTES) {
+            return Err(BitsError::TooLong);
         }
         Ok((whole, partial))
     }
@@ -135,7 +153,7 @@ impl State {
         match self.pending {
             None => {
                 self.hasher.update(&msg[..whole]);
-                self.bytes += whole as u64;
+                self.bytes += whole as u128;
                 if partial > 0 {
                     self.pending = Some((top_bits(msg[whole], partial), partial));
                 }
@@ -157,7 +175,7 @@ impl State {
     }
 
     fn hashed_bits(&self) -> u128 {
-        8 * self.bytes as u128 + self.pending.map_or(0, |(_, n)| n as u128)
+        8 * self.bytes + self.pending.map_or(0, |(_, n)| n as u128)
     }
 
     /// Bytes `start..stop` of the digest (unused bits masked), leaving
@@ -355,9 +373,12 @@ impl Skein {
 }
 
 /// A `digest(start, stop)` bound, read as pyskein reads it (the `K` format
-/// of `PyArg_ParseTuple`): an `int` (or `bool`), taken modulo 2**64; any
-/// other type, even one with `__index__`, is a `TypeError` naming the
-/// argument by its position (1 or 2).
+/// of `PyArg_ParseTuple`, `PyLong_AsUnsignedLongLongMask`): an `int` (or
+/// `bool`, or any int subclass), its own value taken modulo 2**64; any other
+/// type, even one with `__index__`, is a `TypeError` naming the argument by
+/// its position (1 or 2). No method of a subclass runs: `operator.index`
+/// gives an int's value as an exact `int` without calling `__index__`, and
+/// the modulo is the exact `int`'s own `&`.
 fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
     if !v.is_instance_of::<PyInt>() {
         let type_name = if v.is_none() {
@@ -369,8 +390,10 @@ fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
             "digest() argument {position} must be int, not {type_name}"
         )));
     }
+    let exact = v.py().import("operator")?.call_method1("index", (v,))?;
+    debug_assert!(exact.is_exact_instance_of::<PyInt>());
     // `int & (2**64 - 1)`: the value modulo 2**64, negative ones included.
-    v.bitand(u64::MAX)?.extract()
+    exact.bitand(u64::MAX)?.extract()
 }
 
 #[pymethods]
@@ -379,7 +402,9 @@ impl Skein {
     /// first `bits` bits: `bits // 8` whole bytes, then the `bits % 8` most
     /// significant bits of the next byte. After a partial byte, further calls
     /// must give at most the bits that complete it (`ValueError` otherwise),
-    /// as in pyskein. Long messages are hashed with the GIL released.
+    /// as in pyskein. A message holds at most 2**96 - 2**64 bytes
+    /// (`OverflowError` past it, the object unchanged). Long messages are
+    /// hashed with the GIL released.
     #[pyo3(signature = (message, bits=None))]
     fn update(
         &self,
@@ -409,7 +434,7 @@ impl Skein {
         let before = state.clone();
         for piece in msg[..whole].chunks(CHUNK_BYTES) {
             py.detach(|| state.hasher.update(piece));
-            state.bytes += piece.len() as u64;
+            state.bytes += piece.len() as u128;
             if let Err(e) = py.check_signals() {
                 *state = before;
                 return Err(e);

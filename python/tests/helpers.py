@@ -44,9 +44,11 @@ def rand_digest_bits(rng, state_bits):
 
 
 def rand_tree(rng):
-    """Tree parameters. pyskein 1.0 computes `1 << leaf` in a C int, so a leaf or
-    fan-out of 32 crashes it and larger ones act as n % 32; the comparisons
-    stay below 32."""
+    """Tree parameters. pyskein 1.0 computes `1 << leaf` in a C int
+    (docs/python.md): at 31 its digests are right but its copy() and pickles
+    fail, 32 crashes it once a message passes a block or a leaf, and 33..56
+    act as n - 32 (test_errors.py checks each). The comparisons use only
+    pyskein's digests, so they go up to 31."""
     if rng.random() < 0.7:
         return (rng.randrange(1, 4), rng.randrange(1, 4), rng.randrange(2, 7))
     return (rng.randrange(1, 32), rng.randrange(1, 32), rng.randrange(2, 256))

@@ -2,11 +2,15 @@
 
 import array
 import mmap
+import pickle
+import signal
 
 import pytest
 import skein as pyskein
 
 import skein_simd
+from helpers import rand_bytes
+from subprocess_helpers import run_snippet
 
 
 class Index:
@@ -258,6 +262,41 @@ def test_accepted_deviations():
         pyskein.skein512(b"abc", digest_bits=7).copy()
 
 
+def test_tree_parameters_where_pyskein_breaks(rng):
+    # pyskein computes a leaf's or node's size as `1 << n` in a C int
+    # (docs/python.md). 30 works in full; at 31 digests are right but copy()
+    # and pickles fail from the first byte on, and 32 the same while it does
+    # not crash; skein_simd copies and pickles them all.
+    msg = rand_bytes(rng, 700)  # several 2-block leaves of Skein-512
+    for tree in [(30, 30, 255), (30, 1, 2), (1, 30, 3)]:
+        theirs = pyskein.skein512(msg, tree=tree)
+        assert theirs.copy().digest() == theirs.digest() == skein_simd.skein512(msg, tree=tree).digest()
+    for tree in [(31, 31, 255), (31, 1, 2), (1, 31, 3), (32, 1, 2), (32, 1, 255), (1, 32, 2), (1, 32, 3)]:
+        # Leaf 32: no further than one block; fan-out 32: one leaf, unless
+        # the root takes every leaf (max_height 2).
+        m = msg[:64] if tree[0] == 32 else msg[:128] if tree[1:] == (32, 3) else msg
+        for part in [b"", m]:
+            theirs, ours = pyskein.skein512(part, tree=tree), skein_simd.skein512(part, tree=tree)
+            assert ours.digest() == theirs.digest(), tree
+            with pytest.raises(RuntimeError, match="internal error"):
+                theirs.copy()
+            with pytest.raises(ValueError):
+                pickle.loads(pickle.dumps(theirs))
+            assert ours.copy().digest() == pickle.loads(pickle.dumps(ours)).digest() == theirs.digest()
+    # Past that, 32 crashes it (in a subprocess here).
+    for tree, n in [((32, 1, 2), 65), ((1, 32, 3), 129)]:
+        proc = run_snippet(f"import skein; skein.skein512(bytes({n}), tree={tree!r}).digest()", timeout=60)
+        assert proc.returncode == -signal.SIGSEGV, (tree, proc.returncode, proc.stderr)
+    # 33 and 34 act as 1 and 2: right while a message fits in a leaf of 2 or
+    # 4 blocks, not past it.
+    for leaf in [33, 34]:
+        fits = msg[: 64 << (leaf - 32)]
+        for tree in [(leaf, 1, 2), (1, leaf, 3)]:
+            span = fits if tree[0] == leaf else msg[: 128 << (leaf - 32)]
+            assert pyskein.skein512(span, tree=tree).digest() == skein_simd.skein512(span, tree=tree).digest()
+            assert pyskein.skein512(msg, tree=tree).digest() != skein_simd.skein512(msg, tree=tree).digest()
+
+
 def outcome(call, mod):
     """What one call gives on a module: its result, or its exception's type and text."""
     try:
@@ -301,3 +340,50 @@ def test_digest_bounds_follow_pyskein(rng):
             outcome(lambda m: m.skein512(b"abc", 504).digest(start, stop), mod) for mod in (skein_simd, pyskein)
         )
         assert mine == theirs, (start, stop)
+
+
+class HostileInt(int):
+    """An int whose every arithmetic and conversion method raises: a
+    `digest(start, stop)` bound is read by the int's own value."""
+
+    def _refuse(self, *args):
+        raise AssertionError("a method of the int subclass ran")
+
+    __and__ = __rand__ = __mod__ = __rmod__ = __index__ = __int__ = __trunc__ = _refuse
+
+
+class LyingInt(int):
+    """An int whose methods give other numbers than its value."""
+
+    def __and__(self, other):
+        return 3
+
+    __rand__ = __and__
+
+    def __mod__(self, other):
+        return 4
+
+    __rmod__ = __mod__
+
+    def __index__(self):
+        return 5
+
+    __int__ = __index__
+
+
+def test_digest_bounds_of_int_subclasses_are_their_values(rng):
+    # pyskein's "K" reads an int subclass by its value modulo 2**64
+    # (PyLong_AsUnsignedLongLongMask): none of its methods runs. The same
+    # results, or the same exception types and texts.
+    values = [0, 1, 2, 7, 63, 2**64, 2**64 + 3, -(2**64) + 2, 2**200 + 5, -1]
+    values += [rng.randrange(-(2**130), 2**130) // 2**64 * 2**64 + rng.randrange(64) for _ in range(10)]
+    for kind in (HostileInt, LyingInt):
+        for _ in range(60):
+            start, stop = (kind(rng.choice(values)) for _ in range(2))
+            mine, theirs = (
+                outcome(lambda m: m.skein512(b"abc", 504).digest(start, stop), mod) for mod in (skein_simd, pyskein)
+            )
+            assert mine == theirs, (kind, repr(start), repr(stop))
+        # Valid bounds whose methods would say otherwise.
+        h = skein_simd.skein512(b"abc", 504)
+        assert h.digest(kind(2**64 + 1), kind(-(2**64) + 40)) == pyskein.skein512(b"abc", 504).digest()[1:40]

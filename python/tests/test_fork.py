@@ -69,7 +69,11 @@ def test_parallel_paths_in_a_multiprocessing_fork_pool():
     code = (
         SETUP
         + """
-import multiprocessing
+import multiprocessing, signal
+# The pool ends its workers with SIGTERM: they must not inherit it ignored
+# or blocked (the snippet may start so, see subprocess_helpers).
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 with multiprocessing.get_context("fork").Pool(2) as pool:
     results = pool.map_async(work, range(4)).get(timeout=60)
 assert results == [True] * 4, results

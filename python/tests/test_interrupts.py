@@ -8,11 +8,16 @@ import subprocess
 import pytest
 from subprocess_helpers import interrupt_snippet, run_snippet
 
-# Prints 'ready', runs CALL, and reports how it ended: exit 3 with
-# 'interrupted' for a KeyboardInterrupt.
+# Sets Ctrl-C's usual effect, whatever the process inherited (Python keeps
+# an ignored SIGINT ignored, and a blocked one never arrives; the snippets
+# start so, see subprocess_helpers), prints 'ready', runs CALL, and reports
+# how it ended: exit 3 with 'interrupted' for a KeyboardInterrupt.
 TEMPLATE = """
+import signal
 import sys
 import skein_simd
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {{signal.SIGINT}})
 {setup}
 print("ready", flush=True)
 try:
@@ -77,6 +82,7 @@ import skein_simd
 h = skein_simd.skein512()
 {ZERO_PAGES}
 signal.signal(signal.SIGALRM, lambda *_: h.digest())
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {{signal.SIGALRM}})  # it may come blocked
 signal.setitimer(signal.ITIMER_REAL, 0.3)
 try:
     h.update(data)

@@ -173,6 +173,137 @@ def test_from_state_rejects_malformed_states(rng):
             pass
 
 
+# The most message bytes a hash object holds: the highest position the
+# library's import_state accepts (docs/design.md, "Saved states").
+MAX_MESSAGE_BYTES = 2**96 - 2**64
+
+
+def test_from_state_refuses_a_byte_count_the_saved_hasher_disagrees_with():
+    # 100 bytes are in the saved hasher; the count field must say so. A count
+    # of 2**64 - 1 (which wrapped to 0 on the next update) and a count of 0
+    # (hashed_bits 0) are both refused, as is any other count.
+    h = skein_simd.skein512(b"x" * 100)
+    tag, version, saved, count, _, _ = h.__reduce__()[1][0]
+    assert count == 100
+    for wrong in [2**64 - 1, 0, 99, 101, 100 + 2**64, MAX_MESSAGE_BYTES]:
+        with pytest.raises(ValueError, match="message byte count"):
+            skein_simd._from_state((tag, version, saved, wrong, 0, 0))
+    assert skein_simd._from_state((tag, version, saved, 100, 0, 0)).hashed_bits == 800
+
+
+@pytest.mark.parametrize("bits,ours,theirs", SIZES, ids=["256", "512", "1024"])
+def test_pickled_byte_count_is_checked_at_every_cut(rng, bits, ours, theirs):
+    # Honest states, saved at cuts around blocks and leaves, keyed or not and
+    # with a partial byte or not, load with the right hashed_bits (the
+    # message length: pyskein's own counter is wrong, docs/python.md) and go
+    # on to pyskein's digest; the same state with any other count is refused.
+    block = bits // 8
+    for tree in [None, (1, 1, 2), (1, 2, 255), (2, 1, 3), (20, 1, 2)]:
+        leaf = block << tree[0] if tree else block
+        kw = {"tree": tree, "key": rand_bytes(rng, rng.choice([0, 5]))}
+        msg = rand_bytes(rng, min(5 * leaf, 40 * block) + rng.randrange(2 * block))
+        want = theirs(msg, **kw).digest()
+        cuts = {0, 1, block - 1, block, block + 1, leaf - 1, leaf, leaf + 1, 2 * leaf, 4 * leaf + 1, len(msg)}
+        cuts |= {rng.randrange(len(msg) + 1) for _ in range(5)}
+        for cut in sorted(c for c in cuts if 0 <= c <= len(msg)):
+            a = ours(msg[:cut], **kw)
+            partial = cut < len(msg) and rng.random() < 0.3
+            if partial:
+                a.update(msg[cut : cut + 1], 3)
+            tag, version, saved, count, pending_bits, pending_value = a.__reduce__()[1][0]
+            assert count == cut
+            c = skein_simd._from_state((tag, version, saved, count, pending_bits, pending_value))
+            assert c.hashed_bits == 8 * cut + (3 if partial else 0)
+            if partial:
+                c.update(bytes([msg[cut] << 3 & 0xFF]), 5)  # the byte's other 5 bits
+                c.update(msg[cut + 1 :])
+            else:
+                c.update(msg[cut:])
+            assert c.digest() == want, (tree, cut)
+            assert c.hashed_bits == 8 * len(msg)
+            for wrong in [cut - 1, cut + 1, cut + leaf, cut + block, cut + 2**64]:
+                if wrong >= 0:
+                    with pytest.raises(ValueError, match="message byte count"):
+                        skein_simd._from_state((tag, version, saved, wrong, pending_bits, pending_value))
+
+
+def forged_skein512(position, buffered):
+    """A Skein-512 state whose message UBI has compressed `position` bytes
+    (a multiple of 64) and buffers `buffered`: ours (saved bytes in the
+    library's format version 1, src/state.rs) and pyskein's (its pickle
+    tuple: protocol 2, digest bits, state bytes, hashed bytes, missing bits,
+    buffer, chain, tweak) with the same chain, buffer and position (pyskein
+    takes the tweak as given), and the chain."""
+    tag, version, saved, _, _, _ = skein_simd.skein512(b"\x5a" * 100).__reduce__()[1][0]
+    at = 8 + 3 + 8 + 64  # magic, version, words, flags, output bits, start chain
+    chain = saved[at + 16 : at + 16 + 64]
+    ours_saved = (
+        saved[:at]
+        + position.to_bytes(16, "little")
+        + chain
+        + bytes([len(buffered)])
+        + buffered
+        + bytes(64 - len(buffered))
+    )
+    ours = (tag, version, ours_saved, position + len(buffered), 0, 0)
+    theirs = (2, 512, 64, 0, 0, buffered, chain, tweak(position, 48 << 56))  # message type, not first
+    return ours, _skein._from_state(theirs), chain
+
+
+def tweak(position, flags):
+    """A tweak of a 96-bit position and the flags of its high word."""
+    return (position % 2**64).to_bytes(8, "little") + ((position >> 64) | flags).to_bytes(8, "little")
+
+
+def skein512_final(chain, last, end):
+    """The Skein-512 digest of a message whose last block `last` (whole
+    bytes) ends at byte `end`, from the chain before it: the specification's
+    final message block and output block over pyskein's Threefish, with the
+    96-bit position carried in full (pyskein's own update and digest add
+    to the low 64 bits only, so they are right only while a position does
+    not cross a multiple of 2**64)."""
+    block = last + bytes(64 - len(last))
+    final = 48 << 56 | 1 << 63
+    g = bytes(x ^ y for x, y in zip(pyskein.threefish(chain, tweak(end, final)).encrypt_block(block), block))
+    counter = bytes(64)
+    out = pyskein.threefish(g, tweak(8, 63 << 56 | 1 << 62 | 1 << 63)).encrypt_block(counter)
+    return bytes(x ^ y for x, y in zip(out, counter))
+
+
+def test_update_past_the_largest_message_raises_instead_of_wrapping():
+    # 28 bytes below the limit: they may come, then not one more byte or bit.
+    ours, theirs, chain = forged_skein512(MAX_MESSAGE_BYTES - 64, b"\xa5" * 36)
+    h = skein_simd._from_state(ours)
+    assert h.hashed_bits == 8 * (MAX_MESSAGE_BYTES - 28)
+    assert h.digest() == theirs.digest() == skein512_final(chain, b"\xa5" * 36, MAX_MESSAGE_BYTES - 28)
+    h.update(b"t" * 28)
+    assert h.hashed_bits == 8 * MAX_MESSAGE_BYTES
+    want = skein512_final(chain, b"\xa5" * 36 + b"t" * 28, MAX_MESSAGE_BYTES)
+    assert h.digest() == want
+    for call in [lambda: h.update(b"u"), lambda: h.update(b"\x80", 1), lambda: h.update(bytes(1 << 21))]:
+        with pytest.raises(OverflowError):
+            call()
+        assert h.hashed_bits == 8 * MAX_MESSAGE_BYTES
+        assert h.digest() == want
+    # The state at the limit loads again.
+    assert pickle.loads(pickle.dumps(h)).digest() == want
+    # A partial byte takes the last place; bits that complete it may follow.
+    ours, _, chain = forged_skein512(MAX_MESSAGE_BYTES - 64, b"\x3c" * 63)
+    h = skein_simd._from_state(ours)
+    h.update(b"\xff", 3)
+    assert h.hashed_bits == 8 * (MAX_MESSAGE_BYTES - 1) + 3
+    h.update(b"\xff", 5)
+    assert h.hashed_bits == 8 * MAX_MESSAGE_BYTES
+    assert h.digest() == skein512_final(chain, b"\x3c" * 63 + b"\xff", MAX_MESSAGE_BYTES)
+    with pytest.raises(OverflowError):
+        h.update(b"\x80", 1)
+    # A state already past the limit is refused, though the library accepts
+    # its position: the next update could not be saved again.
+    ours, _, _ = forged_skein512(MAX_MESSAGE_BYTES, b"\xa5" * 36)
+    with pytest.raises(ValueError, match="longer than"):
+        skein_simd._from_state(ours)
+
+
 def test_pyskein_pickles_are_not_ours():
     # pyskein's pickle names _skein._from_state with its own C struct dump;
     # with skein_simd imported as _skein that is a clear ValueError.
