@@ -3,7 +3,6 @@
 import array
 import mmap
 import pickle
-import signal
 
 import pytest
 import skein as pyskein
@@ -283,10 +282,11 @@ def test_tree_parameters_where_pyskein_breaks(rng):
             with pytest.raises(ValueError):
                 pickle.loads(pickle.dumps(theirs))
             assert ours.copy().digest() == pickle.loads(pickle.dumps(ours)).digest() == theirs.digest()
-    # Past that, 32 crashes it (in a subprocess here).
+    # Past that, 32 crashes it (in a subprocess here; SIGSEGV with gcc's
+    # build, but any fatal signal is the crash).
     for tree, n in [((32, 1, 2), 65), ((1, 32, 3), 129)]:
         proc = run_snippet(f"import skein; skein.skein512(bytes({n}), tree={tree!r}).digest()", timeout=60)
-        assert proc.returncode == -signal.SIGSEGV, (tree, proc.returncode, proc.stderr)
+        assert proc.returncode < 0, (tree, proc.returncode, proc.stderr)
     # 33 and 34 act as 1 and 2: right while a message fits in a leaf of 2 or
     # 4 blocks, not past it.
     for leaf in [33, 34]:
