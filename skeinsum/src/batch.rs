@@ -12,7 +12,8 @@
 //! one looked up (the name replaced before the open) goes to the sequential
 //! path; a change of the same file, or a shrink under its mapping (caught by
 //! the SIGBUS guard of `crate::mapped`), is the same error as on the
-//! sequential path. Everything else (standard input, FIFOs,
+//! sequential path. Everything else (standard input: the name `-`, never
+//! a file of that name, FIFOs,
 //! devices, directories, names that cannot be looked up, files whose size
 //! `stat` gives as 0 or that hold more or less than it says, as procfs and
 //! sysfs files do, files over
@@ -208,7 +209,10 @@ impl<'c> Batch<'c> {
             .par_iter()
             .zip(&manys)
             .map(|(request, many)| {
-                many.and_then(|_| lookup(request.name, request.origin).ok())
+                // `-` is standard input, never a file of that name.
+                let stdin = request.origin == Origin::Named && request.name == b"-";
+                many.filter(|_| !stdin)
+                    .and_then(|_| lookup(request.name, request.origin).ok())
                     .and_then(|m| Snapshot::of(&m))
                     .filter(|s| s.len > 0 && s.len <= largest)
             })
