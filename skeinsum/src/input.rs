@@ -118,6 +118,18 @@ fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
     Ok(file)
 }
 
+/// Whether an open failed for want of descriptors (`EMFILE`, `ENFILE`):
+/// no fault of the file, so it is opened again once others are closed.
+pub(crate) fn out_of_descriptors(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    return matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE));
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
 /// A name of `-r` that is no regular file any more.
 pub(crate) fn not_regular() -> io::Error {
     io::Error::other("not a regular file any more (changed during the walk); skipped")
@@ -195,20 +207,31 @@ pub fn stdin() -> io::Result<io::Stdin> {
     Ok(io::stdin())
 }
 
-/// Whether standard input is a regular file (`< file`), not a pipe or terminal.
+/// Whether standard input is a regular file (`< file`), not a pipe or
+/// terminal. Asked of descriptor 0 itself: no descriptor is taken for it.
 pub(crate) fn stdin_is_file() -> bool {
-    stdin_snapshot().is_some()
-}
-
-/// The snapshot of standard input when it is a regular file (`< file`).
-fn stdin_snapshot() -> Option<Snapshot> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-        Snapshot::of(&File::from(fd).metadata().ok()?)
+        rustix::fs::fstat(io::stdin().as_fd()).is_ok_and(|s| {
+            rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile
+        })
     }
     #[cfg(not(unix))]
+    false
+}
+
+/// The snapshot of standard input (`input`, from [`stdin`]) when it is a
+/// regular file (`< file`). Taken of the descriptor already open: one
+/// more, at the limit of descriptors, could fail after hashing where it
+/// did not before, which would read as a change.
+#[cfg(unix)]
+fn stdin_snapshot(input: &File) -> Option<Snapshot> {
+    Snapshot::of(&input.metadata().ok()?)
+}
+
+#[cfg(not(unix))]
+fn stdin_snapshot(_input: &io::Stdin) -> Option<Snapshot> {
     None
 }
 
@@ -288,9 +311,9 @@ impl Reader {
         if name == b"-" {
             crate::report::write_pending();
             let input = stdin()?;
-            let before = stdin_snapshot();
-            self.hash_stream(input, before.map(|s| s.len), name, hasher)?;
-            return unchanged(before, stdin_snapshot());
+            let before = stdin_snapshot(&input);
+            self.hash_stream(&input, before.map(|s| s.len), name, hasher)?;
+            return unchanged(before, stdin_snapshot(&input));
         }
         let file = match self.adopted.take() {
             Some((adopted, file)) if adopted == name => blocking(file)?,

@@ -7,14 +7,18 @@
 //! golden file, never from earlier output of the tool.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
 mod common;
-use common::{rustcrypto_digest, BIN, HOOKS};
+use common::{pattern, rustcrypto_digest, BIN, HOOKS};
+
+#[path = "../../tests/common/golden.rs"]
+mod golden;
 
 /// Run the binary in `dir` behind `wrapper` (a program and its arguments
 /// that end by running the rest, as `prlimit --nofile=16`), with `stdin`
@@ -27,6 +31,8 @@ fn run(dir: &Path, wrapper: &[&str], args: &[&str], stdin: Option<&[u8]>) -> Out
 enum Input<'a> {
     /// A pipe these bytes are written to (none: empty).
     Pipe(Option<&'a [u8]>),
+    /// A regular file (`< file`).
+    File(&'a Path),
 }
 
 /// [`run`], with the test-hook variables `hooks` set and `during` called
@@ -55,6 +61,7 @@ fn run_with(
         .args(args)
         .stdin(match stdin {
             Input::Pipe(_) => Stdio::piped(),
+            Input::File(path) => fs::File::open(path).unwrap().into(),
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -63,6 +70,7 @@ fn run_with(
         .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()));
     let input = match stdin {
         Input::Pipe(bytes) => bytes.unwrap_or_default().to_vec(),
+        Input::File(_) => Vec::new(),
     };
     // Written from another thread: a binary that does not read its input
     // must not block the test.
@@ -108,6 +116,81 @@ fn line(data: &[u8], name: &str) -> String {
         "{}  {name}\n",
         hex::encode(rustcrypto_digest(512, 512, data))
     )
+}
+
+/// A directory readable by everyone (for runs as `nobody`).
+fn open_dir() -> TempDir {
+    let dir = TempDir::new().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// `count` files `NAME/fNNN` of different sizes (a few bytes to 40 KiB:
+/// read and mapped), with their expected lines in name order.
+fn many_files(dir: &Path, name: &str, count: usize) -> String {
+    let sub = dir.join(name);
+    fs::create_dir(&sub).unwrap();
+    fs::set_permissions(&sub, fs::Permissions::from_mode(0o755)).unwrap();
+    let mut expected = String::new();
+    for i in 0..count {
+        let data = pattern(1 + (i * 4093) % 40_000, i as u32);
+        let file = format!("{name}/f{i:03}");
+        fs::write(dir.join(&file), &data).unwrap();
+        expected.push_str(&line(&data, &file));
+    }
+    expected
+}
+
+fn names(dir: &Path, name: &str) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir.join(name))
+        .unwrap()
+        .map(|e| format!("{name}/{}", e.unwrap().file_name().to_str().unwrap()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// `prlimit` must be there: a test that cannot set its limit fails.
+fn prlimit(limit: &str) -> Vec<String> {
+    let found = Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(found, "util-linux's prlimit is needed to set a real limit");
+    vec!["prlimit".to_string(), limit.to_string()]
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// As root, `setpriv` to `nobody` (65534) ahead of `rest`, so that limits
+/// and permissions hold as for an ordinary user; otherwise `rest` alone.
+fn unprivileged(rest: &[String]) -> Vec<String> {
+    let mut wrapper = Vec::new();
+    if is_root() {
+        let found = Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(found, "util-linux's setpriv is needed to run as nobody");
+        wrapper.extend(
+            [
+                "setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+            ]
+            .map(String::from),
+        );
+    }
+    wrapper.extend_from_slice(rest);
+    wrapper
 }
 
 // ------------------------------------------------ `-` is standard input
@@ -182,5 +265,184 @@ fn check_list_naming_dash_checks_standard_input() {
         );
         assert_eq!(text(&out.stdout), "-: OK\nabc: OK\n", "{threads}");
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+}
+
+// ------------------------------------------------ file descriptors
+
+/// The fewest descriptors skeinsum is documented to work with (as
+/// sha256sum -c): 0, 1, 2, a check list and one file.
+const MIN_DESCRIPTORS: &str = "--nofile=5";
+
+/// Over 100 files with 16 descriptors, and with the minimum: every file
+/// hashed (on the batch path and one by one), status 0; `--tree` too.
+#[test]
+fn few_descriptors_every_file_hashed() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let expected = many_files(d, "many", 100);
+    let files = names(d, "many");
+    for limit in ["--nofile=16", MIN_DESCRIPTORS] {
+        for threads in ["-j2", "-j1"] {
+            let mut args = vec![threads];
+            args.extend(files.iter().map(String::as_str));
+            let out = run(d, &strs(&prlimit(limit)), &args, None);
+            assert_eq!(text(&out.stderr), "", "{limit} {threads}");
+            assert_eq!(text(&out.stdout), expected, "{limit} {threads}");
+            assert_eq!(out.status.code(), Some(0));
+        }
+    }
+
+    // Tree mode: one golden tree message in each of 100 files.
+    let kat = golden::load()
+        .into_iter()
+        .find(|e| {
+            e.tree.is_some()
+                && e.msg_bits % 8 == 0
+                && e.msg_bits > 0
+                && e.key.as_ref().is_none_or(|k| k.is_empty())
+        })
+        .expect("the golden file has tree entries");
+    let (l, f, m) = kat.tree.unwrap();
+    fs::create_dir(d.join("tree")).unwrap();
+    let mut expected = String::new();
+    for i in 0..100 {
+        let name = format!("tree/t{i:03}");
+        fs::write(d.join(&name), &kat.msg).unwrap();
+        expected.push_str(&format!("{}  {name}\n", hex::encode(&kat.result)));
+    }
+    let (state, bits, tree) = (
+        kat.state_bits.to_string(),
+        kat.output_bits.to_string(),
+        format!("--tree={l},{f},{m}"),
+    );
+    let mut args = vec!["-a", &state, "-l", &bits, &tree, "-j2"];
+    let tree_files = names(d, "tree");
+    args.extend(tree_files.iter().map(String::as_str));
+    let out = run(d, &strs(&prlimit(MIN_DESCRIPTORS)), &args, None);
+    assert_eq!(text(&out.stderr), "", "--tree");
+    assert_eq!(text(&out.stdout), expected, "--tree");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// `-c` of a list of 100 files with 20 descriptors and with the minimum:
+/// every file OK, status 0; a list that names `-` reads standard input
+/// at the minimum too, a pipe or a regular file (whose snapshot, taken
+/// before and after, must not need a descriptor of its own).
+#[test]
+fn few_descriptors_every_listed_file_verified() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let mut list = many_files(d, "many", 100);
+    list.push_str(&line(b"from stdin\n", "-"));
+    fs::write(d.join("list"), &list).unwrap();
+    fs::write(d.join("stdin"), b"from stdin\n").unwrap();
+    let mut oks: String = names(d, "many")
+        .iter()
+        .map(|n| format!("{n}: OK\n"))
+        .collect();
+    oks.push_str("-: OK\n");
+    for limit in ["--nofile=20", MIN_DESCRIPTORS] {
+        for threads in ["-j2", "-j1"] {
+            let out = run(
+                d,
+                &strs(&prlimit(limit)),
+                &[threads, "-c", "list"],
+                Some(b"from stdin\n"),
+            );
+            assert_eq!(text(&out.stderr), "", "{limit} {threads}");
+            assert_eq!(text(&out.stdout), oks, "{limit} {threads}");
+            assert_eq!(out.status.code(), Some(0));
+
+            let out = run_with(
+                d,
+                &strs(&prlimit(limit)),
+                &[threads, "-c", "list"],
+                Input::File(&d.join("stdin")),
+                &[],
+                |_| {},
+            );
+            assert_eq!(text(&out.stderr), "", "< file {limit} {threads}");
+            assert_eq!(text(&out.stdout), oks, "< file {limit} {threads}");
+            assert_eq!(out.status.code(), Some(0));
+        }
+    }
+}
+
+/// `-r` lists the next directories of a level on two threads at once.
+/// With the minimum of descriptors, one listing is held (the `walk` pause)
+/// with its directory open, so the other finds no descriptor free: it is
+/// listed again on its own, every file hashed, no directory an error.
+#[test]
+fn few_descriptors_every_walked_directory_listed() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let mut expected = String::new();
+    for sub in ["t/a", "t/b"] {
+        fs::create_dir_all(d.join(sub)).unwrap();
+        for j in 0..3 {
+            let data = pattern(100 + j, j as u32);
+            let name = format!("{sub}/f{j}");
+            fs::write(d.join(&name), &data).unwrap();
+            expected.push_str(&line(&data, &name));
+        }
+    }
+    let paused = d.join("paused");
+    let pause = format!("walk#2:{}", paused.display());
+    let out = run_with(
+        d,
+        &strs(&prlimit(MIN_DESCRIPTORS)),
+        &["-j2", "-r", "t"],
+        Input::Pipe(None),
+        &[("SKEINSUM_TEST_PAUSE", &pause)],
+        |child| {
+            // The pause file takes a descriptor too, so it may not come
+            // (then the listings ran as they could, and the output says
+            // how that went).
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !paused.exists() && child.try_wait().unwrap().is_none() {
+                assert!(Instant::now() < deadline, "the walk never paused");
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            if paused.exists() {
+                // Time for the other thread to try its listing. However
+                // long, the outcome must be the same; the hold only makes
+                // the two listings meet.
+                std::thread::sleep(Duration::from_millis(200));
+                fs::remove_file(&paused).unwrap();
+            }
+        },
+    );
+    assert_eq!(text(&out.stderr), "");
+    assert_eq!(text(&out.stdout), expected);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// A file that cannot be opened (permission denied, for `nobody`) is still
+/// that file's error with few descriptors; every other file is hashed.
+#[test]
+fn few_descriptors_a_locked_file_is_still_its_own_error() {
+    let dir = open_dir();
+    let d = dir.path();
+    let all = many_files(d, "many", 100);
+    fs::set_permissions(d.join("many/f050"), fs::Permissions::from_mode(0o000)).unwrap();
+    let expected: String = all
+        .lines()
+        .filter(|l| !l.ends_with("many/f050"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let files = names(d, "many");
+    let wrapper = unprivileged(&prlimit("--nofile=16"));
+    for threads in ["-j2", "-j1"] {
+        let mut args = vec![threads];
+        args.extend(files.iter().map(String::as_str));
+        let out = run(d, &strs(&wrapper), &args, None);
+        assert_eq!(
+            text(&out.stderr),
+            "skeinsum: many/f050: Permission denied\n",
+            "{threads}"
+        );
+        assert_eq!(text(&out.stdout), expected, "{threads}");
+        assert_eq!(out.status.code(), Some(1));
     }
 }
