@@ -446,3 +446,88 @@ fn few_descriptors_a_locked_file_is_still_its_own_error() {
         assert_eq!(out.status.code(), Some(1));
     }
 }
+
+// ------------------------------------------------ no thread to be had
+
+/// With no thread to be had (`RLIMIT_NPROC` of 1 for `nobody`), every mode
+/// hashes on the calling thread: right output, status 0, and no message
+/// about `--threads`, with `-j` and without.
+#[test]
+fn no_thread_to_be_had_hashes_on_the_calling_thread() {
+    let wrapper = unprivileged(&prlimit("--nproc=1"));
+    let wrapper = strs(&wrapper);
+    let dir = open_dir();
+    let d = dir.path();
+    // The precondition: under the same limit even a shell cannot fork.
+    let mut sh = Command::new(wrapper[0]);
+    sh.args(&wrapper[1..])
+        .args(["sh", "-c", "/bin/true; /bin/true"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let forked = sh.status().unwrap();
+    assert!(
+        !forked.success(),
+        "{wrapper:?} does not stop a new process (does the user have no limit, or is it exempt?)"
+    );
+
+    let expected = many_files(d, "many", 20);
+    let files = names(d, "many");
+    let oks: String = files.iter().map(|n| format!("{n}: OK\n")).collect();
+    fs::write(d.join("list"), &expected).unwrap();
+    fs::set_permissions(d.join("list"), fs::Permissions::from_mode(0o644)).unwrap();
+    for threads in [None, Some("-j2"), Some("-j4")] {
+        let with = |args: &[&str]| -> Vec<String> {
+            threads
+                .into_iter()
+                .chain(args.iter().copied())
+                .map(String::from)
+                .collect()
+        };
+        let mut plain = with(&[]);
+        plain.extend(files.iter().cloned());
+        for (args, want) in [
+            (plain, expected.clone()),
+            (with(&["-r", "many"]), expected.clone()),
+            (with(&["-c", "list"]), oks.clone()),
+        ] {
+            let out = run(d, &wrapper, &strs(&args), None);
+            assert_eq!(text(&out.stderr), "", "{args:?}");
+            assert_eq!(text(&out.stdout), want, "{args:?}");
+            assert_eq!(out.status.code(), Some(0), "{args:?}");
+        }
+    }
+
+    // Tree mode, checked against golden tree entries.
+    let kats: Vec<_> = golden::load()
+        .into_iter()
+        .filter(|e| {
+            e.tree.is_some() && e.msg_bits % 8 == 0 && e.key.as_ref().is_none_or(|k| k.is_empty())
+        })
+        .take(4)
+        .collect();
+    assert!(!kats.is_empty(), "the golden file has tree entries");
+    for (i, kat) in kats.iter().enumerate() {
+        let name = format!("k{i}");
+        fs::write(d.join(&name), &kat.msg).unwrap();
+        fs::set_permissions(d.join(&name), fs::Permissions::from_mode(0o644)).unwrap();
+        let (l, f, m) = kat.tree.unwrap();
+        let (state, bits, tree) = (
+            kat.state_bits.to_string(),
+            kat.output_bits.to_string(),
+            format!("--tree={l},{f},{m}"),
+        );
+        for threads in [None, Some("-j2")] {
+            let mut args = vec!["-a", &state, "-l", &bits, &tree];
+            args.extend(threads);
+            args.push(&name);
+            let out = run(d, &wrapper, &args, None);
+            assert_eq!(text(&out.stderr), "", "{args:?}");
+            assert_eq!(
+                text(&out.stdout),
+                format!("{}  {name}\n", hex::encode(&kat.result)),
+                "{args:?}"
+            );
+            assert_eq!(out.status.code(), Some(0));
+        }
+    }
+}
