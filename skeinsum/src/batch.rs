@@ -21,7 +21,8 @@
 //! sequential path, in its place: [`Outcome::Sequential`]. So is a file
 //! whose open found no descriptor free (`EMFILE`, `ENFILE`: the sequential
 //! path opens it once the window's files are closed, and later windows open
-//! fewer files at once).
+//! fewer files at once) or a lease on it (the sequential path's open waits
+//! for the holder to let go).
 
 use std::fs::File;
 use std::io;
@@ -35,7 +36,7 @@ use skein_simd::{Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize};
 
 use crate::config::{bytes_os, HashConfig};
 use crate::input::{
-    open_options, out_of_descriptors, unchanged, InputError, Origin, Snapshot, PROGRESS_MIN,
+    leased, open_options, out_of_descriptors, unchanged, InputError, Origin, Snapshot, PROGRESS_MIN,
 };
 use crate::mapped::{sigbus::Guard, MAP_WINDOW};
 use crate::testing;
@@ -434,6 +435,10 @@ fn open(
             exhausted.store(true, Ordering::Relaxed);
             return Ok(Opened::Sequential(None));
         }
+        // A lease: the sequential path's open waits for it to be let go
+        // (this open has started the break), where this thread would hold
+        // up the window.
+        Err(e) if leased(&e) => return Ok(Opened::Sequential(None)),
         Err(_) if request.origin != Origin::Named => return Ok(Opened::Sequential(None)),
         Err(e) => return Err(e.into()),
     };
