@@ -56,6 +56,21 @@ fn run_with(
     for hook in HOOKS {
         cmd.env_remove(hook);
     }
+    // Descriptors 0, 1 and 2 only, whatever the test runner left open
+    // without close-on-exec: the limits of descriptors count from there.
+    // SAFETY: the closure runs in the child between fork and exec and only
+    // makes system calls that are async-signal-safe (close_range, close).
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        cmd.pre_exec(|| {
+            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+                for fd in 3..4096 {
+                    libc::close(fd);
+                }
+            }
+            Ok(())
+        });
+    }
     cmd.envs(hooks.iter().copied())
         .current_dir(dir)
         .args(args)
