@@ -156,7 +156,7 @@ fn open_leased(name: &[u8], follow_links: bool) -> io::Result<File> {
     }
     let path = rustix::fs::open(bytes_os(name), flags, Mode::empty())?;
     let stat = rustix::fs::fstat(&path)?;
-    match FileType::from_raw_mode(stat.st_mode) {
+    match FileType::from_raw_mode(stat.st_mode as _) {
         FileType::RegularFile => {}
         FileType::Symlink => return Err(became_link()),
         _ => return Err(not_regular()),
@@ -289,7 +289,7 @@ pub(crate) fn stdin_is_file() -> bool {
     {
         use std::os::fd::AsFd;
         rustix::fs::fstat(io::stdin().as_fd()).is_ok_and(|s| {
-            rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::RegularFile
+            rustix::fs::FileType::from_raw_mode(s.st_mode as _) == rustix::fs::FileType::RegularFile
         })
     }
     #[cfg(not(unix))]
