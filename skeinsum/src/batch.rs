@@ -12,15 +12,21 @@
 //! one looked up (the name replaced before the open) goes to the sequential
 //! path; a change of the same file, or a shrink under its mapping (caught by
 //! the SIGBUS guard of `crate::mapped`), is the same error as on the
-//! sequential path. Everything else (standard input, FIFOs,
+//! sequential path. Everything else (standard input: the name `-`, never
+//! a file of that name, FIFOs,
 //! devices, directories, names that cannot be looked up, files whose size
 //! `stat` gives as 0 or that hold more or less than it says, as procfs and
 //! sysfs files do, files over
 //! [`BATCH_FILE_MAX`], digests over [`BATCH_OUTPUT_MAX`]) is left to the
-//! sequential path, in its place: [`Outcome::Sequential`].
+//! sequential path, in its place: [`Outcome::Sequential`]. So is a file
+//! whose open found no descriptor free (`EMFILE`, `ENFILE`: the sequential
+//! path opens it once the window's files are closed, and later windows open
+//! fewer files at once) or a lease on it (the sequential path's open waits
+//! for the holder to let go).
 
 use std::fs::File;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -29,7 +35,9 @@ use rayon::prelude::*;
 use skein_simd::{Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize};
 
 use crate::config::{bytes_os, HashConfig};
-use crate::input::{open_options, unchanged, InputError, Origin, Snapshot, PROGRESS_MIN};
+use crate::input::{
+    leased, open_options, out_of_descriptors, unchanged, InputError, Origin, Snapshot, PROGRESS_MIN,
+};
 use crate::mapped::{sigbus::Guard, MAP_WINDOW};
 use crate::testing;
 
@@ -153,6 +161,9 @@ pub struct Batch<'c> {
     /// cost a page fault per 4 KiB (and 128 KiB or more come straight from
     /// `mmap`, to be unmapped again on free).
     spare: Vec<Vec<u8>>,
+    /// Files a thread holds open at once ([`CHUNK_FILES`]), halved after
+    /// each window in which an open found no descriptor free.
+    chunk_max: usize,
 }
 
 impl<'c> Batch<'c> {
@@ -167,6 +178,7 @@ impl<'c> Batch<'c> {
             bar: None,
             hashed: 0,
             spare: Vec::new(),
+            chunk_max: CHUNK_FILES,
         }
     }
 
@@ -208,7 +220,10 @@ impl<'c> Batch<'c> {
             .par_iter()
             .zip(&manys)
             .map(|(request, many)| {
-                many.and_then(|_| lookup(request.name, request.origin).ok())
+                // `-` is standard input, never a file of that name.
+                let stdin = request.origin == Origin::Named && request.name == b"-";
+                many.filter(|_| !stdin)
+                    .and_then(|_| lookup(request.name, request.origin).ok())
                     .and_then(|m| Snapshot::of(&m))
                     .filter(|s| s.len > 0 && s.len <= largest)
             })
@@ -236,15 +251,22 @@ impl<'c> Batch<'c> {
         let pool = Mutex::new(std::mem::take(&mut self.spare));
         let manys = &self.manys;
         let chunk = if bytes >= SPLIT_MIN_BYTES {
-            CHUNK_FILES.min(chosen.len().div_ceil(rayon::current_num_threads()))
+            self.chunk_max
+                .min(chosen.len().div_ceil(rayon::current_num_threads()))
         } else {
-            CHUNK_FILES
+            self.chunk_max
         };
+        let exhausted = AtomicBool::new(false);
         let outcomes: Vec<Vec<Outcome>> = requests[..chosen.len()]
             .par_chunks(chunk)
             .zip(chosen.par_chunks(chunk))
-            .map(|(requests, chosen)| hash_chunk(manys, requests, chosen, use_mmap, &pool))
+            .map(|(requests, chosen)| {
+                hash_chunk(manys, requests, chosen, use_mmap, &pool, &exhausted)
+            })
             .collect();
+        if exhausted.into_inner() {
+            self.chunk_max = (self.chunk_max / 2).max(1);
+        }
         self.spare = pool.into_inner().unwrap_or_else(PoisonError::into_inner);
         self.advance(bytes);
         outcomes.into_iter().flatten().collect()
@@ -285,13 +307,15 @@ impl Drop for Batch<'_> {
 /// Open and read or map the `chosen` files of `requests` (the rest are
 /// the sequential path's), hash them on lanes grouped by their arguments
 /// (`manys`), and check each again: one outcome per request, in order.
-/// Read buffers come from and go back to `pool`.
+/// Read buffers come from and go back to `pool`; `exhausted` is set when
+/// an open found no descriptor free.
 fn hash_chunk(
     manys: &[((StateSize, u64), Option<Many>)],
     requests: &[Request<'_>],
     chosen: &[Option<(usize, Snapshot)>],
     use_mmap: bool,
     pool: &Mutex<Vec<Vec<u8>>>,
+    exhausted: &AtomicBool,
 ) -> Vec<Outcome> {
     let locked = || pool.lock().unwrap_or_else(PoisonError::into_inner);
     let take = || locked().pop().unwrap_or_default();
@@ -300,7 +324,7 @@ fn hash_chunk(
         .zip(chosen)
         .map(|(request, wanted)| match wanted {
             None => Slot::Sequential(None),
-            Some((many, looked)) => match open(request, *looked, use_mmap, take) {
+            Some((many, looked)) => match open(request, *looked, use_mmap, take, exhausted) {
                 Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
                 Ok(Opened::Sequential(file)) => Slot::Sequential(file),
                 Err(e) => Slot::Failed(e),
@@ -397,6 +421,7 @@ fn open(
     looked: Snapshot,
     use_mmap: bool,
     buffer: impl FnOnce() -> Vec<u8>,
+    exhausted: &AtomicBool,
 ) -> Result<Opened, InputError> {
     // A name found by `-r` that is a link now (`ELOOP`) or a FIFO, device
     // or directory is caught below (the read fails, reads more than the
@@ -404,6 +429,16 @@ fn open(
     // and goes to the sequential path, which skips it.
     let file = match open_options(request.origin).open(bytes_os(request.name)) {
         Ok(file) => file,
+        // No descriptor free: the sequential path opens it when the
+        // window's files are closed. Never this file's error.
+        Err(e) if out_of_descriptors(&e) => {
+            exhausted.store(true, Ordering::Relaxed);
+            return Ok(Opened::Sequential(None));
+        }
+        // A lease: the sequential path's open waits for it to be let go
+        // (this open has started the break), where this thread would hold
+        // up the window.
+        Err(e) if leased(&e) => return Ok(Opened::Sequential(None)),
         Err(_) if request.origin != Origin::Named => return Ok(Opened::Sequential(None)),
         Err(e) => return Err(e.into()),
     };

@@ -103,6 +103,7 @@ fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) && !follow_links => {
             return Err(became_link())
         }
+        Err(e) if leased(&e) => open_leased(name, follow_links)?,
         other => other?,
     };
     let meta = file.metadata()?;
@@ -116,6 +117,92 @@ fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
         return Err(not_regular());
     }
     Ok(file)
+}
+
+/// Whether an open failed for want of descriptors (`EMFILE`, `ENFILE`):
+/// no fault of the file, so it is opened again once others are closed.
+pub(crate) fn out_of_descriptors(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    return matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE));
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// Whether an open without waiting failed because another process holds a
+/// lease on the file (`EWOULDBLOCK`, the kind Samba and NFS servers take):
+/// the open has started the lease break, and an open that waits returns
+/// once the holder lets go (at most `/proc/sys/fs/lease-break-time` later).
+pub(crate) fn leased(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::WouldBlock
+}
+
+/// Open a name of `-r` whose open without waiting met a lease ([`leased`]),
+/// this time waiting for the lease to be let go. The name is first opened
+/// with `O_PATH` (which neither waits nor breaks a lease, and follows no
+/// link unless `follow_links`), and only if that is a regular file is the
+/// very same file opened for reading, through `/proc/self/fd`: a name
+/// swapped for a FIFO in between cannot make the waiting open wait for a
+/// writer.
+#[cfg(target_os = "linux")]
+fn open_leased(name: &[u8], follow_links: bool) -> io::Result<File> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    use std::os::fd::AsRawFd;
+    let mut flags = OFlags::PATH | OFlags::CLOEXEC;
+    if !follow_links {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let path = rustix::fs::open(bytes_os(name), flags, Mode::empty())?;
+    let stat = rustix::fs::fstat(&path)?;
+    match FileType::from_raw_mode(stat.st_mode as _) {
+        FileType::RegularFile => {}
+        FileType::Symlink => return Err(became_link()),
+        _ => return Err(not_regular()),
+    }
+    let proc_path = format!("/proc/self/fd/{}", path.as_raw_fd());
+    match rustix::fs::open(
+        proc_path.as_str(),
+        OFlags::RDONLY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(file) => Ok(File::from(file)),
+        // No /proc: by name (a FIFO swapped in just now would wait for a
+        // writer), and only the same file.
+        Err(rustix::io::Errno::NOENT) => {
+            let file = open_waiting(name, follow_links)?;
+            let now = rustix::fs::fstat(&file)?;
+            if (now.st_dev, now.st_ino) != (stat.st_dev, stat.st_ino) {
+                return Err(not_regular());
+            }
+            Ok(file)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Open a name of `-r` whose open without waiting met a lease, waiting.
+#[cfg(all(unix, not(target_os = "linux")))]
+fn open_leased(name: &[u8], follow_links: bool) -> io::Result<File> {
+    open_waiting(name, follow_links)
+}
+
+/// Open a name of `-r` for reading, waiting (no `O_NONBLOCK`).
+#[cfg(unix)]
+fn open_waiting(name: &[u8], follow_links: bool) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    if !follow_links {
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options.open(bytes_os(name))
+}
+
+#[cfg(not(unix))]
+fn open_leased(name: &[u8], _follow_links: bool) -> io::Result<File> {
+    File::open(bytes_os(name))
 }
 
 /// A name of `-r` that is no regular file any more.
@@ -195,20 +282,31 @@ pub fn stdin() -> io::Result<io::Stdin> {
     Ok(io::stdin())
 }
 
-/// Whether standard input is a regular file (`< file`), not a pipe or terminal.
+/// Whether standard input is a regular file (`< file`), not a pipe or
+/// terminal. Asked of descriptor 0 itself: no descriptor is taken for it.
 pub(crate) fn stdin_is_file() -> bool {
-    stdin_snapshot().is_some()
-}
-
-/// The snapshot of standard input when it is a regular file (`< file`).
-fn stdin_snapshot() -> Option<Snapshot> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-        Snapshot::of(&File::from(fd).metadata().ok()?)
+        rustix::fs::fstat(io::stdin().as_fd()).is_ok_and(|s| {
+            rustix::fs::FileType::from_raw_mode(s.st_mode as _) == rustix::fs::FileType::RegularFile
+        })
     }
     #[cfg(not(unix))]
+    false
+}
+
+/// The snapshot of standard input (`input`, from [`stdin`]) when it is a
+/// regular file (`< file`). Taken of the descriptor already open: one
+/// more, at the limit of descriptors, could fail after hashing where it
+/// did not before, which would read as a change.
+#[cfg(unix)]
+fn stdin_snapshot(input: &File) -> Option<Snapshot> {
+    Snapshot::of(&input.metadata().ok()?)
+}
+
+#[cfg(not(unix))]
+fn stdin_snapshot(_input: &io::Stdin) -> Option<Snapshot> {
     None
 }
 
@@ -288,9 +386,9 @@ impl Reader {
         if name == b"-" {
             crate::report::write_pending();
             let input = stdin()?;
-            let before = stdin_snapshot();
-            self.hash_stream(input, before.map(|s| s.len), name, hasher)?;
-            return unchanged(before, stdin_snapshot());
+            let before = stdin_snapshot(&input);
+            self.hash_stream(&input, before.map(|s| s.len), name, hasher)?;
+            return unchanged(before, stdin_snapshot(&input));
         }
         let file = match self.adopted.take() {
             Some((adopted, file)) if adopted == name => blocking(file)?,

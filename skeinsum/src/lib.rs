@@ -125,6 +125,11 @@ fn batching(args: &Args, config: &HashConfig) -> bool {
 /// The library's parallel paths (trees, `SkeinMany`) run on the current
 /// rayon pool, so installing the pool here is all `-j` needs. Plain hashing
 /// of one file is sequential by nature and spawns none.
+///
+/// When the system gives no thread (`EAGAIN` under a limit on processes or
+/// threads, a pids cgroup), the pool is this thread alone and the work is
+/// done as with `-j 1`'s one thread, as the read-ahead and prefault threads
+/// fall back; the output is the same.
 fn with_threads<T: Send>(
     args: &Args,
     config: &HashConfig,
@@ -137,7 +142,16 @@ fn with_threads<T: Send>(
         .num_threads(args.thread_count())
         .thread_name(|i| format!("skeinsum-{i}"))
         .build()
-        .map_err(|e| format!("--threads {}: {e}", args.thread_count()))?;
+        // This thread as the pool's only one: nothing is started. Not
+        // without a pool, as the parallel paths would start rayon's global
+        // one (a thread per core) and fail the same way.
+        .or_else(|_| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .use_current_thread()
+                .build()
+        })
+        .map_err(|e| format!("no thread pool: {e}"))?;
     Ok(pool.install(work))
 }
 

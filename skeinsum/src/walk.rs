@@ -197,6 +197,13 @@ impl<'a> Walk<'a> {
         };
         if unlisted.len() > 1 {
             unlisted.par_iter_mut().for_each(read);
+            // Out of descriptors with several open at once: one at a time.
+            unlisted
+                .iter_mut()
+                .filter(
+                    |(slot, _)| matches!(slot, Some(Err(e)) if crate::input::out_of_descriptors(e)),
+                )
+                .for_each(read);
         } else {
             unlisted.iter_mut().for_each(read);
         }
