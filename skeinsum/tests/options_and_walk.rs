@@ -40,9 +40,7 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 fn refusal(option: &str) -> String {
-    format!(
-        "skeinsum: the {option} option is meaningful only when verifying checksums (--check)\n"
-    )
+    format!("skeinsum: the {option} option is meaningful only when verifying checksums (--check)\n")
 }
 
 /// Each option alone and beside `--raw`, `--tag`, `-r`, `-z`, `-j 1`,
@@ -138,7 +136,13 @@ fn of_several_check_only_options_the_first_in_gnu_order_is_named() {
     let dir = files();
     for (options, named) in [
         (
-            &["--strict", "--quiet", "--warn", "--status", "--ignore-missing"][..],
+            &[
+                "--strict",
+                "--quiet",
+                "--warn",
+                "--status",
+                "--ignore-missing",
+            ][..],
             "--ignore-missing",
         ),
         (&["--strict", "--quiet", "--warn", "--status"], "--status"),
