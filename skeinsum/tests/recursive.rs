@@ -393,6 +393,16 @@ fn walk_changed_midway(
     options: &[&str],
     change: impl FnOnce(&Path),
 ) -> (Option<i32>, String) {
+    walk_changed_after(base, options, 1, change)
+}
+
+/// [`walk_changed_midway`], stopped once the `listed`th directory is listed.
+fn walk_changed_after(
+    base: &Path,
+    options: &[&str],
+    listed: u32,
+    change: impl FnOnce(&Path),
+) -> (Option<i32>, String) {
     let sentinel = base.join("paused");
     let log = base.join("log");
     let file = fs::File::create(&log).unwrap();
@@ -403,7 +413,7 @@ fn walk_changed_midway(
         .current_dir(base)
         .env(
             "SKEINSUM_TEST_PAUSE",
-            format!("walk:{}", sentinel.display()),
+            format!("walk#{listed}:{}", sentinel.display()),
         )
         .env_remove(HOOKS[1])
         .env_remove(HOOKS[2])
@@ -532,6 +542,36 @@ fn entries_replaced_by_what_the_walk_skips() {
         expected.push_str(&String::from_utf8(gnu_line(b"z", b"t/z")).unwrap());
         assert_eq!(status, Some(1), "{options:?}: {text}");
         assert_eq!(text, expected, "{options:?}");
+    }
+}
+
+/// A subdirectory removed after it was listed and a link to another tree
+/// put in its place, where a directory of the same name holds another
+/// file: its subdirectory is opened relative to the directory that was
+/// listed (gone with it: one error), never through the link, so nothing of
+/// `elsewhere` is read or named.
+#[test]
+fn directory_swapped_for_a_link_is_not_walked_through() {
+    for threads in ["-j1", "-j2"] {
+        let dir = TempDir::new().unwrap();
+        let t = dir.path().join("t");
+        write(&t.join("a"), b"a");
+        write(&t.join("sub/inner/g"), b"listed g");
+        write(&t.join("z"), b"z");
+        write(&dir.path().join("elsewhere/inner/planted"), b"planted");
+        // `t` is listed first, `t/sub` second.
+        let (status, log) = walk_changed_after(dir.path(), &[threads], 2, |t| {
+            fs::remove_dir_all(t.join("sub")).unwrap();
+            symlink("../elsewhere", t.join("sub")).unwrap();
+        });
+        let expected = [
+            gnu_line(b"a", b"t/a"),
+            b"skeinsum: t/sub/inner: No such file or directory\n".to_vec(),
+            gnu_line(b"z", b"t/z"),
+        ]
+        .concat();
+        assert_eq!(log, String::from_utf8_lossy(&expected), "{threads}");
+        assert_eq!(status, Some(1), "{threads}: {log}");
     }
 }
 
