@@ -55,7 +55,31 @@ pub const LOOKAHEAD_DIRS: usize = 16;
 /// Directories whose descriptors a chunk holds at most (a chunk is hashed
 /// early when its files span more): bounds the descriptors the walk keeps
 /// open beside those of the hashing, in a tree of many small directories.
+/// Fewer under a low limit on descriptors ([`dirs_held`]).
 const DIRS_HELD: usize = 64;
+
+/// [`DIRS_HELD`], or a quarter of the limit on open descriptors
+/// (`RLIMIT_NOFILE`) if that is less: the rest is left to the hashing,
+/// which opens the files of the chunk while the walk holds their
+/// directories.
+fn dirs_held() -> usize {
+    static HELD: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *HELD.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes one rlimit, which `limit` is.
+            if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+                let quarter = usize::try_from(limit.rlim_cur / 4).unwrap_or(usize::MAX);
+                return quarter.clamp(1, DIRS_HELD);
+            }
+        }
+        DIRS_HELD
+    })
+}
 /// How far back a level's entries are searched for directories to list
 /// ahead: bounds the scan in a directory of many files and few directories.
 const LOOKAHEAD_SCAN: usize = 1024;
@@ -91,6 +115,7 @@ pub fn hash_below(
                 chunk.hash(walked, &mut hash)?;
                 hash(&[name], Origin::Named)?;
             }
+            Found::Release => chunk.hash(walked, &mut hash)?,
             Found::Failed(name, e) => {
                 // The files before it are printed first.
                 chunk.hash(walked, &mut hash)?;
@@ -123,13 +148,15 @@ fn prefix_of(name: &[u8]) -> &[u8] {
 
 impl Chunk {
     /// Whether `name` can join: its directory is held already, or fewer
-    /// than [`DIRS_HELD`] are and its prefix is not that of another open
+    /// than [`dirs_held`] are and its prefix is not that of another open
     /// directory (an operand given twice, or one below another).
-    fn has_room(&self, name: &[u8], dir: &Dir) -> bool {
+    fn has_room(&self, name: &[u8], dir: &Option<Dir>) -> bool {
         #[cfg(unix)]
-        return match self.dirs.get(prefix_of(name)) {
-            Some(held) => Arc::ptr_eq(held, dir),
-            None => self.dirs.len() < DIRS_HELD,
+        return match (self.dirs.get(prefix_of(name)), dir) {
+            (Some(held), Some(dir)) => Arc::ptr_eq(held, dir),
+            (Some(_), None) => false,
+            (None, Some(_)) => self.dirs.len() < dirs_held(),
+            (None, None) => true,
         };
         #[cfg(not(unix))]
         {
@@ -138,11 +165,13 @@ impl Chunk {
         }
     }
 
-    fn push(&mut self, name: Vec<u8>, dir: Dir) {
+    fn push(&mut self, name: Vec<u8>, dir: Option<Dir>) {
         #[cfg(unix)]
-        self.dirs.entry(prefix_of(&name).to_vec()).or_insert(dir);
+        if let Some(dir) = dir {
+            self.dirs.entry(prefix_of(&name).to_vec()).or_insert(dir);
+        }
         #[cfg(not(unix))]
-        let () = dir;
+        let _ = dir;
         self.names.push(name);
     }
 
@@ -221,12 +250,17 @@ pub(crate) fn open_entry(name: &[u8], _follow_links: bool) -> io::Result<std::fs
 /// One step of the walk.
 #[derive(Debug)]
 pub enum Found {
-    /// A regular file found below an operand, with its directory.
-    File(Vec<u8>, Dir),
+    /// A regular file found below an operand, with its directory (none if
+    /// the walk ran out of descriptors and let it go).
+    File(Vec<u8>, Option<Dir>),
     /// An operand that is not a directory, passed on as named.
     Operand(Vec<u8>),
     /// A name that could not be walked, and why.
     Failed(Vec<u8>, io::Error),
+    /// No descriptor was left to open a directory: the names found so far
+    /// are to be hashed now, so that their directories are closed, before
+    /// the walk tries it again.
+    Release,
 }
 
 /// The walk over the operands, as an iterator of [`Found`] in output order.
@@ -237,6 +271,10 @@ pub struct Walk<'a> {
     follow_links: bool,
     /// Directories listed ahead per level (1: none ahead, on this thread).
     lookahead: usize,
+    /// How far the walk went to find a descriptor for the directory it
+    /// opens next (0: not at all; 1: [`Found::Release`] asked for; 2: the
+    /// descriptors of the directories above it let go too).
+    relief: u8,
 }
 
 /// An open directory of the walk (its descriptor, shared by its frame and
@@ -252,7 +290,9 @@ struct Frame {
     /// Its path with a `/` at the end: the prefix of its entries' paths.
     prefix: Vec<u8>,
     id: Option<DirId>,
-    dir: Dir,
+    /// Its descriptor; none once the walk, out of descriptors, let it go
+    /// (its entries are then opened by their paths).
+    dir: Option<Dir>,
     /// Entries not yet walked, sorted in reverse (the next one last).
     entries: Vec<Entry>,
 }
@@ -274,7 +314,10 @@ enum Kind {
 /// The entries of a directory, and what identifies it.
 struct Listing {
     id: Option<DirId>,
-    dir: Dir,
+    /// Kept open only for the directory entered next; one listed further
+    /// ahead is closed and opened again when entered (`reopen`), so that
+    /// the listings read ahead hold no descriptors.
+    dir: Option<Dir>,
     /// Sorted in reverse, as [`Frame::entries`].
     entries: Vec<Entry>,
 }
@@ -289,6 +332,7 @@ impl<'a> Walk<'a> {
             stack: Vec::new(),
             follow_links,
             lookahead: if parallel { LOOKAHEAD_DIRS } else { 1 },
+            relief: 0,
         }
     }
 
@@ -329,7 +373,8 @@ impl<'a> Walk<'a> {
             entries,
             ..
         } = frame;
-        let mut unlisted: Vec<(&mut Option<io::Result<Listing>>, &[u8])> = entries
+        type Unlisted<'e> = (usize, &'e mut Option<io::Result<Listing>>, &'e [u8]);
+        let mut unlisted: Vec<Unlisted<'_>> = entries
             .iter_mut()
             .rev()
             .take(LOOKAHEAD_SCAN)
@@ -338,11 +383,21 @@ impl<'a> Walk<'a> {
                 _ => None,
             })
             .take(self.lookahead)
+            .enumerate()
+            .map(|(i, (slot, name))| (i, slot, name))
             .collect();
-        let (prefix, dir) = (&prefix[..], &*dir);
-        let read = |(slot, name): &mut (&mut Option<io::Result<Listing>>, &[u8])| {
+        let (prefix, dir) = (&prefix[..], dir.as_ref());
+        let read = |(i, slot, name): &mut Unlisted<'_>| {
             let path = [prefix, name].concat();
-            **slot = Some(list(Some((dir, name)), &path, follow_links, follow_links));
+            let at = dir.map(|dir| (dir, *name));
+            let mut listing = list(at, &path, follow_links, follow_links);
+            if *i > 0 {
+                // Not the next entry: entered later, opened again then.
+                if let Ok(listing) = &mut listing {
+                    listing.dir = None;
+                }
+            }
+            **slot = Some(listing);
         };
         if unlisted.len() > 1 {
             unlisted.par_iter_mut().for_each(read);
@@ -385,10 +440,45 @@ impl Iterator for Walk<'_> {
                 Kind::Dir(listing) => {
                     let listing = listing.expect("listed ahead just now");
                     let name = path[..path.len() - 1].to_vec();
-                    let listing = match listing {
-                        Ok(listing) => listing,
+                    let opened = listing.and_then(|mut listing| {
+                        let dir = match listing.dir.take() {
+                            Some(dir) => dir,
+                            None => reopen(
+                                frame.dir.as_ref(),
+                                &entry.name,
+                                &path,
+                                self.follow_links,
+                                listing.id,
+                            )?,
+                        };
+                        Ok((listing, dir))
+                    });
+                    let (listing, dir) = match opened {
+                        Ok(opened) => opened,
+                        // Out of descriptors: first those held for the names
+                        // waiting to be hashed are let go, then those of the
+                        // directories above this one (their entries are
+                        // opened by path from then on, as the walk did
+                        // before it held descriptors), and the directory is
+                        // tried again each time.
+                        Err(e) if out_of_descriptors(&e) && self.relief < 2 => {
+                            self.relief += 1;
+                            frame.entries.push(Entry {
+                                name: entry.name,
+                                kind: Kind::Dir(None),
+                            });
+                            if self.relief == 1 {
+                                return Some(Found::Release);
+                            }
+                            let above = self.stack.len() - 1;
+                            for frame in &mut self.stack[..above] {
+                                frame.dir = None;
+                            }
+                            continue;
+                        }
                         Err(e) => return Some(Found::Failed(name, e)),
                     };
+                    self.relief = 0;
                     if let Some(ancestor) = self
                         .stack
                         .iter()
@@ -404,7 +494,7 @@ impl Iterator for Walk<'_> {
                     self.stack.push(Frame {
                         prefix: path,
                         id: listing.id,
-                        dir: listing.dir,
+                        dir: Some(dir),
                         entries: listing.entries,
                     });
                 }
@@ -429,40 +519,8 @@ fn list(
     follow: bool,
     follow_links: bool,
 ) -> io::Result<Listing> {
-    use rustix::fd::AsFd;
-    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-    let (parent, name) = match at {
-        Some((parent, name)) => {
-            too_long(path)?;
-            (parent.as_fd(), name)
-        }
-        None => (rustix::fs::CWD, path),
-    };
-    // Without its `/`: a trailing `/` would follow a link despite `O_NOFOLLOW`.
-    let trimmed = match name {
-        [rest @ .., b'/'] if !rest.is_empty() => rest,
-        _ => name,
-    };
-    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    if !follow {
-        flags |= OFlags::NOFOLLOW;
-    }
-    let dir = match rustix::fs::openat(parent, bytes_os(trimmed), flags, Mode::empty()) {
-        Ok(dir) => dir,
-        // Linux says `ENOTDIR` for a link under `O_DIRECTORY`, others `ELOOP`.
-        Err(e @ (rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)) if !follow => {
-            let link = rustix::fs::statat(parent, bytes_os(trimmed), AtFlags::SYMLINK_NOFOLLOW)
-                .is_ok_and(|s| FileType::from_raw_mode(s.st_mode as _) == FileType::Symlink);
-            return Err(if link {
-                crate::input::became_link()
-            } else {
-                e.into()
-            });
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let stat = rustix::fs::fstat(&dir)?;
-    let id = Some((stat.st_dev as u64, stat.st_ino as u64));
+    use rustix::fs::{AtFlags, FileType};
+    let (dir, id) = open_dir(at, path, follow)?;
     let mut entries = Vec::new();
     for entry in rustix::fs::Dir::read_from(&dir)? {
         let entry = entry?;
@@ -504,10 +562,93 @@ fn list(
     entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
     testing::pause("walk");
     Ok(Listing {
-        id,
-        dir: Arc::new(dir),
+        id: Some(id),
+        dir: Some(dir),
         entries,
     })
+}
+
+/// Open the directory `path` (ending in `/`) as [`list`] does, with its
+/// device and inode.
+#[cfg(unix)]
+fn open_dir(at: Option<(&Dir, &[u8])>, path: &[u8], follow: bool) -> io::Result<(Dir, DirId)> {
+    use rustix::fd::AsFd;
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+    let (parent, name) = match at {
+        Some((parent, name)) => {
+            too_long(path)?;
+            (parent.as_fd(), name)
+        }
+        None => (rustix::fs::CWD, path),
+    };
+    // Without its `/`: a trailing `/` would follow a link despite `O_NOFOLLOW`.
+    let trimmed = match name {
+        [rest @ .., b'/'] if !rest.is_empty() => rest,
+        _ => name,
+    };
+    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    if !follow {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let dir = match rustix::fs::openat(parent, bytes_os(trimmed), flags, Mode::empty()) {
+        Ok(dir) => dir,
+        // Linux says `ENOTDIR` for a link under `O_DIRECTORY`, others `ELOOP`.
+        Err(e @ (rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)) if !follow => {
+            let link = rustix::fs::statat(parent, bytes_os(trimmed), AtFlags::SYMLINK_NOFOLLOW)
+                .is_ok_and(|s| FileType::from_raw_mode(s.st_mode as _) == FileType::Symlink);
+            return Err(if link {
+                crate::input::became_link()
+            } else {
+                e.into()
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let stat = rustix::fs::fstat(&dir)?;
+    Ok((Arc::new(dir), (stat.st_dev as u64, stat.st_ino as u64)))
+}
+
+/// The directory `name` (ending in `/`, at `path`) of `parent`, listed
+/// ahead as `id` and since closed, opened again: an error unless it is
+/// still that directory.
+#[cfg(unix)]
+fn reopen(
+    parent: Option<&Dir>,
+    name: &[u8],
+    path: &[u8],
+    follow: bool,
+    id: Option<DirId>,
+) -> io::Result<Dir> {
+    let (dir, now) = open_dir(parent.map(|parent| (parent, name)), path, follow)?;
+    if Some(now) != id {
+        return Err(io::Error::other(
+            "another directory now (changed during the walk); not walked",
+        ));
+    }
+    Ok(dir)
+}
+
+/// Elsewhere directories are opened by path.
+#[cfg(not(unix))]
+fn reopen(
+    _parent: Option<&Dir>,
+    _name: &[u8],
+    _path: &[u8],
+    _follow: bool,
+    _id: Option<DirId>,
+) -> io::Result<Dir> {
+    Ok(())
+}
+
+/// Whether `e` says that no descriptor was left (`EMFILE`, `ENFILE`).
+fn out_of_descriptors(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    return matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE));
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
 }
 
 /// Elsewhere: by name (a link swapped in is followed).
@@ -552,7 +693,7 @@ fn list(
     testing::pause("walk");
     Ok(Listing {
         id: dir_id(&meta),
-        dir: (),
+        dir: Some(()),
         entries,
     })
 }

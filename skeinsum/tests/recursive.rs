@@ -575,6 +575,41 @@ fn directory_swapped_for_a_link_is_not_walked_through() {
     }
 }
 
+/// The walk holds a descriptor for each directory on its path and for
+/// the directories of the names waiting to be hashed. Under a limit on
+/// descriptors lower than that (8, with a path 9 directories deep and 40
+/// directories of one file beside it), it lets them go and opens by path
+/// instead: the whole tree is hashed, no `Too many open files`.
+#[test]
+fn few_descriptors_deep_tree() {
+    let dir = TempDir::new().unwrap();
+    let mut deep = dir.path().join("t");
+    for level in 0..8 {
+        write(&deep.join("f"), format!("level {level}").as_bytes());
+        deep = deep.join(format!("d{level}"));
+    }
+    write(&deep.join("f"), b"bottom");
+    for i in 0..40 {
+        write(&dir.path().join(format!("t/w{i:02}/f")), &pattern(10, i));
+    }
+    let out = StdCommand::new("prlimit")
+        .args(["--nofile=8:8", BIN.as_str(), "-r", "-j1", "t"])
+        .current_dir(dir.path())
+        .env_remove(HOOKS[0])
+        .env_remove(HOOKS[1])
+        .env_remove(HOOKS[2])
+        .env_remove(HOOKS[3])
+        .stdin(Stdio::null())
+        .output()
+        .expect("prlimit (util-linux) runs");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&expected_output(dir.path(), b"t"))
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
 /// Names that are not UTF-8 are printed as their bytes; names with a
 /// newline or backslash are escaped as GNU does; the list checks back.
 #[test]
