@@ -1,7 +1,8 @@
-//! The options of `--check` given without it: refused in every mode, as GNU
+//! The options of `--check`: given without it, refused in every mode, as GNU
 //! sha256sum refuses them (coreutils 9.1: `sha256sum --status f` says "the
 //! --status option is meaningful only when verifying checksums"), with
-//! skeinsum's status for a usage error (2) and nothing hashed.
+//! skeinsum's status for a usage error (2) and nothing hashed; and what
+//! `--ignore-missing` says of a list none of whose files matched.
 
 mod common;
 
@@ -159,5 +160,71 @@ fn of_several_check_only_options_the_first_in_gnu_order_is_named() {
                 "{args:?}"
             );
         }
+    }
+}
+
+/// `--check --ignore-missing` of a list none of whose entries matched (one
+/// FAILED, one unreadable, the rest missing) ends, as GNU sha256sum 9.1's
+/// does, with "LIST: no file was verified" after the warnings (not with
+/// `--status`), and exit 1; a list with one match does not say it.
+#[test]
+fn ignore_missing_with_no_match_says_no_file_was_verified() {
+    let dir = files();
+    let f = common::rustcrypto_digest(512, 512, b"abc");
+    let mut wrong = f.clone();
+    wrong[0] ^= 1;
+    let line = |digest: &[u8], name: &str| format!("{}  {name}\n", hex::encode(digest));
+    let failed = line(&wrong, "f") + &line(&f, "missing");
+    let unreadable = line(&f, "d") + &line(&f, "missing");
+    let matched = line(&wrong, "f") + &line(&f, "f") + &line(&f, "missing");
+    for (list, content) in [
+        ("failed", &failed),
+        ("unreadable", &unreadable),
+        ("matched", &matched),
+    ] {
+        std::fs::write(dir.path().join(list), content).unwrap();
+    }
+    for jobs in ["1", "2"] {
+        let (code, out, err) = run(
+            dir.path(),
+            &["-j", jobs, "-c", "--ignore-missing", "failed"],
+        );
+        assert_eq!((code, out.as_str()), (Some(1), "f: FAILED\n"), "-j {jobs}");
+        assert_eq!(
+            err,
+            "skeinsum: WARNING: 1 computed checksum did NOT match\nskeinsum: failed: no file was verified\n",
+            "-j {jobs}"
+        );
+        let (code, out, err) = run(
+            dir.path(),
+            &["-j", jobs, "-c", "--ignore-missing", "unreadable"],
+        );
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(1), "d: FAILED open or read\n"),
+            "-j {jobs}"
+        );
+        assert!(
+            err.ends_with("skeinsum: unreadable: no file was verified\n"),
+            "-j {jobs}: {err}"
+        );
+        let (code, _, err) = run(
+            dir.path(),
+            &["-j", jobs, "-c", "--ignore-missing", "--status", "failed"],
+        );
+        assert_eq!((code, err.as_str()), (Some(1), ""), "-j {jobs}");
+        let (code, out, err) = run(
+            dir.path(),
+            &["-j", jobs, "-c", "--ignore-missing", "matched"],
+        );
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(1), "f: FAILED\nf: OK\n"),
+            "-j {jobs}"
+        );
+        assert_eq!(
+            err, "skeinsum: WARNING: 1 computed checksum did NOT match\n",
+            "-j {jobs}"
+        );
     }
 }
