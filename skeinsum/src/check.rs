@@ -55,7 +55,9 @@ struct Tally {
     malformed: u64,
     mismatched: u64,
     unreadable: u64,
-    verified: u64,
+    /// Entries whose digest matched: GNU's `matched_checksums`, which
+    /// `--ignore-missing` needs one of (a FAILED entry is not verified).
+    matched: u64,
 }
 
 /// The longest checksum line kept: the hex of the longest digest `-l`
@@ -249,7 +251,7 @@ fn check_list(
             ));
         }
     }
-    if options.ignore_missing && tally.verified == 0 {
+    if options.ignore_missing && tally.matched == 0 {
         if !options.status {
             warn(format_args!("{label}: no file was verified"));
         }
@@ -438,13 +440,12 @@ impl Checker<'_> {
                 }
             }
             Ok(true) => {
-                tally.verified += 1;
+                tally.matched += 1;
                 if !options.status && !options.quiet {
                     out.line(&status_line(&entry.name, "OK"))?;
                 }
             }
             Ok(false) => {
-                tally.verified += 1;
                 tally.mismatched += 1;
                 if !options.status {
                     out.line(&status_line(&entry.name, "FAILED"))?;

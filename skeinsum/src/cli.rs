@@ -133,23 +133,23 @@ pub struct Args {
     pub check: bool,
 
     /// With --check: do not print OK for each verified file
-    #[arg(long, requires = "check", overrides_with_all = ["status", "warn"])]
+    #[arg(long, overrides_with_all = ["status", "warn"])]
     pub quiet: bool,
 
     /// With --check: print nothing on stdout; the exit status tells the result
-    #[arg(long, requires = "check", overrides_with_all = ["quiet", "warn"])]
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
     pub status: bool,
 
     /// With --check: exit 1 if a checksum line is improperly formatted
-    #[arg(long, requires = "check")]
+    #[arg(long)]
     pub strict: bool,
 
     /// With --check: warn about each improperly formatted checksum line
-    #[arg(short, long, requires = "check", overrides_with_all = ["quiet", "status"])]
+    #[arg(short, long, overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
 
     /// With --check: do not fail or report on files that are missing
-    #[arg(long, requires = "check")]
+    #[arg(long)]
     pub ignore_missing: bool,
 }
 
@@ -260,9 +260,31 @@ impl Args {
         }
     }
 
-    /// A usage error that clap cannot express: `--raw` prints one digest,
-    /// so it takes at most one FILE.
+    /// Usage errors that clap cannot express.
+    ///
+    /// The options of `--check` are refused without it, naming the first
+    /// one given in GNU sha256sum's order and in its words (and naming
+    /// `--check`, which GNU's words leave out). Not left to
+    /// clap's `requires`: clap drops that requirement when an option that
+    /// conflicts with `--check` (`--raw`, `--tag`, `-r`) is present, so
+    /// `--tag --status f` would hash.
+    ///
+    /// `--raw` prints one digest, so it takes at most one FILE.
     pub fn check_usage(&self) -> Result<(), String> {
+        if !self.check {
+            let check_only = [
+                (self.ignore_missing, "--ignore-missing"),
+                (self.status, "--status"),
+                (self.warn, "--warn"),
+                (self.quiet, "--quiet"),
+                (self.strict, "--strict"),
+            ];
+            if let Some((_, option)) = check_only.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "the {option} option is meaningful only when verifying checksums (--check)"
+                ));
+            }
+        }
         if self.raw && self.files.len() > 1 {
             return Err(format!(
                 "--raw: writes the digest of one input, but {} FILEs were given",

@@ -16,7 +16,13 @@
 //! `-j 1` one at a time, on this thread.
 //!
 //! Symbolic links below an operand are skipped unless `-L` (as `grep -r`
-//! and `-R`; an operand itself is always followed, as it was named). With
+//! and `-R`; an operand itself is always followed, as it was named). Each
+//! directory below an operand is opened relative to its parent's open
+//! descriptor (`openat`, `O_DIRECTORY|O_NOFOLLOW` without `-L`) and read
+//! through its own, which the walk holds until the files found in it are
+//! hashed: a directory renamed, removed or swapped for a link after it was
+//! listed cannot lead the walk (or, through [`open_entry`], the opening of
+//! its files) anywhere else, as a path looked up again would. With
 //! `-L`, a link that cannot be resolved is an error for that name, and a
 //! directory that is one of its own ancestors (same device and inode) is an
 //! error instead of a loop. Other entries (FIFOs, sockets, devices) are not
@@ -24,8 +30,14 @@
 //! one error line naming it; the walk goes on and the run ends with
 //! status 1.
 
+#[cfg(unix)]
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io;
+#[cfg(unix)]
+use std::os::fd::OwnedFd;
+#[cfg(unix)]
+use std::sync::{Arc, PoisonError, RwLock};
 
 use rayon::prelude::*;
 
@@ -40,15 +52,44 @@ use crate::testing;
 pub const CHUNK: usize = 1024;
 /// Directories of one level listed ahead of the walk (in parallel).
 pub const LOOKAHEAD_DIRS: usize = 16;
+/// Directories whose descriptors a chunk holds at most (a chunk is hashed
+/// early when its files span more): bounds the descriptors the walk keeps
+/// open beside those of the hashing, in a tree of many small directories.
+/// Fewer under a low limit on descriptors ([`dirs_held`]).
+const DIRS_HELD: usize = 64;
+
+/// [`DIRS_HELD`], or a quarter of the limit on open descriptors
+/// (`RLIMIT_NOFILE`) if that is less: the rest is left to the hashing,
+/// which opens the files of the chunk while the walk holds their
+/// directories.
+fn dirs_held() -> usize {
+    static HELD: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *HELD.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes one rlimit, which `limit` is.
+            if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+                let quarter = usize::try_from(limit.rlim_cur / 4).unwrap_or(usize::MAX);
+                return quarter.clamp(1, DIRS_HELD);
+            }
+        }
+        DIRS_HELD
+    })
+}
 /// How far back a level's entries are searched for directories to list
 /// ahead: bounds the scan in a directory of many files and few directories.
 const LOOKAHEAD_SCAN: usize = 1024;
 
 /// Hash every regular file below each directory of `operands`, in order,
 /// by calling `hash` with chunks of at most [`CHUNK`] names and
-/// `Origin::Walked`. An operand that is not a directory (standard input
-/// `-`, a file, a name that does not exist) is passed on as it is, in its
-/// place, with `Origin::Named`. Errors of the walk are
+/// `Origin::Walked`; while it runs, [`open_entry`] opens those names
+/// relative to their directories. An operand that is not a directory
+/// (standard input `-`, a file, a name that does not exist) is passed on
+/// as it is, in its place, with `Origin::Named`. Errors of the walk are
 /// reported in their place among the result lines; `Ok(false)` if any.
 pub fn hash_below(
     operands: &[OsString],
@@ -57,44 +98,169 @@ pub fn hash_below(
     mut hash: impl FnMut(&[Vec<u8>], Origin) -> Result<(), OutputClosed>,
 ) -> Result<bool, OutputClosed> {
     let mut ok = true;
-    let mut chunk = Vec::with_capacity(CHUNK);
+    let mut chunk = Chunk::default();
     let walked = Origin::Walked { follow_links };
     for found in Walk::new(operands, follow_links, parallel) {
         match found {
-            Found::File(name) => {
-                chunk.push(name);
-                if chunk.len() == CHUNK {
-                    hash(&chunk, walked)?;
-                    chunk.clear();
+            Found::File(name, dir) => {
+                if !chunk.has_room(&name, &dir) {
+                    chunk.hash(walked, &mut hash)?;
+                }
+                chunk.push(name, dir);
+                if chunk.names.len() == CHUNK {
+                    chunk.hash(walked, &mut hash)?;
                 }
             }
             Found::Operand(name) => {
-                hash(&chunk, walked)?;
-                chunk.clear();
+                chunk.hash(walked, &mut hash)?;
                 hash(&[name], Origin::Named)?;
             }
+            Found::Release => chunk.hash(walked, &mut hash)?,
             Found::Failed(name, e) => {
                 // The files before it are printed first.
-                hash(&chunk, walked)?;
-                chunk.clear();
+                chunk.hash(walked, &mut hash)?;
                 warn(format_args!("{}: {}", quote_name(&name), io_reason(&e)));
                 ok = false;
             }
         }
     }
-    hash(&chunk, walked)?;
+    chunk.hash(walked, &mut hash)?;
     Ok(ok)
+}
+
+/// Names of walked files waiting to be hashed, and their directories, by
+/// the prefix of their paths (up to the last `/`).
+#[derive(Default)]
+struct Chunk {
+    names: Vec<Vec<u8>>,
+    #[cfg(unix)]
+    dirs: HashMap<Vec<u8>, Dir>,
+}
+
+/// The directories of the chunk being hashed, for [`open_entry`].
+#[cfg(unix)]
+static HASHED_DIRS: RwLock<Option<HashMap<Vec<u8>, Dir>>> = RwLock::new(None);
+
+/// `name` up to and including its last `/` (empty if it has none).
+fn prefix_of(name: &[u8]) -> &[u8] {
+    &name[..name.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1)]
+}
+
+impl Chunk {
+    /// Whether `name` can join: its directory is held already, or fewer
+    /// than [`dirs_held`] are and its prefix is not that of another open
+    /// directory (an operand given twice, or one below another).
+    fn has_room(&self, name: &[u8], dir: &Option<Dir>) -> bool {
+        #[cfg(unix)]
+        return match (self.dirs.get(prefix_of(name)), dir) {
+            (Some(held), Some(dir)) => Arc::ptr_eq(held, dir),
+            (Some(_), None) => false,
+            (None, Some(_)) => self.dirs.len() < dirs_held(),
+            (None, None) => true,
+        };
+        #[cfg(not(unix))]
+        {
+            let _ = (name, dir);
+            true
+        }
+    }
+
+    fn push(&mut self, name: Vec<u8>, dir: Option<Dir>) {
+        #[cfg(unix)]
+        if let Some(dir) = dir {
+            self.dirs.entry(prefix_of(&name).to_vec()).or_insert(dir);
+        }
+        #[cfg(not(unix))]
+        let _ = dir;
+        self.names.push(name);
+    }
+
+    /// Hand the names to `hash`, their directories to [`open_entry`] for
+    /// that time, and empty the chunk.
+    fn hash(
+        &mut self,
+        walked: Origin,
+        hash: &mut impl FnMut(&[Vec<u8>], Origin) -> Result<(), OutputClosed>,
+    ) -> Result<(), OutputClosed> {
+        #[cfg(unix)]
+        {
+            *HASHED_DIRS.write().unwrap_or_else(PoisonError::into_inner) =
+                Some(std::mem::take(&mut self.dirs));
+        }
+        let hashed = hash(&self.names, walked);
+        #[cfg(unix)]
+        {
+            *HASHED_DIRS.write().unwrap_or_else(PoisonError::into_inner) = None;
+        }
+        self.names.clear();
+        hashed
+    }
+}
+
+/// Open `name`, a regular file of the walk being hashed now, for reading:
+/// relative to the descriptor of the directory it was listed in, without
+/// waiting (`O_NONBLOCK`: it may be a FIFO now) and, unless `follow_links`
+/// (`-L`), without following a link (`O_NOFOLLOW`, so `ELOOP` for one). So
+/// a directory swapped for a link since it was listed is not gone through:
+/// its own files are opened, or none if they are gone. A name whose
+/// directory is not held (none is, outside [`hash_below`]) is opened by its
+/// path with the same flags.
+// Not called yet: the opens of walked names in `crate::input` (`open_walked`)
+// and `crate::batch` (`open`) are still by path and are to go through this.
+#[cfg(unix)]
+#[allow(dead_code)]
+pub(crate) fn open_entry(name: &[u8], follow_links: bool) -> io::Result<std::fs::File> {
+    use rustix::fs::{Mode, OFlags};
+    let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    if !follow_links {
+        flags |= OFlags::NOFOLLOW;
+    }
+    too_long(name)?;
+    let prefix = prefix_of(name);
+    let held = HASHED_DIRS.read().unwrap_or_else(PoisonError::into_inner);
+    let file = match held.as_ref().and_then(|dirs| dirs.get(prefix)) {
+        Some(dir) => {
+            rustix::fs::openat(dir, bytes_os(&name[prefix.len()..]), flags, Mode::empty())?
+        }
+        None => rustix::fs::openat(rustix::fs::CWD, bytes_os(name), flags, Mode::empty())?,
+    };
+    Ok(std::fs::File::from(file))
+}
+
+/// `File name too long` for a path (a trailing `/` aside) that the kernel
+/// would refuse to look up: opened relative to its directory it could be
+/// read, but its result line could not be checked back (`-c` opens by
+/// path), so the walk stops there as it did when it opened by path.
+#[cfg(unix)]
+fn too_long(path: &[u8]) -> io::Result<()> {
+    let path = path.strip_suffix(b"/").unwrap_or(path);
+    if path.len() >= libc::PATH_MAX as usize {
+        return Err(rustix::io::Errno::NAMETOOLONG.into());
+    }
+    Ok(())
+}
+
+/// Elsewhere: by path.
+#[cfg(not(unix))]
+#[allow(dead_code)]
+pub(crate) fn open_entry(name: &[u8], _follow_links: bool) -> io::Result<std::fs::File> {
+    std::fs::File::open(bytes_os(name))
 }
 
 /// One step of the walk.
 #[derive(Debug)]
 pub enum Found {
-    /// A regular file found below an operand.
-    File(Vec<u8>),
+    /// A regular file found below an operand, with its directory (none if
+    /// the walk ran out of descriptors and let it go).
+    File(Vec<u8>, Option<Dir>),
     /// An operand that is not a directory, passed on as named.
     Operand(Vec<u8>),
     /// A name that could not be walked, and why.
     Failed(Vec<u8>, io::Error),
+    /// No descriptor was left to open a directory: the names found so far
+    /// are to be hashed now, so that their directories are closed, before
+    /// the walk tries it again.
+    Release,
 }
 
 /// The walk over the operands, as an iterator of [`Found`] in output order.
@@ -105,13 +271,28 @@ pub struct Walk<'a> {
     follow_links: bool,
     /// Directories listed ahead per level (1: none ahead, on this thread).
     lookahead: usize,
+    /// How far the walk went to find a descriptor for the directory it
+    /// opens next (0: not at all; 1: [`Found::Release`] asked for; 2: the
+    /// descriptors of the directories above it let go too).
+    relief: u8,
 }
+
+/// An open directory of the walk (its descriptor, shared by its frame and
+/// the names of its files waiting to be hashed).
+#[cfg(unix)]
+pub type Dir = Arc<OwnedFd>;
+/// Elsewhere directories are opened by path.
+#[cfg(not(unix))]
+pub type Dir = ();
 
 /// A directory being walked.
 struct Frame {
     /// Its path with a `/` at the end: the prefix of its entries' paths.
     prefix: Vec<u8>,
     id: Option<DirId>,
+    /// Its descriptor; none once the walk, out of descriptors, let it go
+    /// (its entries are then opened by their paths).
+    dir: Option<Dir>,
     /// Entries not yet walked, sorted in reverse (the next one last).
     entries: Vec<Entry>,
 }
@@ -133,6 +314,10 @@ enum Kind {
 /// The entries of a directory, and what identifies it.
 struct Listing {
     id: Option<DirId>,
+    /// Kept open only for the directory entered next; one listed further
+    /// ahead is closed and opened again when entered (`reopen`), so that
+    /// the listings read ahead hold no descriptors.
+    dir: Option<Dir>,
     /// Sorted in reverse, as [`Frame::entries`].
     entries: Vec<Entry>,
 }
@@ -147,6 +332,7 @@ impl<'a> Walk<'a> {
             stack: Vec::new(),
             follow_links,
             lookahead: if parallel { LOOKAHEAD_DIRS } else { 1 },
+            relief: 0,
         }
     }
 
@@ -160,11 +346,12 @@ impl<'a> Walk<'a> {
         if !prefix.ends_with(b"/") {
             prefix.push(b'/');
         }
-        match list(&prefix, true, self.follow_links) {
+        match list(None, &prefix, true, self.follow_links) {
             Ok(listing) => {
                 self.stack.push(Frame {
                     prefix,
                     id: listing.id,
+                    dir: listing.dir,
                     entries: listing.entries,
                 });
                 None
@@ -180,20 +367,37 @@ impl<'a> Walk<'a> {
         let Some(frame) = self.stack.last_mut() else {
             return;
         };
-        let prefix = &frame.prefix;
-        let mut unlisted: Vec<(&mut Option<io::Result<Listing>>, Vec<u8>)> = frame
-            .entries
+        let Frame {
+            prefix,
+            dir,
+            entries,
+            ..
+        } = frame;
+        type Unlisted<'e> = (usize, &'e mut Option<io::Result<Listing>>, &'e [u8]);
+        let mut unlisted: Vec<Unlisted<'_>> = entries
             .iter_mut()
             .rev()
             .take(LOOKAHEAD_SCAN)
             .filter_map(|entry| match &mut entry.kind {
-                Kind::Dir(listing @ None) => Some((listing, [&prefix[..], &entry.name].concat())),
+                Kind::Dir(listing @ None) => Some((listing, &entry.name[..])),
                 _ => None,
             })
             .take(self.lookahead)
+            .enumerate()
+            .map(|(i, (slot, name))| (i, slot, name))
             .collect();
-        let read = |(slot, path): &mut (&mut Option<io::Result<Listing>>, Vec<u8>)| {
-            **slot = Some(list(path, follow_links, follow_links));
+        let (prefix, dir) = (&prefix[..], dir.as_ref());
+        let read = |(i, slot, name): &mut Unlisted<'_>| {
+            let path = [prefix, name].concat();
+            let at = dir.map(|dir| (dir, *name));
+            let mut listing = list(at, &path, follow_links, follow_links);
+            if *i > 0 {
+                // Not the next entry: entered later, opened again then.
+                if let Ok(listing) = &mut listing {
+                    listing.dir = None;
+                }
+            }
+            **slot = Some(listing);
         };
         if unlisted.len() > 1 {
             unlisted.par_iter_mut().for_each(read);
@@ -238,15 +442,50 @@ impl Iterator for Walk<'_> {
             };
             let path = [&frame.prefix[..], &entry.name].concat();
             match entry.kind {
-                Kind::File => return Some(Found::File(path)),
+                Kind::File => return Some(Found::File(path, frame.dir.clone())),
                 Kind::Failed(e) => return Some(Found::Failed(path, e)),
                 Kind::Dir(listing) => {
                     let listing = listing.expect("listed ahead just now");
                     let name = path[..path.len() - 1].to_vec();
-                    let listing = match listing {
-                        Ok(listing) => listing,
+                    let opened = listing.and_then(|mut listing| {
+                        let dir = match listing.dir.take() {
+                            Some(dir) => dir,
+                            None => reopen(
+                                frame.dir.as_ref(),
+                                &entry.name,
+                                &path,
+                                self.follow_links,
+                                listing.id,
+                            )?,
+                        };
+                        Ok((listing, dir))
+                    });
+                    let (listing, dir) = match opened {
+                        Ok(opened) => opened,
+                        // Out of descriptors: first those held for the names
+                        // waiting to be hashed are let go, then those of the
+                        // directories above this one (their entries are
+                        // opened by path from then on, as the walk did
+                        // before it held descriptors), and the directory is
+                        // tried again each time.
+                        Err(e) if out_of_descriptors(&e) && self.relief < 2 => {
+                            self.relief += 1;
+                            frame.entries.push(Entry {
+                                name: entry.name,
+                                kind: Kind::Dir(None),
+                            });
+                            if self.relief == 1 {
+                                return Some(Found::Release);
+                            }
+                            let above = self.stack.len() - 1;
+                            for frame in &mut self.stack[..above] {
+                                frame.dir = None;
+                            }
+                            continue;
+                        }
                         Err(e) => return Some(Found::Failed(name, e)),
                     };
+                    self.relief = 0;
                     if let Some(ancestor) = self
                         .stack
                         .iter()
@@ -262,6 +501,7 @@ impl Iterator for Walk<'_> {
                     self.stack.push(Frame {
                         prefix: path,
                         id: listing.id,
+                        dir: Some(dir),
                         entries: listing.entries,
                     });
                 }
@@ -270,44 +510,24 @@ impl Iterator for Walk<'_> {
     }
 }
 
-/// Read and sort the entries of the directory `path` (ending in `/`).
+/// Read and sort the entries of the directory `path` (ending in `/`): an
+/// operand (`at` is `None`), opened by its path, or the entry `name` of the
+/// open directory `parent` (`at` is `Some((parent, name))`), opened
+/// relative to it, so that its parent's path is not looked up again.
 /// Unless `follow` (`-L`, or an operand, which was named), a name that is a
 /// symbolic link now (swapped in since its parent was listed) is not
 /// followed: the directory is opened with `O_NOFOLLOW` and read through that
 /// descriptor, so what is listed is what was opened. `O_NONBLOCK`: a name
 /// that became a FIFO fails as `Not a directory` without waiting.
 #[cfg(unix)]
-fn list(path: &[u8], follow: bool, follow_links: bool) -> io::Result<Listing> {
-    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-    // Without its `/`: a trailing `/` would follow a link despite `O_NOFOLLOW`.
-    let trimmed = match path {
-        [rest @ .., b'/'] if !rest.is_empty() => rest,
-        _ => path,
-    };
-    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    if !follow {
-        flags |= OFlags::NOFOLLOW;
-    }
-    let dir = match rustix::fs::openat(rustix::fs::CWD, bytes_os(trimmed), flags, Mode::empty()) {
-        Ok(dir) => dir,
-        // Linux says `ENOTDIR` for a link under `O_DIRECTORY`, others `ELOOP`.
-        Err(e @ (rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)) if !follow => {
-            let link = rustix::fs::statat(
-                rustix::fs::CWD,
-                bytes_os(trimmed),
-                AtFlags::SYMLINK_NOFOLLOW,
-            )
-            .is_ok_and(|s| FileType::from_raw_mode(s.st_mode as _) == FileType::Symlink);
-            return Err(if link {
-                crate::input::became_link()
-            } else {
-                e.into()
-            });
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let stat = rustix::fs::fstat(&dir)?;
-    let id = Some((stat.st_dev as u64, stat.st_ino as u64));
+fn list(
+    at: Option<(&Dir, &[u8])>,
+    path: &[u8],
+    follow: bool,
+    follow_links: bool,
+) -> io::Result<Listing> {
+    use rustix::fs::{AtFlags, FileType};
+    let (dir, id) = open_dir(at, path, follow)?;
     let mut entries = Vec::new();
     for entry in rustix::fs::Dir::read_from(&dir)? {
         let entry = entry?;
@@ -348,7 +568,94 @@ fn list(path: &[u8], follow: bool, follow_links: bool) -> io::Result<Listing> {
     // Names in one directory differ, so the order is total.
     entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
     testing::pause("walk");
-    Ok(Listing { id, entries })
+    Ok(Listing {
+        id: Some(id),
+        dir: Some(dir),
+        entries,
+    })
+}
+
+/// Open the directory `path` (ending in `/`) as [`list`] does, with its
+/// device and inode.
+#[cfg(unix)]
+fn open_dir(at: Option<(&Dir, &[u8])>, path: &[u8], follow: bool) -> io::Result<(Dir, DirId)> {
+    use rustix::fd::AsFd;
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+    let (parent, name) = match at {
+        Some((parent, name)) => {
+            too_long(path)?;
+            (parent.as_fd(), name)
+        }
+        None => (rustix::fs::CWD, path),
+    };
+    // Without its `/`: a trailing `/` would follow a link despite `O_NOFOLLOW`.
+    let trimmed = match name {
+        [rest @ .., b'/'] if !rest.is_empty() => rest,
+        _ => name,
+    };
+    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    if !follow {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let dir = match rustix::fs::openat(parent, bytes_os(trimmed), flags, Mode::empty()) {
+        Ok(dir) => dir,
+        // Linux says `ENOTDIR` for a link under `O_DIRECTORY`, others `ELOOP`.
+        Err(e @ (rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)) if !follow => {
+            let link = rustix::fs::statat(parent, bytes_os(trimmed), AtFlags::SYMLINK_NOFOLLOW)
+                .is_ok_and(|s| FileType::from_raw_mode(s.st_mode as _) == FileType::Symlink);
+            return Err(if link {
+                crate::input::became_link()
+            } else {
+                e.into()
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let stat = rustix::fs::fstat(&dir)?;
+    Ok((Arc::new(dir), (stat.st_dev as u64, stat.st_ino as u64)))
+}
+
+/// The directory `name` (ending in `/`, at `path`) of `parent`, listed
+/// ahead as `id` and since closed, opened again: an error unless it is
+/// still that directory.
+#[cfg(unix)]
+fn reopen(
+    parent: Option<&Dir>,
+    name: &[u8],
+    path: &[u8],
+    follow: bool,
+    id: Option<DirId>,
+) -> io::Result<Dir> {
+    let (dir, now) = open_dir(parent.map(|parent| (parent, name)), path, follow)?;
+    if Some(now) != id {
+        return Err(io::Error::other(
+            "another directory now (changed during the walk); not walked",
+        ));
+    }
+    Ok(dir)
+}
+
+/// Elsewhere directories are opened by path.
+#[cfg(not(unix))]
+fn reopen(
+    _parent: Option<&Dir>,
+    _name: &[u8],
+    _path: &[u8],
+    _follow: bool,
+    _id: Option<DirId>,
+) -> io::Result<Dir> {
+    Ok(())
+}
+
+/// Whether `e` says that no descriptor was left (`EMFILE`, `ENFILE`).
+fn out_of_descriptors(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    return matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE));
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
 }
 
 /// Elsewhere: by name (a link swapped in is followed).
@@ -356,7 +663,12 @@ fn list(path: &[u8], follow: bool, follow_links: bool) -> io::Result<Listing> {
 /// also makes it fail as `Not a directory` on what has turned into a file
 /// since its parent was listed).
 #[cfg(not(unix))]
-fn list(path: &[u8], _follow: bool, follow_links: bool) -> io::Result<Listing> {
+fn list(
+    _at: Option<(&Dir, &[u8])>,
+    path: &[u8],
+    _follow: bool,
+    follow_links: bool,
+) -> io::Result<Listing> {
     let path = bytes_os(path);
     let meta = std::fs::metadata(&path)?;
     let mut entries = Vec::new();
@@ -388,6 +700,7 @@ fn list(path: &[u8], _follow: bool, follow_links: bool) -> io::Result<Listing> {
     testing::pause("walk");
     Ok(Listing {
         id: dir_id(&meta),
+        dir: Some(()),
         entries,
     })
 }

@@ -393,6 +393,16 @@ fn walk_changed_midway(
     options: &[&str],
     change: impl FnOnce(&Path),
 ) -> (Option<i32>, String) {
+    walk_changed_after(base, options, 1, change)
+}
+
+/// [`walk_changed_midway`], stopped once the `listed`th directory is listed.
+fn walk_changed_after(
+    base: &Path,
+    options: &[&str],
+    listed: u32,
+    change: impl FnOnce(&Path),
+) -> (Option<i32>, String) {
     let sentinel = base.join("paused");
     let log = base.join("log");
     let file = fs::File::create(&log).unwrap();
@@ -403,7 +413,7 @@ fn walk_changed_midway(
         .current_dir(base)
         .env(
             "SKEINSUM_TEST_PAUSE",
-            format!("walk:{}", sentinel.display()),
+            format!("walk#{listed}:{}", sentinel.display()),
         )
         .env_remove(HOOKS[1])
         .env_remove(HOOKS[2])
@@ -533,6 +543,71 @@ fn entries_replaced_by_what_the_walk_skips() {
         assert_eq!(status, Some(1), "{options:?}: {text}");
         assert_eq!(text, expected, "{options:?}");
     }
+}
+
+/// A subdirectory removed after it was listed and a link to another tree
+/// put in its place, where a directory of the same name holds another
+/// file: its subdirectory is opened relative to the directory that was
+/// listed (gone with it: one error), never through the link, so nothing of
+/// `elsewhere` is read or named.
+#[test]
+fn directory_swapped_for_a_link_is_not_walked_through() {
+    for threads in ["-j1", "-j2"] {
+        let dir = TempDir::new().unwrap();
+        let t = dir.path().join("t");
+        write(&t.join("a"), b"a");
+        write(&t.join("sub/inner/g"), b"listed g");
+        write(&t.join("z"), b"z");
+        write(&dir.path().join("elsewhere/inner/planted"), b"planted");
+        // `t` is listed first, `t/sub` second.
+        let (status, log) = walk_changed_after(dir.path(), &[threads], 2, |t| {
+            fs::remove_dir_all(t.join("sub")).unwrap();
+            symlink("../elsewhere", t.join("sub")).unwrap();
+        });
+        let expected = [
+            gnu_line(b"a", b"t/a"),
+            b"skeinsum: t/sub/inner: No such file or directory\n".to_vec(),
+            gnu_line(b"z", b"t/z"),
+        ]
+        .concat();
+        assert_eq!(log, String::from_utf8_lossy(&expected), "{threads}");
+        assert_eq!(status, Some(1), "{threads}: {log}");
+    }
+}
+
+/// The walk holds a descriptor for each directory on its path and for
+/// the directories of the names waiting to be hashed. Under a limit on
+/// descriptors lower than that (8, with a path 9 directories deep and 40
+/// directories of one file beside it), it lets them go and opens by path
+/// instead: the whole tree is hashed, no `Too many open files`.
+#[test]
+fn few_descriptors_deep_tree() {
+    let dir = TempDir::new().unwrap();
+    let mut deep = dir.path().join("t");
+    for level in 0..8 {
+        write(&deep.join("f"), format!("level {level}").as_bytes());
+        deep = deep.join(format!("d{level}"));
+    }
+    write(&deep.join("f"), b"bottom");
+    for i in 0..40 {
+        write(&dir.path().join(format!("t/w{i:02}/f")), &pattern(10, i));
+    }
+    let out = StdCommand::new("prlimit")
+        .args(["--nofile=8:8", BIN.as_str(), "-r", "-j1", "t"])
+        .current_dir(dir.path())
+        .env_remove(HOOKS[0])
+        .env_remove(HOOKS[1])
+        .env_remove(HOOKS[2])
+        .env_remove(HOOKS[3])
+        .stdin(Stdio::null())
+        .output()
+        .expect("prlimit (util-linux) runs");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&expected_output(dir.path(), b"t"))
+    );
+    assert_eq!(out.status.code(), Some(0));
 }
 
 /// Names that are not UTF-8 are printed as their bytes; names with a
