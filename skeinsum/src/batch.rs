@@ -427,7 +427,11 @@ fn open(
     // or directory is caught below (the read fails, reads more than the
     // size, or another file than the looked-up one was opened: `settle`)
     // and goes to the sequential path, which skips it.
-    let file = match open_options(request.origin).open(bytes_os(request.name)) {
+    let opened = match request.origin {
+        Origin::Walked { follow_links } => crate::walk::open_entry(request.name, follow_links),
+        Origin::Named => open_options(request.origin).open(bytes_os(request.name)),
+    };
+    let file = match opened {
         Ok(file) => file,
         // No descriptor free: the sequential path opens it when the
         // window's files are closed. Never this file's error.

@@ -98,7 +98,7 @@ pub(crate) fn open_options(origin: Origin) -> std::fs::OpenOptions {
 /// Open a name that `-r` found ([`Origin::Walked`]): an error unless it is
 /// (still) a regular file.
 fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
-    let file = match open_options(Origin::Walked { follow_links }).open(bytes_os(name)) {
+    let file = match crate::walk::open_entry(name, follow_links) {
         #[cfg(unix)]
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) && !follow_links => {
             return Err(became_link())
@@ -150,11 +150,7 @@ pub(crate) fn leased(e: &io::Error) -> bool {
 fn open_leased(name: &[u8], follow_links: bool) -> io::Result<File> {
     use rustix::fs::{FileType, Mode, OFlags};
     use std::os::fd::AsRawFd;
-    let mut flags = OFlags::PATH | OFlags::CLOEXEC;
-    if !follow_links {
-        flags |= OFlags::NOFOLLOW;
-    }
-    let path = rustix::fs::open(bytes_os(name), flags, Mode::empty())?;
+    let path = crate::walk::open_entry_path(name, follow_links)?;
     let stat = rustix::fs::fstat(&path)?;
     match FileType::from_raw_mode(stat.st_mode as _) {
         FileType::RegularFile => {}

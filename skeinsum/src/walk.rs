@@ -205,26 +205,41 @@ impl Chunk {
 /// its own files are opened, or none if they are gone. A name whose
 /// directory is not held (none is, outside [`hash_below`]) is opened by its
 /// path with the same flags.
-// Not called yet: the opens of walked names in `crate::input` (`open_walked`)
-// and `crate::batch` (`open`) are still by path and are to go through this.
 #[cfg(unix)]
-#[allow(dead_code)]
 pub(crate) fn open_entry(name: &[u8], follow_links: bool) -> io::Result<std::fs::File> {
+    use rustix::fs::OFlags;
+    let file = open_entry_with(name, follow_links, OFlags::RDONLY | OFlags::NONBLOCK)?;
+    Ok(std::fs::File::from(file))
+}
+
+/// [`open_entry`] with `O_PATH` instead of reading: a handle that neither
+/// waits nor breaks a lease, for a file whose open met one (see
+/// `crate::input::open_leased`).
+#[cfg(target_os = "linux")]
+pub(crate) fn open_entry_path(name: &[u8], follow_links: bool) -> io::Result<std::os::fd::OwnedFd> {
+    open_entry_with(name, follow_links, rustix::fs::OFlags::PATH)
+}
+
+#[cfg(unix)]
+fn open_entry_with(
+    name: &[u8],
+    follow_links: bool,
+    mut flags: rustix::fs::OFlags,
+) -> io::Result<std::os::fd::OwnedFd> {
     use rustix::fs::{Mode, OFlags};
-    let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    flags |= OFlags::CLOEXEC;
     if !follow_links {
         flags |= OFlags::NOFOLLOW;
     }
     too_long(name)?;
     let prefix = prefix_of(name);
     let held = HASHED_DIRS.read().unwrap_or_else(PoisonError::into_inner);
-    let file = match held.as_ref().and_then(|dirs| dirs.get(prefix)) {
+    Ok(match held.as_ref().and_then(|dirs| dirs.get(prefix)) {
         Some(dir) => {
             rustix::fs::openat(dir, bytes_os(&name[prefix.len()..]), flags, Mode::empty())?
         }
         None => rustix::fs::openat(rustix::fs::CWD, bytes_os(name), flags, Mode::empty())?,
-    };
-    Ok(std::fs::File::from(file))
+    })
 }
 
 /// `File name too long` for a path (a trailing `/` aside) that the kernel
@@ -242,7 +257,6 @@ fn too_long(path: &[u8]) -> io::Result<()> {
 
 /// Elsewhere: by path.
 #[cfg(not(unix))]
-#[allow(dead_code)]
 pub(crate) fn open_entry(name: &[u8], _follow_links: bool) -> io::Result<std::fs::File> {
     std::fs::File::open(bytes_os(name))
 }
@@ -405,7 +419,7 @@ impl<'a> Walk<'a> {
             unlisted
                 .iter_mut()
                 .filter(
-                    |(slot, _)| matches!(slot, Some(Err(e)) if crate::input::out_of_descriptors(e)),
+                    |(_, slot, _)| matches!(slot, Some(Err(e)) if crate::input::out_of_descriptors(e)),
                 )
                 .for_each(read);
         } else {
@@ -464,10 +478,10 @@ impl Iterator for Walk<'_> {
                         Ok(opened) => opened,
                         // Out of descriptors: first those held for the names
                         // waiting to be hashed are let go, then those of the
-                        // directories above this one (their entries are
-                        // opened by path from then on, as the walk did
-                        // before it held descriptors), and the directory is
-                        // tried again each time.
+                        // directories on the path, this one's parent too
+                        // (their entries are opened by path from then on, as
+                        // the walk did before it held descriptors), and the
+                        // directory is tried again each time.
                         Err(e) if out_of_descriptors(&e) && self.relief < 2 => {
                             self.relief += 1;
                             frame.entries.push(Entry {
@@ -477,8 +491,7 @@ impl Iterator for Walk<'_> {
                             if self.relief == 1 {
                                 return Some(Found::Release);
                             }
-                            let above = self.stack.len() - 1;
-                            for frame in &mut self.stack[..above] {
+                            for frame in &mut self.stack {
                                 frame.dir = None;
                             }
                             continue;

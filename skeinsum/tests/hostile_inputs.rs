@@ -558,16 +558,26 @@ struct Lease {
 
 impl Lease {
     /// Take the lease on `path` (a file nothing else has open), or the
-    /// error of `F_SETLEASE`.
+    /// error of `F_SETLEASE`. `EAGAIN` (another open of the file) is tried
+    /// again for up to 10 s: a process that another test forks copies our
+    /// descriptor for the moment before its `exec` closes it.
     fn take(path: &Path) -> std::io::Result<Lease> {
         use std::os::fd::AsRawFd;
         ignore_sigio();
-        let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
-        let fd = file.as_raw_fd();
-        // SAFETY: fcntl on a descriptor owned by `file`, integer arguments.
-        if unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_WRLCK) } == -1 {
-            return Err(std::io::Error::last_os_error());
-        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let file = loop {
+            let file = fs::OpenOptions::new().read(true).write(true).open(path)?;
+            // SAFETY: fcntl on a descriptor owned by `file`, integer arguments.
+            if unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLEASE, libc::F_WRLCK) } == 0 {
+                break file;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.raw_os_error() != Some(libc::EAGAIN) || Instant::now() > deadline {
+                return Err(e);
+            }
+            drop(file);
+            std::thread::sleep(Duration::from_millis(5));
+        };
         let holder = std::thread::spawn(move || {
             let deadline = Instant::now() + Duration::from_secs(60);
             loop {

@@ -575,6 +575,81 @@ fn directory_swapped_for_a_link_is_not_walked_through() {
     }
 }
 
+/// A subdirectory swapped for a link to another tree after it was listed
+/// (removed, or moved away, and a link to `../elsewhere` put in its place,
+/// where a file and a directory of the same names hold other bytes). The
+/// walk goes on in the directory it listed, through its open descriptor,
+/// never through the link: the files of the one removed are gone (one
+/// error each, their directory's subdirectory too), the ones of the one
+/// moved away are hashed as they are, and nothing of `elsewhere` is read.
+#[test]
+fn directory_swapped_for_a_link_after_its_listing() {
+    for (threads, moved) in [("-j1", false), ("-j2", false), ("-j1", true), ("-j2", true)] {
+        let dir = TempDir::new().unwrap();
+        let t = dir.path().join("t");
+        write(&t.join("a"), b"a");
+        write(&t.join("sub/f"), b"listed f");
+        write(&t.join("sub/inner/g"), b"listed g");
+        write(&t.join("z"), b"z");
+        write(&dir.path().join("elsewhere/f"), b"planted f");
+        write(&dir.path().join("elsewhere/inner/g"), b"planted g");
+        // `t` is listed first, `t/sub` second.
+        let (status, log) = walk_changed_after(dir.path(), &[threads], 2, |t| {
+            if moved {
+                fs::rename(t.join("sub"), t.join("../moved")).unwrap();
+            } else {
+                fs::remove_dir_all(t.join("sub")).unwrap();
+            }
+            symlink("../elsewhere", t.join("sub")).unwrap();
+        });
+        let middle = if moved {
+            [
+                gnu_line(b"listed f", b"t/sub/f"),
+                gnu_line(b"listed g", b"t/sub/inner/g"),
+            ]
+            .concat()
+        } else {
+            b"skeinsum: t/sub/f: No such file or directory\n\
+              skeinsum: t/sub/inner: No such file or directory\n"
+                .to_vec()
+        };
+        let expected = [gnu_line(b"a", b"t/a"), middle, gnu_line(b"z", b"t/z")].concat();
+        assert_eq!(
+            log,
+            String::from_utf8_lossy(&expected),
+            "{threads}, moved: {moved}"
+        );
+        assert_eq!(status, Some(if moved { 0 } else { 1 }), "{threads}: {log}");
+        assert!(!log.contains(&reference(b"planted f")), "{log}");
+    }
+}
+
+/// With `-L` the same link is a link below the operand like any other: it
+/// is followed once the walk looks it up by name, but a directory it has
+/// already listed is still read through its descriptor.
+#[test]
+fn dereference_walks_the_listed_directory_of_a_swapped_name() {
+    for threads in ["-j1", "-j2"] {
+        let dir = TempDir::new().unwrap();
+        let t = dir.path().join("t");
+        write(&t.join("sub/f"), b"listed f");
+        write(&dir.path().join("elsewhere/f"), b"planted f");
+        write(&dir.path().join("elsewhere/linked/h"), b"linked h");
+        symlink(dir.path().join("elsewhere/linked"), t.join("sub/link")).unwrap();
+        let (status, log) = walk_changed_after(dir.path(), &[threads, "-L"], 2, |t| {
+            fs::rename(t.join("sub"), t.join("../moved")).unwrap();
+            symlink("../elsewhere", t.join("sub")).unwrap();
+        });
+        let expected = [
+            gnu_line(b"listed f", b"t/sub/f"),
+            gnu_line(b"linked h", b"t/sub/link/h"),
+        ]
+        .concat();
+        assert_eq!(log, String::from_utf8_lossy(&expected), "{threads}");
+        assert_eq!(status, Some(0), "{threads}: {log}");
+    }
+}
+
 /// The walk holds a descriptor for each directory on its path and for
 /// the directories of the names waiting to be hashed. Under a limit on
 /// descriptors lower than that (8, with a path 9 directories deep and 40
