@@ -99,7 +99,7 @@ pub(crate) struct TreeHasher<const W: usize> {
 /// `base << log2`, saturating at `u64::MAX`: a leaf or node of 2^64 bytes
 /// or children or more is treated as unbounded. `base << log2` itself when
 /// it fits, 2^63 included.
-pub(crate) fn saturating_shl(base: u64, log2: u8) -> u64 {
+fn saturating_shl(base: u64, log2: u8) -> u64 {
     if (log2 as u32) > base.leading_zeros() {
         u64::MAX
     } else {
@@ -246,7 +246,7 @@ impl<const W: usize> TreeHasher<W> {
     }
 
     /// A new UBI for the leaf after the `leaf_index` closed ones.
-    pub(crate) fn leaf_ubi(&self) -> Ubi<W> {
+    fn leaf_ubi(&self) -> Ubi<W> {
         node_ubi(
             self.key,
             1,
