@@ -479,7 +479,8 @@ fn serialize_layout<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
 /// A hasher from RustCrypto `skein` 0.2's layout, which must describe a
 /// message UBI: type message, first-block flag exactly when no block is
 /// compressed, no final or bit-pad flag, tree level 0, a position of whole
-/// blocks, a buffered count of at most one block with zeros after it, at
+/// blocks at most `MAX_RESUMED_POSITION` (as `import_state`: more input can
+/// then never reach the tweak's reserved bits), a buffered count of at most one block with zeros after it, at
 /// least one byte buffered once a block is compressed, and the starting
 /// chaining value `start` while none is.
 #[cfg(feature = "digest")]
@@ -499,6 +500,7 @@ fn deserialize_layout<const W: usize>(
     let first = if position == 0 { T1_FIRST } else { 0 };
     let valid = tweak[1] & !0xFFFF_FFFF == (types::MSG << T1_TYPE_SHIFT) | first
         && position.is_multiple_of(8 * W as u128)
+        && position <= crate::hasher::MAX_RESUMED_POSITION
         && count <= 8 * W
         && block[count..].iter().all(|&b| b == 0)
         && (position == 0 || count > 0)
@@ -519,7 +521,13 @@ fn deserialize_layout<const W: usize>(
 /// `SerializableState` for each state size, whose serialized sizes are
 /// `typenum` numbers: the layout, then for [`SkeinVar`] the output length
 /// in bits (u64), for [`SkeinMac`] and [`SkeinXof`] the chaining value after
-/// key and arguments (W words: a keyed state is as secret as the key).
+/// key and arguments (W words: a keyed state is as secret as the key) and
+/// the output length in bits (u64), checked against the type's: a MAC state
+/// of another tag length or an XOF state does not load. The fixed types have
+/// RustCrypto's layout, with no room for the output length: a state that has
+/// compressed nothing has the chaining value of its output length's
+/// configuration (checked), one that has compressed a block does not show
+/// its output length and loads as any fixed type of its state size.
 #[cfg(feature = "digest")]
 mod serializable {
     use super::*;
@@ -531,19 +539,29 @@ mod serializable {
         core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
     }
 
-    /// The layout, then the keyed start chain (the MAC and XOF types).
+    /// The layout, then the keyed start chain and the output length in bits
+    /// (the MAC and XOF types).
     fn serialize_keyed<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
         let n = layout_bytes::<W>();
         serialize_layout(h, &mut out[..n]);
-        crate::threefish::words_to_le(&h.start, &mut out[n..]);
+        crate::threefish::words_to_le(&h.start, &mut out[n..n + 8 * W]);
+        out[n + 8 * W..].copy_from_slice(&h.output_bits().to_le_bytes());
     }
 
+    /// A keyed state of the type whose output length is `output_bits`: the
+    /// saved output length must be it (a MAC of another tag length or an
+    /// XOF has the same layout).
     fn deserialize_keyed<const W: usize>(
         state: &[u8],
         output_bits: u64,
     ) -> Result<Skein<W>, DeserializeStateError> {
         let n = layout_bytes::<W>();
-        deserialize_layout::<W>(&state[..n], read_words::<W>(&state[n..]), output_bits)
+        let saved_bits = u64::from_le_bytes(state[n + 8 * W..].try_into().unwrap());
+        if saved_bits != output_bits {
+            return Err(DeserializeStateError);
+        }
+        let start = read_words::<W>(&state[n..n + 8 * W]);
+        deserialize_layout::<W>(&state[..n], start, output_bits)
     }
 
     macro_rules! serializable {
@@ -620,8 +638,8 @@ mod serializable {
     }
 
     serializable! {
-        4 => U81, U89, U113;
-        8 => U145, U153, U209;
-        16 => U273, U281, U401;
+        4 => U81, U89, U121;
+        8 => U145, U153, U217;
+        16 => U273, U281, U409;
     }
 }

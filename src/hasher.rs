@@ -11,6 +11,14 @@ use crate::tree::TreeHasher;
 #[cfg(feature = "alloc")]
 use alloc::{boxed::Box, vec::Vec};
 
+/// The highest message position a saved state may hold (state.rs's
+/// `import_state`, digest's `SerializableState::deserialize`): 2^64 bytes
+/// below the end of the 96-bit field, so that no input after the import can
+/// carry the position into the tweak's reserved bits (no real input comes
+/// near it).
+#[cfg(any(feature = "alloc", feature = "digest"))]
+pub(crate) const MAX_RESUMED_POSITION: u128 = (1 << 96) - (1 << 64);
+
 /// The message stage: one UBI, or a tree hasher.
 #[derive(Clone)]
 pub(crate) enum Message<const W: usize> {

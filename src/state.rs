@@ -24,10 +24,10 @@
 //! import cannot hold one that disagrees with the rest. The backend is not
 //! part of a state; an import runs on [`Platform::detect`].
 
-use crate::hasher::{Message, Skein};
-use crate::spec::{types, T1_FIRST};
-use crate::tree::{saturating_shl, Level, TreeHasher};
-use crate::ubi::{start_tweak, Ubi};
+use crate::hasher::{Message, Skein, MAX_RESUMED_POSITION};
+use crate::spec::T1_FIRST;
+use crate::tree::{node_bytes, start_of, tweak_at_position, Level, TreeHasher};
+use crate::ubi::Ubi;
 use crate::{DynSkein, Platform, TreeParams};
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -97,20 +97,14 @@ const fn ubi_bytes<const W: usize>() -> usize {
     16 * W + 1
 }
 
-/// The highest position a saved state may hold: 2^64 bytes below the end of
-/// the 96-bit field, so that no input after the import can carry the
-/// position into the tweak's reserved bits (no real input comes near it).
-const MAX_RESUMED_POSITION: u128 = (1 << 96) - (1 << 64);
-
-/// The tweak of a UBI of `ubi_type` at tree `level` that started at byte
-/// `start` and has compressed `compressed` bytes since (96-bit position).
-fn tweak_at(ubi_type: u64, level: u8, start: u64, compressed: u128) -> Option<[u64; 2]> {
-    let position = (start as u128).checked_add(compressed)?;
+/// The tweak of a message UBI at tree `level` that started at byte `start`
+/// and has compressed `compressed` bytes since (96-bit positions).
+fn tweak_at(level: u8, start: u128, compressed: u128) -> Option<[u64; 2]> {
+    let position = start.checked_add(compressed)?;
     if position > MAX_RESUMED_POSITION {
         return None;
     }
-    let mut tweak = start_tweak(ubi_type, level, position as u64);
-    tweak[1] |= (position >> 64) as u64;
+    let mut tweak = tweak_at_position(level, position);
     if compressed > 0 {
         tweak[1] &= !T1_FIRST;
     }
@@ -215,7 +209,7 @@ fn rebuild_ubi<const W: usize>(
     (chain, buffered): ([u64; W], &[u8]),
     initial: &[u64; W],
     level: u8,
-    start: u64,
+    start: u128,
     compressed: u128,
 ) -> Result<Ubi<W>, StateError> {
     if !compressed.is_multiple_of((8 * W) as u128) {
@@ -227,7 +221,7 @@ fn rebuild_ubi<const W: usize>(
     if compressed == 0 && chain != *initial {
         return Err(invalid("chaining value of a UBI with nothing compressed"));
     }
-    let tweak = tweak_at(types::MSG, level, start, compressed)
+    let tweak = tweak_at(level, start, compressed)
         .ok_or(invalid("message position within 2^64 bytes of 2^96"))?;
     Ok(Ubi::from_parts(chain, tweak, buffered))
 }
@@ -419,10 +413,13 @@ fn read_tree<const W: usize>(
     if buffered > leaf_fill {
         return Err(invalid("more buffered bytes than the open leaf holds"));
     }
-    // Counters in range: more input can never overflow them.
-    let leaf_start = leaf_index
-        .checked_mul(t.leaf_bytes)
-        .ok_or(invalid("closed leaves past 2^64 message bytes"))?;
+    // Counters in range: 2^64 more bytes (more than any input) close at
+    // most 2^64 / leaf bytes + 1 leaves, and the last partial one another.
+    leaf_index
+        .checked_add(u64::MAX / t.leaf_bytes + 2)
+        .ok_or(invalid("too many closed leaves to count 2^64 more bytes"))?;
+    // Positions of 96 bits: past 2^64 they carry into the tweak's high word.
+    let leaf_start = start_of(leaf_index, t.leaf_bytes as u128);
     t.leaf = rebuild_ubi(record, key, 1, leaf_start, (leaf_fill - buffered) as u128)?;
     t.leaf_fill = leaf_fill;
     t.leaf_index = leaf_index;
@@ -435,7 +432,7 @@ fn read_tree<const W: usize>(
         return Err(invalid("more open levels than the tree height allows"));
     }
     let fan_out = t.node_children as u128;
-    let node_bytes = saturating_shl(block, params.fan_out_log2());
+    let node_bytes = node_bytes(block, params.fan_out_log2());
     let mut below = leaf_index;
     let mut levels = Vec::with_capacity(count);
     for index in 0..count {
@@ -476,7 +473,7 @@ fn read_tree<const W: usize>(
             let start = if top {
                 0
             } else {
-                l.node_index.saturating_mul(node_bytes)
+                start_of(l.node_index, node_bytes)
             };
             let record = r.ubi::<W>()?;
             if record.1.len() as u64 != block {

@@ -96,14 +96,50 @@ pub(crate) struct TreeHasher<const W: usize> {
     lanes: Option<LaneChoice>,
 }
 
-/// `base << log2`, saturating: a leaf or node larger than any input is the
-/// same as an unbounded one.
-pub(crate) fn saturating_shl(base: u64, log2: u8) -> u64 {
-    if (log2 as u32) >= base.leading_zeros() {
+/// `base << log2`, saturating at `u64::MAX`: a leaf or node of 2^64 bytes
+/// or children or more is treated as unbounded. `base << log2` itself when
+/// it fits, 2^63 included.
+fn saturating_shl(base: u64, log2: u8) -> u64 {
+    if (log2 as u32) > base.leading_zeros() {
         u64::MAX
     } else {
         base << log2
     }
+}
+
+/// Bytes of a node of `2^log2` children of `block` bytes, saturating at
+/// `u128::MAX` (beyond any 96-bit position).
+pub(crate) fn node_bytes(block: u64, log2: u8) -> u128 {
+    let block = block as u128;
+    if (log2 as u32) > block.leading_zeros() {
+        u128::MAX
+    } else {
+        block << log2
+    }
+}
+
+/// The 96-bit position of the `index`-th leaf or node of `bytes` bytes
+/// each: positions past 2^64 carry into the tweak's high word.
+pub(crate) fn start_of(index: u64, bytes: u128) -> u128 {
+    if index == 0 {
+        0
+    } else {
+        (index as u128).saturating_mul(bytes)
+    }
+}
+
+/// The tweak of the first block of a message UBI at tree `level` that
+/// starts at the 96-bit byte `position`.
+pub(crate) fn tweak_at_position(level: u8, position: u128) -> [u64; 2] {
+    debug_assert!(position < 1 << 96, "a tree position past 2^96");
+    let mut tweak = start_tweak(types::MSG, level, position as u64);
+    tweak[1] |= (position >> 64) as u64 & 0xFFFF_FFFF;
+    tweak
+}
+
+/// A message UBI of a tree node at `level` starting at `position`.
+fn node_ubi<const W: usize>(key: [u64; W], level: u8, position: u128) -> Ubi<W> {
+    Ubi::from_parts(key, tweak_at_position(level, position), &[])
 }
 
 impl<const W: usize> TreeHasher<W> {
@@ -195,11 +231,7 @@ impl<const W: usize> TreeHasher<W> {
             outs.resize(n, [0u64; W]);
             let jobs = |i: usize| UbiJob {
                 chain: key,
-                tweak: start_tweak(
-                    types::MSG,
-                    1,
-                    (leaf_index + i as u64).saturating_mul(leaf_bytes as u64),
-                ),
+                tweak: tweak_at_position(1, start_of(leaf_index + i as u64, leaf_bytes as u128)),
                 data: &round[i * leaf_bytes..round.len().min((i + 1) * leaf_bytes)],
                 bit_pad: bit_pad && first + i + 1 == count,
             };
@@ -209,9 +241,17 @@ impl<const W: usize> TreeHasher<W> {
             first += n;
         }
         outs.iter_mut().for_each(Zeroize::zeroize);
-        let position = self.leaf_index.saturating_mul(self.leaf_bytes);
-        self.leaf = Ubi::new(self.key, types::MSG, 1, position);
+        self.leaf = self.leaf_ubi();
         self.leaf_fill = 0;
+    }
+
+    /// A new UBI for the leaf after the `leaf_index` closed ones.
+    fn leaf_ubi(&self) -> Ubi<W> {
+        node_ubi(
+            self.key,
+            1,
+            start_of(self.leaf_index, self.leaf_bytes as u128),
+        )
     }
 
     /// Give consecutive child outputs to `levels[index]`: whole nodes at a
@@ -264,11 +304,7 @@ impl<const W: usize> TreeHasher<W> {
         let (key, first) = (&self.key, self.levels[index].node_index);
         let jobs = |i: usize| UbiJob {
             chain: key,
-            tweak: start_tweak(
-                types::MSG,
-                tree_level,
-                (first + i as u64).saturating_mul(node_bytes as u64),
-            ),
+            tweak: tweak_at_position(tree_level, start_of(first + i as u64, node_bytes as u128)),
             data: &bytes[i * node_bytes..(i + 1) * node_bytes],
             bit_pad: false,
         };
@@ -285,8 +321,7 @@ impl<const W: usize> TreeHasher<W> {
         let out = self.leaf.finish(platform, bit_pad);
         self.leaf_index += 1;
         self.leaf_fill = 0;
-        let position = self.leaf_index.saturating_mul(self.leaf_bytes);
-        self.leaf = Ubi::new(self.key, types::MSG, 1, position);
+        self.leaf = self.leaf_ubi();
         self.push(platform, 0, out);
     }
 
@@ -297,7 +332,7 @@ impl<const W: usize> TreeHasher<W> {
         }
         let tree_level = (index + 2) as u8;
         let top = tree_level == self.params.max_height();
-        let node_bytes = saturating_shl(8 * W as u64, self.params.fan_out_log2());
+        let node_bytes = node_bytes(8 * W as u64, self.params.fan_out_log2());
         let mut bytes = [0u8; 128];
         let lvl = &mut self.levels[index];
         lvl.children += 1;
@@ -309,9 +344,9 @@ impl<const W: usize> TreeHasher<W> {
             let position = if top {
                 0
             } else {
-                lvl.node_index.saturating_mul(node_bytes)
+                start_of(lvl.node_index, node_bytes)
             };
-            let mut node = Ubi::new(self.key, types::MSG, tree_level, position);
+            let mut node = node_ubi(self.key, tree_level, position);
             if let Some(mut first) = lvl.held.take() {
                 words_to_le(&first, &mut bytes[..8 * W]);
                 node.update(platform, &bytes[..8 * W]);

@@ -9,8 +9,8 @@ use digest::common::hazmat::{DeserializeStateError, SerializableState, Serialize
 use digest::{Digest, ExtendableOutput, KeyInit, Mac, Update, XofReader};
 use skein_simd::{
     Params, Skein1024, Skein1024Var, Skein1024Xof, Skein1024_1024, Skein256, Skein256Var,
-    Skein256Xof, Skein256_256, Skein512, Skein512Var, Skein512Xof, Skein512_256, Skein512_512,
-    SkeinMac1024_1024, SkeinMac256_256, SkeinMac512_256,
+    Skein256Xof, Skein256_256, Skein512, Skein512Var, Skein512Xof, Skein512_128, Skein512_256,
+    Skein512_512, SkeinMac1024_1024, SkeinMac256_256, SkeinMac512_256, SkeinMac512_512, StateError,
 };
 
 fn msg(n: usize) -> Vec<u8> {
@@ -332,4 +332,196 @@ fn xof_read_past_the_end_panics() {
     let mut r = Skein512Xof::default().finalize_xof();
     r.set_position((1 << 61) - 10);
     r.read(&mut [0u8; 11]);
+}
+
+/// The same bytes as a state of type `T` (of the same serialized size).
+fn as_state<T: SerializableState>(bytes: &[u8]) -> SerializedState<T> {
+    SerializedState::<T>::try_from(bytes).expect("states of the same size")
+}
+
+/// `deserialize` has `import_state`'s position limit: a state within 2^64
+/// bytes of 2^96 (where more input could carry into the tweak's reserved
+/// bits) is refused by both. The ones they accept take more input, save
+/// without a reserved bit, again accepted while at most at the limit, and
+/// give RustCrypto `skein` 0.2's digest from the same state.
+#[test]
+fn positions_within_2_pow_64_bytes_of_2_pow_96_are_refused() {
+    let limit: u128 = (1 << 96) - (1 << 64);
+    let chain: Vec<u8> = (0..64).map(|i| (i * 7 + 1) as u8).collect();
+    let block: Vec<u8> = (0..64).map(|i| (i * 13 + 5) as u8).collect();
+    // RustCrypto's layout: tweak (position, type message), chain, count, buffer.
+    let layout_at = |position: u128| -> Vec<u8> {
+        let mut b = (position as u64).to_le_bytes().to_vec();
+        b.extend_from_slice(&((position >> 64) as u64 | 48 << 56).to_le_bytes());
+        b.extend_from_slice(&chain);
+        b.push(64);
+        b.extend_from_slice(&block);
+        b
+    };
+    // docs/design.md's saved-state format, sequential: the same state.
+    let iv = skein02::Skein512_512::new().serialize()[16..80].to_vec();
+    let saved_at = |position: u128| -> Vec<u8> {
+        let mut b = b"SKEIN-ST".to_vec();
+        b.extend_from_slice(&[1, 8, 0]);
+        b.extend_from_slice(&512u64.to_le_bytes());
+        b.extend_from_slice(&iv);
+        b.extend_from_slice(&position.to_le_bytes());
+        b.extend_from_slice(&chain);
+        b.push(64);
+        b.extend_from_slice(&block);
+        b
+    };
+    for refused in [limit + 64, (1 << 96) - 64] {
+        assert_eq!(
+            Skein512_512::deserialize(&as_state::<Skein512_512>(&layout_at(refused))).unwrap_err(),
+            DeserializeStateError,
+            "position {refused:#x}"
+        );
+        assert_eq!(
+            Skein512::import_state(&saved_at(refused)).unwrap_err(),
+            StateError::Invalid("message position within 2^64 bytes of 2^96"),
+            "position {refused:#x}"
+        );
+    }
+    // Below the limit, more input (300 bytes: 320 compressed) leaves a
+    // state both accept again; at the limit, one past it, well formed (no
+    // reserved tweak bit) but refused, as any state past the limit.
+    for start in [limit - 512, limit] {
+        let layout = layout_at(start);
+        let mut ours = Skein512_512::deserialize(&as_state::<Skein512_512>(&layout)).unwrap();
+        let mut theirs =
+            skein02::Skein512_512::deserialize(&as_state::<skein02::Skein512_512>(&layout))
+                .unwrap();
+        let mut imported = Skein512::import_state(&saved_at(start)).unwrap();
+        let more = msg(300);
+        Digest::update(&mut ours, &more);
+        Digest::update(&mut theirs, &more);
+        imported.update(&more);
+        let again = ours.serialize();
+        assert_eq!(again.as_slice(), theirs.serialize().as_slice());
+        assert_eq!(again[12..14], [0, 0], "reserved tweak bits");
+        let exported = imported.export_state();
+        let want = theirs.finalize().to_vec();
+        if start + 320 <= limit {
+            let restored = Skein512_512::deserialize(&again).expect("serialized after more input");
+            assert_eq!(restored.serialize(), again);
+            let reimported = Skein512::import_state(&exported).expect("exported after more input");
+            assert_eq!(*reimported.export_state(), *exported);
+            assert_eq!(restored.finalize().to_vec(), want);
+            assert_eq!(reimported.finalize_vec(), want);
+        } else {
+            assert!(Skein512_512::deserialize(&again).is_err());
+            assert!(Skein512::import_state(&exported).is_err());
+        }
+        assert_eq!(ours.finalize().to_vec(), want);
+        assert_eq!(imported.finalize_vec(), want);
+    }
+}
+
+/// A MAC or XOF state carries its output length, checked on loading: the
+/// keyed layouts of one state size have the same size, but a MAC state of
+/// another tag length, or an XOF state, is refused. Each loads as its own
+/// type at every fill.
+#[test]
+fn keyed_states_load_only_as_their_own_output_length() {
+    let key = b"key";
+    for n in [0, 1, 64, 65, 200] {
+        let m = msg(n);
+        let mut mac256 = SkeinMac512_256::new_from_slice(key).unwrap();
+        let mut mac512 = SkeinMac512_512::new_from_slice(key).unwrap();
+        let mut xof = Skein512Xof::with_params(&Params::new().key(key)).unwrap();
+        Mac::update(&mut mac256, &m);
+        Mac::update(&mut mac512, &m);
+        Update::update(&mut xof, &m);
+        let (s256, s512, sxof) = (mac256.serialize(), mac512.serialize(), xof.serialize());
+        assert!(
+            SkeinMac512_512::deserialize(&as_state::<SkeinMac512_512>(&s256)).is_err(),
+            "{n}"
+        );
+        assert!(
+            Skein512Xof::deserialize(&as_state::<Skein512Xof>(&s256)).is_err(),
+            "{n}"
+        );
+        assert!(
+            SkeinMac512_256::deserialize(&as_state::<SkeinMac512_256>(&s512)).is_err(),
+            "{n}"
+        );
+        assert!(
+            Skein512Xof::deserialize(&as_state::<Skein512Xof>(&s512)).is_err(),
+            "{n}"
+        );
+        assert!(
+            SkeinMac512_256::deserialize(&as_state::<SkeinMac512_256>(&sxof)).is_err(),
+            "{n}"
+        );
+        assert!(
+            SkeinMac512_512::deserialize(&as_state::<SkeinMac512_512>(&sxof)).is_err(),
+            "{n}"
+        );
+        assert!(SkeinMac512_256::deserialize(&s256).is_ok(), "{n}");
+        assert!(SkeinMac512_512::deserialize(&s512).is_ok(), "{n}");
+        assert!(Skein512Xof::deserialize(&sxof).is_ok(), "{n}");
+
+        let mut mac = SkeinMac256_256::new_from_slice(key).unwrap();
+        Mac::update(&mut mac, &m);
+        let mut xof = Skein256Xof::default();
+        Update::update(&mut xof, &m);
+        assert!(Skein256Xof::deserialize(&as_state::<Skein256Xof>(&mac.serialize())).is_err());
+        assert!(
+            SkeinMac256_256::deserialize(&as_state::<SkeinMac256_256>(&xof.serialize())).is_err()
+        );
+        let mut mac = SkeinMac1024_1024::new_from_slice(key).unwrap();
+        Mac::update(&mut mac, &m);
+        let mut xof = Skein1024Xof::default();
+        Update::update(&mut xof, &m);
+        assert!(Skein1024Xof::deserialize(&as_state::<Skein1024Xof>(&mac.serialize())).is_err());
+        assert!(
+            SkeinMac1024_1024::deserialize(&as_state::<SkeinMac1024_1024>(&xof.serialize()))
+                .is_err()
+        );
+    }
+}
+
+/// The fixed types have RustCrypto `skein` 0.2's layout, with no room for
+/// the output length, which is compressed into the chaining value with the
+/// configuration. A state that has compressed no message block still holds
+/// that chaining value, so it loads only as its own output length; once a
+/// block is compressed it loads as any fixed type of its state size (as in
+/// RustCrypto), which gives what RustCrypto's type gives from the same
+/// bytes: the digest of the saved output length, extended by output blocks
+/// that no configuration gives (docs/design.md).
+#[test]
+fn fixed_states_show_their_output_length_until_a_block_is_compressed() {
+    let m = msg(300);
+    for n in [0, 1, 63, 64] {
+        let mut h = Skein512_256::new();
+        Digest::update(&mut h, &m[..n]);
+        let saved = h.serialize();
+        assert!(Skein512_256::deserialize(&saved).is_ok(), "{n}");
+        assert!(
+            Skein512_512::deserialize(&as_state::<Skein512_512>(&saved)).is_err(),
+            "{n}"
+        );
+        assert!(
+            Skein512_128::deserialize(&as_state::<Skein512_128>(&saved)).is_err(),
+            "{n}"
+        );
+    }
+    for n in [65, 128, 200] {
+        let mut h = Skein512_256::new();
+        Digest::update(&mut h, &m[..n]);
+        let saved = h.serialize();
+        let mut other =
+            Skein512_512::deserialize(&as_state::<Skein512_512>(&saved)).expect("not checked");
+        let mut theirs =
+            skein02::Skein512_512::deserialize(&as_state::<skein02::Skein512_512>(&saved)).unwrap();
+        Digest::update(&mut other, &m[n..]);
+        Digest::update(&mut theirs, &m[n..]);
+        let got = other.finalize().to_vec();
+        assert_eq!(got, theirs.finalize().to_vec(), "{n}");
+        assert_ne!(got, skein02::Skein512_512::digest(&m).to_vec(), "{n}");
+        // The output stage sees the output length only through the
+        // configuration: the first 32 bytes are Skein-512-256's digest.
+        assert_eq!(got[..32], skein02::Skein512_256::digest(&m)[..], "{n}");
+    }
 }

@@ -29,6 +29,21 @@ fn ubi<const W: usize>(
     position: u64,
     bit_pad: bool,
 ) -> Vec<u8> {
+    ubi_from::<W>(g, msg, ubi_type, level, position as u128, true, bit_pad)
+}
+
+/// The rest of a UBI that stands at the 96-bit byte `position` with
+/// chaining value `g`: `first` when no block of it is compressed yet (then
+/// `g` is its starting value).
+fn ubi_from<const W: usize>(
+    g: &[u8],
+    msg: &[u8],
+    ubi_type: u64,
+    level: u64,
+    position: u128,
+    first: bool,
+    bit_pad: bool,
+) -> Vec<u8> {
     let nb = 8 * W;
     let blocks = msg.len().div_ceil(nb).max(1);
     let mut h = g.to_vec();
@@ -36,9 +51,9 @@ fn ubi<const W: usize>(
         let chunk = &msg[(b * nb).min(msg.len())..((b + 1) * nb).min(msg.len())];
         let mut block = chunk.to_vec();
         block.resize(nb, 0);
-        let processed = (b * nb + chunk.len()) as u128 + position as u128;
+        let processed = (b * nb + chunk.len()) as u128 + position;
         let mut t1 = (processed >> 64) as u64 | level << 48 | ubi_type << 56;
-        if b == 0 {
+        if b == 0 && first {
             t1 |= T1_FIRST;
         }
         if b == blocks - 1 {
@@ -110,6 +125,13 @@ fn reference<const W: usize>(
     output_bits: u64,
     shape: (u8, u8, u8),
 ) -> Vec<u8> {
+    let g = config_chain::<W>(key, output_bits, shape);
+    let g = tree_message::<W>(&g, msg, bit_pad, shape);
+    output::<W>(&g, output_bits)
+}
+
+/// The chaining value after the key and the configuration of a tree hash.
+fn config_chain<const W: usize>(key: &[u8], output_bits: u64, shape: (u8, u8, u8)) -> Vec<u8> {
     let nb = 8 * W;
     let mut g = vec![0u8; nb];
     if !key.is_empty() {
@@ -122,11 +144,15 @@ fn reference<const W: usize>(
     config.extend_from_slice(&output_bits.to_le_bytes());
     config.extend_from_slice(&[shape.0, shape.1, shape.2]);
     config.resize(32, 0);
-    g = ubi::<W>(&g, &config, TYPE_CFG, 0, 0, false);
-    let g = tree_message::<W>(&g, msg, bit_pad, shape);
+    ubi::<W>(&g, &config, TYPE_CFG, 0, 0, false)
+}
+
+/// The output stage: block `i` is UBI(G, i as 8 bytes, OUT).
+fn output<const W: usize>(g: &[u8], output_bits: u64) -> Vec<u8> {
+    let nb = 8 * W;
     let out_len = output_bits.div_ceil(8) as usize;
     let mut out: Vec<u8> = (0..out_len.div_ceil(nb) as u64)
-        .flat_map(|c| ubi::<W>(&g, &c.to_le_bytes(), TYPE_OUT, 0, 0, false))
+        .flat_map(|c| ubi::<W>(g, &c.to_le_bytes(), TYPE_OUT, 0, 0, false))
         .collect();
     out.truncate(out_len);
     out
@@ -355,4 +381,307 @@ fn automatic_choice_and_clones_mid_stream() {
     copy.update(&data[123_457..]);
     assert_eq!(h.finalize_vec(), want);
     assert_eq!(copy.finalize_vec(), want);
+}
+
+/// A UBI record of a saved state: its chaining value and buffered bytes.
+struct UbiRecord<'a> {
+    chain: &'a [u8],
+    buffered: &'a [u8],
+}
+
+/// An open level of a saved tree state.
+struct LevelRecord<'a> {
+    children: u64,
+    node_index: u64,
+    node_children: u64,
+    held: Option<&'a [u8]>,
+    node: Option<UbiRecord<'a>>,
+}
+
+fn push_ubi_record<const W: usize>(s: &mut Vec<u8>, u: &UbiRecord) {
+    s.extend_from_slice(u.chain);
+    s.push(u.buffered.len() as u8);
+    let mut block = u.buffered.to_vec();
+    block.resize(8 * W, 0);
+    s.extend_from_slice(&block);
+}
+
+/// The bytes of a saved tree state, format version 1 as docs/design.md
+/// describes it, written field by field here (integers little-endian).
+fn tree_state<const W: usize>(
+    start: &[u8],
+    shape: (u8, u8, u8),
+    leaf_index: u64,
+    leaf_fill: u64,
+    leaf: &UbiRecord,
+    levels: &[LevelRecord],
+) -> Vec<u8> {
+    let mut s = b"SKEIN-ST".to_vec();
+    s.extend_from_slice(&[1, W as u8, 2]); // version, state words, flags: tree
+    s.extend_from_slice(&512u64.to_le_bytes());
+    s.extend_from_slice(start);
+    s.extend_from_slice(&[shape.0, shape.1, shape.2]);
+    s.extend_from_slice(&leaf_index.to_le_bytes());
+    s.extend_from_slice(&leaf_fill.to_le_bytes());
+    push_ubi_record::<W>(&mut s, leaf);
+    s.push(levels.len() as u8);
+    for l in levels {
+        for v in [l.children, l.node_index, l.node_children] {
+            s.extend_from_slice(&v.to_le_bytes());
+        }
+        s.push(u8::from(l.held.is_some()) | (u8::from(l.node.is_some()) << 1));
+        if let Some(h) = l.held {
+            s.extend_from_slice(h);
+        }
+        if let Some(n) = &l.node {
+            push_ubi_record::<W>(&mut s, n);
+        }
+    }
+    s
+}
+
+/// Bytes standing for values of a message no test can hash (chaining values
+/// and blocks of a state 2^63 bytes or more into it).
+fn filler(n: usize, seed: u8) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
+}
+
+/// A leaf of exactly 2^63 bytes (Skein-256 Yl = 58, -512 Yl = 57, -1024
+/// Yl = 56): a state one block before its end, given two blocks and a bit
+/// more, closes the leaf after its 2^63-th byte and starts the next one at
+/// 2^63, as the spec's tree does; a saved leaf holding 2^63 bytes is refused.
+fn leaf_of_2_pow_63_bytes<const W: usize>(yl: u8) {
+    const LEAF: u64 = 1 << 63;
+    let nb = 8 * W;
+    let shape = (yl, 1, 255);
+    assert_eq!((nb as u128) << yl, LEAF as u128);
+    let g = config_chain::<W>(&[], 512, shape);
+    let (chain, last) = (filler(nb, 1), filler(nb, 2));
+    let leaf = UbiRecord {
+        chain: &chain,
+        buffered: &last,
+    };
+    let state = tree_state::<W>(&g, shape, 0, LEAF - nb as u64, &leaf, &[]);
+    let data = filler(nb + 10, 3);
+    let mut h = Skein::<W>::import_state(&state).unwrap();
+    h.update(&data);
+    let at = (LEAF - 2 * nb as u64) as u128;
+    let leaf0 = ubi_from::<W>(
+        &chain,
+        &[&last[..], &data[..nb]].concat(),
+        TYPE_MSG,
+        1,
+        at,
+        false,
+        false,
+    );
+    let leaf1 = ubi::<W>(&g, &data[nb..], TYPE_MSG, 1, LEAF, false);
+    let root = ubi::<W>(&g, &[leaf0, leaf1].concat(), TYPE_MSG, 2, 0, false);
+    assert_eq!(
+        h.finalize_vec(),
+        output::<W>(&root, 512),
+        "Skein-{} Yl = {yl}",
+        64 * W
+    );
+    let whole = tree_state::<W>(&g, shape, 0, LEAF, &leaf, &[]);
+    assert_eq!(
+        Skein::<W>::import_state(&whole).unwrap_err(),
+        skein_simd::StateError::Invalid("open leaf holds a whole leaf or more"),
+        "Skein-{} Yl = {yl}",
+        64 * W
+    );
+}
+
+#[test]
+fn leaves_of_2_pow_63_bytes_close_at_their_end() {
+    leaf_of_2_pow_63_bytes::<4>(58);
+    leaf_of_2_pow_63_bytes::<8>(57);
+    leaf_of_2_pow_63_bytes::<16>(56);
+}
+
+/// A fan-out of 2^63 (Yf = 63), two-block leaves: a level-2 node one child
+/// short of 2^63 closes with the next leaf's output, and the node after it
+/// starts at byte 2^63 * Nb of level 2 (past 2^64: the tweak's high word).
+fn fan_out_of_2_pow_63<const W: usize>() {
+    let nb = 8 * W;
+    let shape = (1, 63, 255);
+    let g = config_chain::<W>(&[], 512, shape);
+    let half = 1u64 << 63;
+    let leaf_bytes = 2 * nb as u128;
+    let (leaf_start, child, node_chain) = (filler(nb, 4), filler(nb, 5), filler(nb, 6));
+    let leaf = UbiRecord {
+        chain: &g,
+        buffered: &leaf_start,
+    };
+    let level = LevelRecord {
+        children: half - 1,
+        node_index: 0,
+        node_children: half - 1,
+        held: None,
+        node: Some(UbiRecord {
+            chain: &node_chain,
+            buffered: &child,
+        }),
+    };
+    let state = tree_state::<W>(&g, shape, half - 1, nb as u64, &leaf, &[level]);
+    let data = filler(nb + 5, 7);
+    let mut h = Skein::<W>::import_state(&state).unwrap();
+    h.update(&data);
+    let leaf_a = ubi_from::<W>(
+        &g,
+        &[&leaf_start[..], &data[..nb]].concat(),
+        TYPE_MSG,
+        1,
+        (half - 1) as u128 * leaf_bytes,
+        true,
+        false,
+    );
+    let node0 = ubi_from::<W>(
+        &node_chain,
+        &[&child[..], &leaf_a[..]].concat(),
+        TYPE_MSG,
+        2,
+        (half - 2) as u128 * nb as u128,
+        false,
+        false,
+    );
+    let leaf_b = ubi_from::<W>(
+        &g,
+        &data[nb..],
+        TYPE_MSG,
+        1,
+        half as u128 * leaf_bytes,
+        true,
+        false,
+    );
+    let node1 = ubi_from::<W>(
+        &g,
+        &leaf_b,
+        TYPE_MSG,
+        2,
+        half as u128 * nb as u128,
+        true,
+        false,
+    );
+    let root = ubi::<W>(&g, &[node0, node1].concat(), TYPE_MSG, 3, 0, false);
+    assert_eq!(
+        h.finalize_vec(),
+        output::<W>(&root, 512),
+        "Skein-{}",
+        64 * W
+    );
+}
+
+#[test]
+fn fan_out_of_2_pow_63_closes_nodes_at_2_pow_63_children() {
+    fan_out_of_2_pow_63::<4>();
+    fan_out_of_2_pow_63::<8>();
+    fan_out_of_2_pow_63::<16>();
+}
+
+/// Two-block leaves up to byte 2^64 exactly, one level-2 node of all of
+/// them (Yf = 64 - log2 of the leaf size): the leaf ending at 2^64 closes
+/// the node, the leaves after it start past 2^64 (carried into the
+/// tweak's high word, on lanes too), and the state saved there restores
+/// to itself and to the spec's digest.
+fn positions_past_2_pow_64<const W: usize>(yf: u8) {
+    let nb = 8 * W;
+    let shape = (1, yf, 255);
+    let leaf_bytes = 2 * nb as u128;
+    let closed = ((1u128 << 64) / leaf_bytes - 1) as u64;
+    assert_eq!(1u128 << yf, closed as u128 + 1);
+    let g = config_chain::<W>(&[], 512, shape);
+    let (leaf_start, child, node_chain) = (filler(nb, 8), filler(nb, 9), filler(nb, 10));
+    let leaf = UbiRecord {
+        chain: &g,
+        buffered: &leaf_start,
+    };
+    let level = LevelRecord {
+        children: closed,
+        node_index: 0,
+        node_children: closed,
+        held: None,
+        node: Some(UbiRecord {
+            chain: &node_chain,
+            buffered: &child,
+        }),
+    };
+    let state = tree_state::<W>(&g, shape, closed, nb as u64, &leaf, &[level]);
+    let mut h = Skein::<W>::import_state(&state).unwrap();
+    let first = filler(nb, 11);
+    h.update(&first);
+    let saved = h.export_state();
+    let resumed = Skein::<W>::import_state(&saved).expect("the state at 2^64 restores");
+    assert_eq!(*resumed.export_state(), *saved, "saved again");
+
+    // 100 whole leaves (enough for the lanes) and a partial one.
+    let rest = filler(100 * 2 * nb + 5, 12);
+    let leaf_a = ubi_from::<W>(
+        &g,
+        &[&leaf_start[..], &first[..]].concat(),
+        TYPE_MSG,
+        1,
+        (1u128 << 64) - leaf_bytes,
+        true,
+        false,
+    );
+    let node0 = ubi_from::<W>(
+        &node_chain,
+        &[&child[..], &leaf_a[..]].concat(),
+        TYPE_MSG,
+        2,
+        (closed - 1) as u128 * nb as u128,
+        false,
+        false,
+    );
+    let leaves: Vec<u8> = rest
+        .chunks(2 * nb)
+        .enumerate()
+        .flat_map(|(i, part)| {
+            let at = (1u128 << 64) + i as u128 * leaf_bytes;
+            ubi_from::<W>(&g, part, TYPE_MSG, 1, at, true, false)
+        })
+        .collect();
+    let node1 = ubi_from::<W>(
+        &g,
+        &leaves,
+        TYPE_MSG,
+        2,
+        (closed as u128 + 1) * nb as u128,
+        true,
+        false,
+    );
+    let root = ubi::<W>(&g, &[node0, node1].concat(), TYPE_MSG, 3, 0, false);
+    let want = output::<W>(&root, 512);
+    for (mut h, how) in [(h, "continued"), (resumed, "restored")] {
+        h.update(&rest);
+        assert_eq!(h.finalize_vec(), want, "Skein-{}, {how}", 64 * W);
+    }
+}
+
+#[test]
+fn tree_positions_carry_past_2_pow_64() {
+    positions_past_2_pow_64::<4>(58);
+    positions_past_2_pow_64::<8>(57);
+    positions_past_2_pow_64::<16>(56);
+}
+
+/// The leaf counter of a saved state must have room for 2^64 more bytes
+/// (more than any input): two-block leaves of Skein-256 at 2^64 - 2^58
+/// closed leaves (byte 2^70, far below 2^96) have none.
+#[test]
+fn a_leaf_counter_without_room_for_more_input_is_refused() {
+    let shape = (1, 1, 255);
+    let g = config_chain::<4>(&[], 512, shape);
+    let leaf = UbiRecord {
+        chain: &g,
+        buffered: &[],
+    };
+    let state = tree_state::<4>(&g, shape, u64::MAX - (1 << 58) + 1, 0, &leaf, &[]);
+    assert_eq!(
+        Skein::<4>::import_state(&state).unwrap_err(),
+        skein_simd::StateError::Invalid("too many closed leaves to count 2^64 more bytes")
+    );
 }

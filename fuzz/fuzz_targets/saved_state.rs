@@ -1,6 +1,8 @@
 //! Saved states: `import_state` (`Skein`, `DynSkein`) and digest 0.11's
 //! `SerializableState::deserialize` on any bytes never panic, and a state
-//! they accept saves back to the same bytes and can be finished. A hash saved
+//! they accept saves back to the same bytes and can be finished; after more
+//! input it saves bytes they accept again, unless it has passed the
+//! position limit (2^96 - 2^64) or the leaf counter's room. A hash saved
 //! and resumed at any cuts of its message (trees mid-stream and bit-padded
 //! ends included) gives the fuzz crate's reference Skein; the saved bytes,
 //! edited or truncated, are refused or restore to themselves.
@@ -10,7 +12,7 @@ use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use skein_simd::digest::common::hazmat::{SerializableState, SerializedState};
 use skein_simd::digest::{ExtendableOutput, Update, XofReader};
-use skein_simd::{DynSkein, Params, Skein, StateSize, TreeParams};
+use skein_simd::{DynSkein, Params, Skein, StateError, StateSize, TreeParams};
 use skein_simd::{Skein1024Var, Skein1024Xof, Skein1024_1024, Skein256Var, Skein256Xof};
 use skein_simd::{Skein256_256, Skein512Var, Skein512Xof, Skein512_256, SkeinMac1024_1024};
 use skein_simd::{SkeinMac256_256, SkeinMac512_256};
@@ -44,10 +46,30 @@ fn finish<const W: usize>(h: Skein<W>) {
     assert_eq!(n as u64, r.len().min(80));
 }
 
-/// Bytes that `import_state` accepts save back to themselves.
+/// Input given to restored states: more than a block of every size.
+const MORE: [u8; 200] = [0x5a; 200];
+
+/// The highest message position a restored state may hold.
+const LIMIT: u128 = (1 << 96) - (1 << 64);
+
+/// Bytes that `import_state` accepts save back to themselves, and after
+/// more input (unless the message ended in a partial byte) to bytes it
+/// accepts unless they have passed a limit.
 fn import_any<const W: usize>(bytes: &[u8]) {
     if let Ok(h) = Skein::<W>::import_state(bytes) {
         assert_eq!(&h.export_state()[..], bytes, "saved again");
+        if bytes[10] & 1 == 0 {
+            let mut more = h.clone();
+            more.update(&MORE);
+            match Skein::<W>::import_state(&more.export_state()) {
+                Ok(_)
+                | Err(StateError::Invalid(
+                    "message position within 2^64 bytes of 2^96"
+                    | "too many closed leaves to count 2^64 more bytes",
+                )) => {}
+                Err(e) => panic!("saved after more input: {e}"),
+            }
+        }
         finish(h);
     }
 }
@@ -70,7 +92,15 @@ fn deserialize<T: SerializableState + Update>(bytes: &[u8], finish: impl Fn(T)) 
     let state = SerializedState::<T>::try_from(front).unwrap();
     if let Ok(mut h) = T::deserialize(&state) {
         assert_eq!(h.serialize().as_slice(), front, "serialized again");
-        h.update(b"more");
+        h.update(&MORE);
+        let again = h.serialize();
+        let position = u128::from_le_bytes(again[..16].try_into().unwrap()) & ((1 << 96) - 1);
+        if position <= LIMIT {
+            assert!(
+                T::deserialize(&again).is_ok(),
+                "serialized after more input"
+            );
+        }
         finish(h);
     }
 }
