@@ -58,6 +58,9 @@ mod imp {
             power8_vector_detected().then_some(Token(()))
         }
 
+        /// Out of line, one instance per width, so that callers share it
+        /// (also where POWER8 vectors are the target's baseline, ppc64le).
+        #[inline(never)]
         fn compress<const W: usize>(
             self,
             chain: &mut [u64; W],
@@ -499,13 +502,9 @@ mod imp {
         }
     }
 
-    /// Out of line (as one instance per width), where POWER8 vectors are
-    /// the target's baseline too, so that callers share one copy.
-    ///
     /// # Safety
     /// `b` points to `n` blocks of `8 * W` bytes; the CPU has POWER8 vectors.
     #[target_feature(enable = "power8-vector")]
-    #[inline(never)]
     unsafe fn blocks_power8<const W: usize>(
         words: &mut Words,
         tweak: &mut [u64; 2],

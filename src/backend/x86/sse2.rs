@@ -162,9 +162,13 @@ impl Isa for Token {
     }
 }
 
+/// Out of line, one instance per width: SSE2 is the x86-64 baseline, so
+/// without this every caller would get its own copy.
+///
 /// # Safety
 /// The CPU has SSE2.
 #[target_feature(enable = "sse2")]
+#[inline(never)]
 unsafe fn single_stream<const W: usize>(
     chain: &mut [u64; W],
     tweak: &mut [u64; 2],

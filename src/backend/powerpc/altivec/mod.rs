@@ -75,6 +75,9 @@ impl Isa for Token {
         altivec_detected().then_some(Token(()))
     }
 
+    /// Out of line, one instance per width, so that callers share it (also
+    /// where AltiVec is the target's baseline, ppc64le).
+    #[inline(never)]
     fn compress<const W: usize>(
         self,
         chain: &mut [u64; W],

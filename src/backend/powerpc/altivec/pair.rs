@@ -308,7 +308,6 @@ unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, rc
 /// # Safety
 /// `blocks` points to `n` blocks of 32 bytes; AltiVec enabled.
 #[target_feature(enable = "altivec")]
-#[inline(never)] // one copy, also where AltiVec is the baseline (ppc64le)
 pub(super) unsafe fn pair_blocks_256(
     lanes: &mut Lanes,
     tweak: &mut [u64; 2],

@@ -626,7 +626,6 @@ unsafe fn split_blocks<const W: usize>(
 /// # Safety
 /// `blocks` points to `n` blocks of `8 * W` bytes; AltiVec enabled.
 #[target_feature(enable = "altivec")]
-#[inline(never)] // one copy, also where AltiVec is the baseline (ppc64le)
 pub(super) unsafe fn split_blocks_altivec<const W: usize>(
     lanes: &mut Lanes,
     tweak: &mut [u64; 2],
