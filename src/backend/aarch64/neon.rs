@@ -1,7 +1,7 @@
 //! AArch64 NEON (ASIMD), present on every AArch64 Linux CPU, optionally with
 //! the SHA3 extension.
 //!
-//! **Multi-lane kernel** (`compress_lanes`, seam in `backend::lanes`): four
+//! **Multi-lane kernel** (`lanes`, seam in `backend::lanes`): four
 //! computations at once. Row `j` holds word `j` of the four states in a pair
 //! of q registers (lanes 0, 1 and 2, 3), so a Threefish round is `W` ADD, `W`
 //! rotations and `W` EOR, and the word permutation is only a renaming of
@@ -180,7 +180,7 @@ fn rol_xar(a: [uint64x2_t; 2], r: u32) -> [uint64x2_t; 2] {
 }
 
 /// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second);
-/// rotations by one `XAR` (`XAR`, with SHA3) or by `SHL` + `SRI`.
+/// rotations by one `XAR` (`Neon<true>`, with SHA3) or by `SHL` + `SRI`.
 #[derive(Clone, Copy)]
 struct Neon<const XAR: bool>([uint64x2_t; 2]);
 
