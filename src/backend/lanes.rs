@@ -1,18 +1,9 @@
 //! The multi-lane seam: the struct-of-arrays state that the multi-lane
 //! kernels advance, the kernel and job traits, and [`LaneChoice`], a kernel
-//! chosen at run time. The scheduler that keeps the lanes busy is
-//! `crate::schedule`.
-//!
-//! What every multi-lane kernel provides, in its instruction set's module of
-//! `backend/` (all but the portable one are made by `lane_kernel!` in
-//! `lane_kernel.rs`), and names in the backend table of `backend/mod.rs`:
-//!
-//! * `pub(crate) const LANES: usize` — how many computations one call
-//!   advances;
-//! * `pub(crate) fn compress_lanes<const W: usize>(token, state: &mut
-//!   LaneState<W, LANES>, blocks: [&[u8]; LANES], bytes_per_block: [u64;
-//!   LANES])`, with the module's detection `Token` (the same one as for its
-//!   single-stream block function).
+//! chosen at run time (in which form: `form.rs`). The scheduler that keeps
+//! the lanes busy is `crate::schedule`; the kernel of every instruction set
+//! with vectors is `lane_kernel.rs`, reached through
+//! [`Isa::run_lanes`](super::isa::Isa::run_lanes).
 //!
 //! The state is struct-of-arrays, the layout of the vector registers: lane `i`
 //! of row `j` is word `j` of computation `i` (`state.chain[j][i]`), and likewise
@@ -80,10 +71,11 @@ pub(crate) trait LaneJob<const W: usize> {
     fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> Self::Output;
 }
 
-/// A multi-lane kernel as a safe value: the token and the module's
-/// `compress_lanes` (a zero-sized function item, so calls stay direct).
+/// A multi-lane kernel as a safe value: the token and a function (a
+/// zero-sized function item or closure, so calls stay direct) that reaches
+/// the instruction set's kernel with it.
 #[derive(Clone, Copy)]
-pub(super) struct Kernel<T, F>(pub(super) T, pub(super) F);
+pub(crate) struct Kernel<T, F>(pub(crate) T, pub(crate) F);
 
 impl<const W: usize, const L: usize, T, F> LaneKernel<W, L> for Kernel<T, F>
 where
@@ -96,12 +88,26 @@ where
     }
 }
 
+/// The number of whole blocks in `blocks`, each lane the same.
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+#[inline]
+pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -> usize {
+    let total = blocks[0].len();
+    assert!(
+        total.is_multiple_of(8 * W) && blocks.iter().all(|b| b.len() == total),
+        "lanes: unequal blocks"
+    );
+    total / (8 * W)
+}
+
 /// How many independent groups of lanes one kernel call runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Interleave {
     One,
     Two,
-    /// Whichever is faster on this CPU ([`interleave_measured`]).
+    /// Whichever is faster on this CPU (timed at first use: `form.rs`).
     Auto,
 }
 
@@ -125,7 +131,7 @@ impl LaneChoice {
         match self.interleave {
             Interleave::One => false,
             Interleave::Two => true,
-            Interleave::Auto => interleave_measured::<W>(self.choice),
+            Interleave::Auto => self.choice.interleave_measured::<W>(),
         }
     }
 
@@ -138,7 +144,7 @@ impl LaneChoice {
     /// The multi-lane kernel of `choice`'s instruction set, if it has one, in
     /// the form this CPU runs fastest (or the one a test forces).
     pub(super) fn with(choice: Choice) -> Option<LaneChoice> {
-        LaneChoice::in_form(choice, forced_interleave())
+        LaneChoice::in_form(choice, Choice::forced_interleave())
     }
 
     /// `choice`'s kernel in the form with `forced` groups of lanes, or the
@@ -227,123 +233,6 @@ impl LaneChoice {
             1
         }
     }
-}
-
-/// The forms of `backend`'s multi-lane kernel here, by groups of lanes per
-/// call: `[1]`, `[1, 2]`, or none (see `Backend::lane_interleaves`).
-pub(super) fn interleaves(backend: Backend) -> &'static [usize] {
-    match Choice::of(backend) {
-        Some(c) if c.has_interleaved() => &[1, 2],
-        Some(c) if c.lanes(false).is_some() => &[1],
-        _ => &[],
-    }
-}
-
-#[cfg(feature = "std")]
-std::thread_local! {
-    /// The form a test forces on this thread (`Platform::with_lane_interleave`).
-    static FORCED_INTERLEAVE: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
-}
-
-fn forced_interleave() -> Option<usize> {
-    #[cfg(feature = "std")]
-    return FORCED_INTERLEAVE.with(core::cell::Cell::get);
-    #[cfg(not(feature = "std"))]
-    None
-}
-
-/// Run `f` with every lane kernel chosen on this thread in the form with
-/// `interleave` groups of lanes per call (1 or 2; 1 for kernels without an
-/// interleaved form). The test hook behind `Platform::with_lane_interleave`.
-#[cfg(feature = "std")]
-pub(super) fn with_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
-    assert!(matches!(interleave, 1 | 2), "1 or 2 groups of lanes");
-    struct Restore(Option<usize>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            FORCED_INTERLEAVE.with(|c| c.set(self.0));
-        }
-    }
-    let _restore = Restore(FORCED_INTERLEAVE.with(|c| c.replace(Some(interleave))));
-    f()
-}
-
-/// Whether `choice`'s interleaved kernel is the faster form on this CPU
-/// for a state of `W` words: the two groups' register pressure decides, and
-/// that differs by state size and core (docs/lanes.md). Measured once per
-/// backend, state size and process (both forms on the same few blocks,
-/// best of a few rounds, about a tenth of a millisecond), then cached. Results
-/// never depend on it, only speed. Without `std` (no clock) the one-group
-/// form.
-fn interleave_measured<const W: usize>(choice: Choice) -> bool {
-    #[cfg(feature = "std")]
-    {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        // Per backend and state size: 0 not measured yet, 1 one group, 2 two.
-        static MEASURED: [[AtomicU8; 3]; Backend::ALL.len()] =
-            [const { [const { AtomicU8::new(0) }; 3] }; Backend::ALL.len()];
-        let index = Backend::ALL
-            .iter()
-            .position(|&b| b == choice.backend())
-            .expect("a backend of the table");
-        let cell = &MEASURED[index][W.trailing_zeros() as usize - 2];
-        match cell.load(Ordering::Relaxed) {
-            1 => false,
-            2 => true,
-            _ => {
-                let two = measure_interleave::<W>(choice);
-                cell.store(if two { 2 } else { 1 }, Ordering::Relaxed);
-                two
-            }
-        }
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        let _ = choice;
-        false
-    }
-}
-
-/// Time both forms of `choice`'s kernel on blocks of `W` words:
-/// nanoseconds per lane, best of a few alternating rounds; whether the
-/// interleaved one is at least 5% faster.
-#[cfg(feature = "std")]
-fn measure_interleave<const W: usize>(choice: Choice) -> bool {
-    /// Bytes per lane and call (16, 8 or 4 blocks): long enough that the
-    /// loop, not the call's loads, stores and transposes, is timed (with 2
-    /// blocks per lane a Zen 5 picked the one-group Skein-512 form in 37 of
-    /// 60 processes, though the interleaved one hashes long messages 15-25%
-    /// faster there), short enough that the whole measurement stays within
-    /// about a tenth of a millisecond (74-183 us per state size there).
-    const BYTES: usize = 512;
-    const ROUNDS: usize = 16;
-    struct Time(usize);
-    impl<const W: usize> LaneJob<W> for Time {
-        type Output = f64;
-        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> f64 {
-            let data = [0x5au8; BYTES];
-            let data = &data[..];
-            let mut state = LaneState::<W, L>::new();
-            let mut best = f64::MAX;
-            for _ in 0..self.0 {
-                let t = std::time::Instant::now();
-                kernel.compress(&mut state, [data; L], [8 * W as u64; L]);
-                best = best.min(t.elapsed().as_nanos() as f64);
-            }
-            best / L as f64
-        }
-    }
-    // A first call of each to fault in code and data, then alternate.
-    choice.run_lanes::<W, _>(false, Time(1));
-    choice.run_lanes::<W, _>(true, Time(1));
-    let (mut one, mut two) = (f64::MAX, f64::MAX);
-    for _ in 0..ROUNDS {
-        one = one.min(choice.run_lanes::<W, _>(false, Time(1)));
-        two = two.min(choice.run_lanes::<W, _>(true, Time(1)));
-    }
-    // The interleaved form must win clearly: a noisy tie keeps the form
-    // with fewer spills.
-    two < 0.95 * one
 }
 
 /// Test hook for the conformance tests: run `backend`'s multi-lane kernel

@@ -1,18 +1,21 @@
 //! Block-function backends, one module per instruction set, and the one
 //! table that lists them: detection, forcing and dispatch of both the
 //! single-stream block function and the multi-lane kernels are generated
-//! from it (`registry.rs`).
+//! from it (`registry.rs`) and written once over the traits of `isa.rs`
+//! (`choice.rs`).
 //!
-//! Each instruction set's module offers the same seam: a `Token` whose
-//! `detect()` succeeds only when this CPU runs the module's code; safe
-//! `compress_256/512/1024(token, chain, tweak, blocks, bytes_per_block)`
-//! block functions (see `portable::compress`); and, where it has one, a
-//! multi-lane kernel `compress_lanes` with its lane count `LANES` (see
-//! `lanes.rs`). Adding an instruction set is its module plus one row of the
-//! table below (and, for a new folder, its `cfg` alias in `build.rs`).
+//! Each instruction set's module offers a `Token` that implements
+//! [`isa::Isa`]: detection, the single-stream block function for every
+//! state width and, where it has one, the multi-lane kernel (seam in
+//! `lanes.rs`), written once in `lane_kernel.rs` over the module's
+//! [`isa::Row`]. Adding an instruction set is its folder plus one row of the
+//! table below and the lines docs/adding-a-backend.md lists.
 
 #[cfg(skein_simd_aarch64)]
 mod aarch64;
+mod choice;
+mod form;
+pub(crate) mod isa;
 #[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_powerpc))]
 mod lane_kernel;
 pub(crate) mod lanes;
@@ -27,101 +30,42 @@ mod registry;
 mod x86;
 
 use crate::Error;
-use lanes::{Kernel, LaneChoice, LaneJob};
+use lanes::LaneChoice;
 
 // The backends, in the order of `Backend::ALL` (the order `skeinsum
 // --list-backends` prints). `auto` ranks the automatic choice among the
 // backends this CPU runs (highest wins, 0 only when forced): first for the
 // single-stream block function, then, after `lanes`, for the multi-lane
-// kernel. The measurements behind the ranks:
-//
-// Single stream, x86-64, AMD Zen 5 (EPYC; a VM exposing AVX2, hiding
-// AVX-512), all backends interleaved in one run (tools/bench/bench.py),
-// cycles per byte at 16 MiB, Skein-256 / -512 / -1024:
-//   asm 5.9 4.3 5.0   portable 6.8 5.0 5.2   avx2 13.1 10.1 8.1   sse2 15.9 10.0 13.9
-// Single-stream Threefish is a chain of dependent rounds: the even/odd SIMD
-// layout puts a shuffle (and, without AVX-512, a shift/shift/or rotate) on
-// every round's chain, while scalar code runs a round as add then xor with
-// the rotate beside it. So scalar wins every size, and the generated
-// assembly (x86/asm.rs) beats the compiled Rust. avx512 stays forced-only
-// until it is measured on a CPU that exposes it.
-//
-// Single stream, PowerPC, instructions per message byte under QEMU user mode
-// (tools/bench/ppc-insn-table.sh; instruction counts stand in for time),
-// Skein-256 / -512 / -1024:
-//   ppc32, 7450 (G4):     altivec 32.2 25.7 28.9   portable 50.3 51.9 83.9
-//   ppc64 BE, POWER8:     vsx 15.2 12.5 16.7   portable 21.9 19.0 22.1
-//                         altivec 37.0 26.7 29.9 (same code on POWER7)
-//   ppc64le, POWER9:      vsx 12.9 11.5 16.6   portable 19.2 18.2 21.2
-//                         altivec 31.7 23.4 27.2
-// 32-bit code has no 64-bit scalar instructions, so AltiVec wins there;
-// 64-bit scalar code beats the AltiVec emulation of 64-bit lanes, so on
-// ppc64 it is vsx (POWER8+) or portable, and altivec only when forced.
-// AArch64: NEON's single-stream block function is the portable one.
-//
-// Multi-lane, an AMD EPYC VM without AVX-512 (cpuinfo family 23, model 49),
-// 16 KiB messages in L2, same-run
-// ratios (examples/many_table.rs; docs/lanes.md): AVX2 1.7-2.5x one stream
-// (Skein-1024 to Skein-256), SSE2 0.9-1.2x, portable 0.9x. AVX-512 x8
-// comes first by construction (twice the lanes, one-instruction rotates).
-// AArch64 NEON x4 (with SHA3 only: `neon::Token::lanes_preferred`) and
-// POWER8+ VSX x2 come before portable by llvm-mca's cycle estimates
-// (docs/aarch64.md, docs/powerpc.md). The portable kernel has one lane (see
-// `portable_lanes::LANES`).
-//
-// `interleaved`: the same kernel over two independent groups of lanes per
-// call, for cores whose vector latency leaves pipes idle. Which form runs is
-// not ranked here but measured once per backend and state size at first use
-// (`lanes::interleave_measured`): on that VM (AVX-512 hidden;
-// 1-cycle vector latency, one shift pipe; tools/bench/latency-probe) AVX2
-// 2x4 is 1.2-1.3x x4 for Skein-256, where 16 ymm still hold both groups' 8
-// state rows, and slower for Skein-512 (spills) and Skein-1024 (spills,
-// rounds out of line); SSE2 2x2 likewise. On the Zen 5 of the AVX-512 figures (2-cycle latency) two
-// groups of 8 are expected to pay; it could not be measured here.
+// kernel (only rows whose token has one). The ranks follow the
+// measurements in docs/performance.md (single stream) and docs/lanes.md
+// (multi-lane kernels and the choice between a kernel's one-group and
+// interleaved forms, which is measured at first use, not ranked).
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
-    Portable = "portable", portable if cfg(all()), auto 1, lanes portable_lanes if cfg(all()), auto(_) 1;
+    Portable = "portable", portable if cfg(all()), auto 1, lanes auto(_) 1;
     /// x86-64 SSE2.
-    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes x86::sse2 if cfg(skein_simd_x86), auto(_) 3, interleaved x86::sse2::interleaved;
+    Sse2 = "sse2", x86::sse2 if cfg(skein_simd_x86), auto 0, lanes auto(_) 3;
     /// x86-64 AVX2.
-    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes x86::avx2 if cfg(skein_simd_x86), auto(_) 4, interleaved x86::avx2::interleaved;
+    Avx2 = "avx2", x86::avx2 if cfg(skein_simd_x86), auto 0, lanes auto(_) 4;
     /// x86-64 AVX-512 F + VL.
-    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes x86::avx512 if cfg(skein_simd_x86), auto(_) 5, interleaved x86::avx512::interleaved;
+    Avx512 = "avx512", x86::avx512 if cfg(skein_simd_x86), auto 0, lanes auto(_) 5;
     /// x86-64 scalar code in generated inline assembly (baseline
     /// instructions only); the automatic choice on x86-64.
     Asm = "asm", x86::asm if cfg(skein_simd_x86), auto 2;
     /// PowerPC AltiVec/VMX, 64-bit words emulated in 32-bit lanes; its
     /// four-lane kernel is the automatic multi-lane choice on 32-bit PowerPC
     /// (MPC7450 model: docs/powerpc.md).
-    Altivec = "altivec", powerpc::altivec if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc")) * 2,
-        lanes powerpc::altivec if cfg(skein_simd_powerpc), auto(_) u32::from(cfg!(target_arch = "powerpc")) * 2;
+    Altivec = "altivec", powerpc::altivec if cfg(skein_simd_powerpc),
+        auto u32::from(cfg!(target_arch = "powerpc")) * 2,
+        lanes auto(_) u32::from(cfg!(target_arch = "powerpc")) * 2;
     /// POWER8+ VSX with native 64-bit vector lanes.
-    Vsx = "vsx", powerpc::vsx if cfg(skein_simd_powerpc), auto u32::from(cfg!(target_arch = "powerpc64")) * 2,
-        lanes powerpc::vsx if cfg(all(skein_simd_powerpc, target_arch = "powerpc64")), auto(_) 2;
+    Vsx = "vsx", powerpc::vsx if cfg(skein_simd_powerpc),
+        auto u32::from(cfg!(target_arch = "powerpc64")) * 2, lanes auto(_) 2;
     /// AArch64 NEON: the multi-lane kernel (`XAR` rotations with the SHA3
     /// extension); its single-stream block function is the portable one,
     /// which a NEON single stream does not beat.
     Neon = "neon", aarch64::neon if cfg(skein_simd_aarch64), auto 0,
-        lanes aarch64::neon if cfg(skein_simd_aarch64), auto(t) u32::from(t.lanes_preferred()) * 2;
-}
-
-impl Choice {
-    /// The portable backend, which needs no detection.
-    fn portable() -> Choice {
-        Choice::Portable(portable::Token)
-    }
-
-    /// The backend this CPU runs with the highest `rank` (the first in table
-    /// order among equals), if any ranks above 0.
-    fn best(rank: impl Fn(Choice) -> u32) -> Option<Choice> {
-        let mut best: Option<Choice> = None;
-        for choice in Backend::ALL.into_iter().filter_map(Choice::of) {
-            if rank(choice) > best.map_or(0, &rank) {
-                best = Some(choice);
-            }
-        }
-        best
-    }
+        lanes auto(t) u32::from(t.lanes_preferred()) * 2;
 }
 
 impl Backend {
@@ -193,7 +137,7 @@ impl Backend {
     /// forces one.
     #[doc(hidden)]
     pub fn lane_interleaves(self) -> &'static [usize] {
-        lanes::interleaves(self)
+        form::interleaves(self)
     }
 }
 
@@ -279,7 +223,7 @@ impl Platform {
     #[doc(hidden)]
     #[cfg(feature = "std")]
     pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
-        lanes::with_interleave(interleave, f)
+        form::with_interleave(interleave, f)
     }
 
     /// The multi-lane kernel that goes with this platform (see `force`).
@@ -298,25 +242,13 @@ impl Platform {
         blocks: &[u8],
         bytes_per_block: u64,
     ) {
-        match W {
-            4 => self
-                .s256
-                .compress_256(as_words(chain), tweak, blocks, bytes_per_block),
-            8 => self
-                .s512
-                .compress_512(as_words(chain), tweak, blocks, bytes_per_block),
-            _ => self
-                .s1024
-                .compress_1024(as_words(chain), tweak, blocks, bytes_per_block),
-        }
+        let choice = match W {
+            4 => self.s256,
+            8 => self.s512,
+            _ => self.s1024,
+        };
+        choice.compress::<W>(chain, tweak, blocks, bytes_per_block)
     }
-}
-
-/// View a `[u64; W]` as the `[u64; N]` it is when `W == N` (checked, free
-/// after monomorphization).
-#[inline(always)]
-fn as_words<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mut [u64; N] {
-    <&mut [u64; N]>::try_from(&mut words[..]).expect("state size")
 }
 
 #[cfg(test)]

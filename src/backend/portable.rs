@@ -4,15 +4,10 @@
 use crate::spec::T1_FIRST;
 use crate::threefish::{encrypt_words_with, key_schedule, tweak_schedule, SUBKEY_NUMBERS};
 
-/// The portable backend needs no detection: a `Token` is always there.
+/// The portable backend needs no detection: a `Token` is always there (its
+/// `Isa` implementation is in `portable_lanes.rs`, beside the lane kernel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token;
-
-impl Token {
-    pub(crate) fn detect() -> Option<Token> {
-        Some(Token)
-    }
-}
 
 /// Hide `value` from the optimizer on 64-bit targets (see `compress`).
 #[inline(always)]
@@ -46,11 +41,10 @@ pub(crate) fn compress<const W: usize>(
         tweak[1] = tweak[1].wrapping_add(carry as u64);
         // On 64-bit targets, opaque to the optimizer: otherwise LLVM
         // re-derives the parity word and the tweak carry inside the rounds
-        // and reassociates them into the critical path (measured on x86-64:
-        // Skein-256 ~2x slower). On 32-bit targets the barrier forces the
-        // schedule through memory and costs more than it saves (measured on
-        // ppc32: 50.3/51.9/83.9 instructions per byte with it, 46.6/48.3/83.9
-        // without).
+        // and reassociates them into the critical path (Skein-256 about 2x
+        // slower on x86-64). On 32-bit targets the barrier forces the
+        // schedule through memory and costs more than it saves (ppc32
+        // instruction counts: docs/powerpc.md).
         let ks = opaque_on_64_bit(key_schedule(chain));
         let ts = opaque_on_64_bit(tweak_schedule(tweak));
         let mut x = m;
@@ -62,35 +56,15 @@ pub(crate) fn compress<const W: usize>(
     }
 }
 
-// One non-generic instance per state size keeps the unrolled code out of every
-// caller and gives benchmarks and disassembly a symbol to look at.
+/// [`compress`] out of line: one instance per state size keeps the unrolled
+/// code out of every caller and gives benchmarks and disassembly a symbol
+/// to look at.
 #[inline(never)]
-pub(crate) fn compress_256(
-    _: Token,
-    chain: &mut [u64; 4],
+pub(crate) fn block_function<const W: usize>(
+    chain: &mut [u64; W],
     tweak: &mut [u64; 2],
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    compress::<4>(chain, tweak, blocks, bytes_per_block)
-}
-#[inline(never)]
-pub(crate) fn compress_512(
-    _: Token,
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    compress::<8>(chain, tweak, blocks, bytes_per_block)
-}
-#[inline(never)]
-pub(crate) fn compress_1024(
-    _: Token,
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    compress::<16>(chain, tweak, blocks, bytes_per_block)
+    compress::<W>(chain, tweak, blocks, bytes_per_block)
 }

@@ -8,11 +8,12 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use super::lanes::LaneState;
-use super::portable::Token;
+use super::isa::Isa;
+use super::lanes::{Kernel, LaneJob, LaneState};
+use super::portable::{block_function, Token};
 use crate::spec::{rot, rounds, slots, C240, T1_FIRST};
 
-/// Lanes the portable kernel is used with (measured: see `backend/mod.rs`); the
+/// Lanes the portable kernel is used with (measured: docs/lanes.md); the
 /// generic code serves any lane count (the scheduler's tests use several).
 pub(crate) const LANES: usize = 1;
 
@@ -98,16 +99,41 @@ fn encrypt<const W: usize, const L: usize>(
     }
 }
 
-/// The multi-lane block function at the lane count of the backend table
-/// ([`LANES`]).
+/// The portable backend: the single-stream block function of `portable.rs`
+/// and this kernel.
+impl Isa for Token {
+    const LANES: usize = LANES;
+
+    fn detect() -> Option<Token> {
+        Some(Token)
+    }
+
+    #[inline]
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        block_function::<W>(chain, tweak, blocks, bytes_per_block)
+    }
+
+    #[inline]
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+        job.run::<{ LANES }, _>(Kernel(self, lanes::<W>))
+    }
+}
+
+/// The portable multi-lane kernel at the lane count of the backend table.
 #[inline]
-pub(crate) fn compress_lanes<const W: usize>(
+fn lanes<const W: usize>(
     _: Token,
-    state: &mut LaneState<W, LANES>,
+    state: &mut LaneState<W, { LANES }>,
     blocks: [&[u8]; LANES],
     bytes_per_block: [u64; LANES],
 ) {
-    compress::<W, LANES>(state, blocks, bytes_per_block)
+    compress::<W, { LANES }>(state, blocks, bytes_per_block)
 }
 
 /// The multi-lane block function at any lane count (seam in `super::lanes`).

@@ -1,7 +1,7 @@
 //! AArch64 NEON (ASIMD), present on every AArch64 Linux CPU, optionally with
 //! the SHA3 extension.
 //!
-//! **Multi-lane kernel** (`compress_lanes`, seam in `backend::lanes`): four
+//! **Multi-lane kernel** (`lanes`, seam in `backend::lanes`): four
 //! computations at once. Row `j` holds word `j` of the four states in a pair
 //! of q registers (lanes 0, 1 and 2, 3), so a Threefish round is `W` ADD, `W`
 //! rotations and `W` EOR, and the word permutation is only a renaming of
@@ -23,6 +23,9 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
+use crate::backend::isa::{Isa, Row};
+use crate::backend::lane_kernel;
+use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
 use crate::backend::portable;
 use core::arch::aarch64::*;
 
@@ -35,8 +38,10 @@ pub(crate) struct Token {
     sha3: bool,
 }
 
-impl Token {
-    pub(crate) fn detect() -> Option<Token> {
+impl Isa for Token {
+    const LANES: usize = 4;
+
+    fn detect() -> Option<Token> {
         // NEON is part of every AArch64 Linux target (so a compile-time
         // fact); SHA3 is optional and asked of the OS at run time.
         cfg!(target_feature = "neon").then(|| Token {
@@ -44,6 +49,25 @@ impl Token {
         })
     }
 
+    /// The portable block function (see the module documentation).
+    #[inline]
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        portable::block_function::<W>(chain, tweak, blocks, bytes_per_block)
+    }
+
+    #[inline]
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+        job.run::<4, _>(Kernel(self, lanes::<W>))
+    }
+}
+
+impl Token {
     /// Whether the automatic choice takes this multi-lane kernel over the
     /// portable one: only with `XAR`. The SHL + SRI kernel executes fewer
     /// instructions than scalar code but takes more cycles in llvm-mca's
@@ -54,80 +78,9 @@ impl Token {
     }
 }
 
-pub(crate) fn compress_256(
-    _: Token,
-    chain: &mut [u64; 4],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    portable::compress_256(portable::Token, chain, tweak, blocks, bytes_per_block)
-}
-pub(crate) fn compress_512(
-    _: Token,
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    portable::compress_512(portable::Token, chain, tweak, blocks, bytes_per_block)
-}
-pub(crate) fn compress_1024(
-    _: Token,
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    portable::compress_1024(portable::Token, chain, tweak, blocks, bytes_per_block)
-}
-
 // ===========================================================================
 // Multi-lane kernel
 // ===========================================================================
-
-/// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second).
-type Row = [uint64x2_t; 2];
-
-#[inline(always)]
-fn add(a: Row, b: Row) -> Row {
-    // SAFETY: NEON is enabled for the whole target (checked by `Token::detect`).
-    unsafe { [vaddq_u64(a[0], b[0]), vaddq_u64(a[1], b[1])] }
-}
-
-#[inline(always)]
-fn xor(a: Row, b: Row) -> Row {
-    // SAFETY: as in `add`.
-    unsafe { [veorq_u64(a[0], b[0]), veorq_u64(a[1], b[1])] }
-}
-
-#[inline(always)]
-fn and(a: Row, b: Row) -> Row {
-    // SAFETY: as in `add`.
-    unsafe { [vandq_u64(a[0], b[0]), vandq_u64(a[1], b[1])] }
-}
-
-#[inline(always)]
-fn splat(v: u64) -> Row {
-    // SAFETY: as in `add`.
-    let r = unsafe { vdupq_n_u64(v) };
-    [r, r]
-}
-
-/// Tweak words plus `step`: a carry out of word 0 (sum < step, an all-ones
-/// lane) adds one to word 1.
-#[inline(always)]
-fn advance(t0: Row, t1: Row, step: Row) -> (Row, Row) {
-    let sum = add(t0, step);
-    // SAFETY: as in `add`.
-    let t1 = unsafe {
-        [
-            vsubq_u64(t1[0], vcltq_u64(sum[0], step[0])),
-            vsubq_u64(t1[1], vcltq_u64(sum[1], step[1])),
-        ]
-    };
-    (sum, t1)
-}
 
 /// `$body` with `$n` the constant equal to `$r` (1..=63): the shift and
 /// rotate intrinsics take their count as a const generic, and every rotation
@@ -150,27 +103,75 @@ macro_rules! with_const_count {
     };
 }
 
-/// Rotate every lane left by `r`: `SHL` by `r`, then `SRI` by `64 - r`
-/// inserts the bits that wrap around; a rotation by 32 is one `REV64` of the
-/// 32-bit halves.
-#[inline(always)]
-fn rol_shift(a: Row, r: u32) -> Row {
-    a.map(|a| {
-        // SAFETY: as in `add`.
-        unsafe {
-            if r == 32 {
-                return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(a)));
-            }
-            with_const_count!(r, N => vsriq_n_u64::<{ 64 - N }>(vshlq_n_u64::<N>(a), a))
+/// The multi-lane block function (seam in `backend::lanes`): the `XAR` kernel
+/// where the token found SHA3, else the `SHL` + `SRI` one.
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+fn lanes<const W: usize>(
+    token: Token,
+    state: &mut LaneState<W, 4>,
+    blocks: [&[u8]; 4],
+    bytes_per_block: [u64; 4],
+) {
+    let n = block_count::<W, 4>(&blocks);
+    // SAFETY: the token proves NEON, and SHA3 where it says so; every lane
+    // holds `n` whole blocks.
+    unsafe {
+        if token.sha3 {
+            lanes_xar::<W>(state, &blocks, &bytes_per_block, n)
+        } else {
+            lanes_shift::<W>(state, &blocks, &bytes_per_block, n)
         }
-    })
+    }
+}
+
+/// # Safety
+/// The CPU has NEON; every `blocks[i]` holds `n` blocks.
+#[target_feature(enable = "neon")]
+unsafe fn lanes_shift<const W: usize>(
+    state: &mut LaneState<W, 4>,
+    blocks: &[&[u8]; 4],
+    bytes_per_block: &[u64; 4],
+    n: usize,
+) {
+    // SAFETY: the caller's.
+    unsafe { lane_kernel::blocks::<Neon<false>, 4, W>(state, blocks, bytes_per_block, n) }
+}
+
+/// # Safety
+/// The CPU has NEON and SHA3; every `blocks[i]` holds `n` blocks.
+#[target_feature(enable = "sha3")]
+unsafe fn lanes_xar<const W: usize>(
+    state: &mut LaneState<W, 4>,
+    blocks: &[&[u8]; 4],
+    bytes_per_block: &[u64; 4],
+    n: usize,
+) {
+    // SAFETY: the caller's.
+    unsafe { lane_kernel::blocks::<Neon<true>, 4, W>(state, blocks, bytes_per_block, n) }
+}
+
+/// Rotate both lanes left by `r`: `SHL` by `r`, then `SRI` by `64 - r`
+/// inserts the bits that wrap around; a rotation by 32 is one `REV64` of
+/// the 32-bit halves.
+#[inline(always)]
+unsafe fn rol_shift(a: uint64x2_t, r: u32) -> uint64x2_t {
+    // SAFETY: NEON is part of the target.
+    unsafe {
+        if r == 32 {
+            return vreinterpretq_u64_u32(vrev64q_u32(vreinterpretq_u32_u64(a)));
+        }
+        with_const_count!(r, N => vsriq_n_u64::<{ 64 - N }>(vshlq_n_u64::<N>(a), a))
+    }
 }
 
 /// Rotate every lane left by `r` with one `XAR` per register (a rotate right
-/// of `a ^ 0`).
+/// of `a ^ 0`). A function of its own with SHA3 enabled: `vxarq_u64`
+/// inlines only into code with that feature.
 #[target_feature(enable = "sha3")]
 #[inline]
-fn rol_xar(a: Row, r: u32) -> Row {
+fn rol_xar(a: [uint64x2_t; 2], r: u32) -> [uint64x2_t; 2] {
     let zero = vdupq_n_u64(0);
     [
         with_const_count!(r, N => vxarq_u64::<{ 64 - N }>(a[0], zero)),
@@ -178,102 +179,95 @@ fn rol_xar(a: Row, r: u32) -> Row {
     ]
 }
 
-/// Message rows of the block at byte `offset` of every lane: each pair of
-/// words of lanes 2h and 2h + 1 is transposed with `TRN1`/`TRN2` into
-/// register h of two rows.
-///
-/// # Safety
-/// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
-#[inline(always)]
-unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Row; W] {
-    let mut m = [splat(0); W];
-    for pair in 0..W / 2 {
-        for h in 0..2 {
-            // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane,
-            // since 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment
-            // requirement. Little-endian target, so the bytes are the words.
-            unsafe {
-                let a =
-                    vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h].as_ptr().add(offset + 16 * pair)));
-                let b = vreinterpretq_u64_u8(vld1q_u8(
-                    blocks[2 * h + 1].as_ptr().add(offset + 16 * pair),
-                ));
-                m[2 * pair][h] = vtrn1q_u64(a, b);
-                m[2 * pair + 1][h] = vtrn2q_u64(a, b);
-            }
+/// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second);
+/// rotations by one `XAR` (`Neon<true>`, with SHA3) or by `SHL` + `SRI`.
+#[derive(Clone, Copy)]
+struct Neon<const XAR: bool>([uint64x2_t; 2]);
+
+// SAFETY (every `unsafe` block in this impl): the trait's contract, the CPU
+// has NEON (and SHA3 for `Neon<true>`); loads and stores stay within the
+// arrays they are given.
+impl<const XAR: bool> Row<4> for Neon<XAR> {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        let r = unsafe { vdupq_n_u64(v) };
+        Neon([r, r])
+    }
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        unsafe { Neon([vaddq_u64(self.0[0], b.0[0]), vaddq_u64(self.0[1], b.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, b: Self) -> Self {
+        unsafe { Neon([veorq_u64(self.0[0], b.0[0]), veorq_u64(self.0[1], b.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        unsafe { Neon([vandq_u64(self.0[0], b.0[0]), vandq_u64(self.0[1], b.0[1])]) }
+    }
+    /// With SHA3 one `XAR` per register (a rotate right of `a ^ 0`), else
+    /// `SHL` by `r`, then `SRI` by `64 - r` inserts the bits that wrap
+    /// around; a rotation by 32 is one `REV64` of the 32-bit halves.
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        if XAR {
+            // SAFETY: `Neon<true>` runs only where the CPU has SHA3.
+            Neon(unsafe { rol_xar(self.0, r) })
+        } else {
+            // SAFETY: NEON is part of the target.
+            unsafe { Neon([rol_shift(self.0[0], r), rol_shift(self.0[1], r)]) }
         }
     }
-    m
-}
-
-#[inline(always)]
-fn load_row(row: &[u64; 4]) -> Row {
-    // SAFETY: a row is 32 readable bytes.
-    unsafe { [vld1q_u64(row.as_ptr()), vld1q_u64(row.as_ptr().add(2))] }
-}
-
-#[inline(always)]
-fn store_row(row: &mut [u64; 4], v: Row) {
-    // SAFETY: a row is 32 writable bytes.
-    unsafe {
-        vst1q_u64(row.as_mut_ptr(), v[0]);
-        vst1q_u64(row.as_mut_ptr().add(2), v[1]);
-    }
-}
-
-/// The kernel without SHA3: rotations are `SHL` + `SRI`.
-mod shift {
-    use super::{add, advance, and, load_row, load_rows, splat, store_row, xor, Row, Token};
-    use crate::backend::lane_kernel::lane_kernel;
-
+    /// A carry out of word 0 (sum < step, an all-ones lane) adds one to
+    /// word 1.
     #[inline(always)]
-    fn rol(a: Row, r: u32) -> Row {
-        super::rol_shift(a, r)
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        unsafe {
+            let sum = t0.add(step);
+            let t1 = Neon([
+                vsubq_u64(t1.0[0], vcltq_u64(sum.0[0], step.0[0])),
+                vsubq_u64(t1.0[1], vcltq_u64(sum.0[1], step.0[1])),
+            ]);
+            (sum, t1)
+        }
     }
-
-    lane_kernel!("neon", Row, 4);
-}
-
-/// The kernel with SHA3: rotations are one `XAR`.
-mod xar {
-    use super::{add, advance, and, load_row, load_rows, splat, store_row, xor, Row, Token};
-    use crate::backend::lane_kernel::lane_kernel;
-
-    #[target_feature(enable = "sha3")]
-    #[inline]
-    fn rol(a: Row, r: u32) -> Row {
-        super::rol_xar(a, r)
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 4]) -> Self {
+        unsafe { Neon([vld1q_u64(row.as_ptr()), vld1q_u64(row.as_ptr().add(2))]) }
     }
-
-    lane_kernel!("sha3", Row, 4);
-}
-
-/// Computations per multi-lane call: two registers of two 64-bit lanes.
-pub(crate) const LANES: usize = shift::LANES;
-const _: () = assert!(xar::LANES == LANES);
-
-/// The multi-lane block function (seam in `backend::lanes`): the `XAR` kernel
-/// where the token found SHA3, else the `SHL` + `SRI` one.
-///
-/// # Panics
-/// If the `blocks` are not all the same whole number of blocks long.
-pub(crate) fn compress_lanes<const W: usize>(
-    token: Token,
-    state: &mut crate::backend::lanes::LaneState<W, LANES>,
-    blocks: [&[u8]; LANES],
-    bytes_per_block: [u64; LANES],
-) {
-    if token.sha3 {
-        xar::compress_lanes::<W>(token, state, blocks, bytes_per_block)
-    } else {
-        shift::compress_lanes::<W>(token, state, blocks, bytes_per_block)
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 4]) {
+        unsafe {
+            vst1q_u64(row.as_mut_ptr(), self.0[0]);
+            vst1q_u64(row.as_mut_ptr().add(2), self.0[1]);
+        }
+    }
+    /// Each pair of words of lanes 2h and 2h + 1 is transposed with
+    /// `TRN1`/`TRN2` into register h of two rows.
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Self; W] {
+        // 16 readable bytes at `offset + 16 * pair` of each lane, since
+        // 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment
+        // requirement. Little-endian target, so the bytes are the words.
+        unsafe {
+            let mut m = [Self::splat(0); W];
+            for pair in 0..W / 2 {
+                for h in 0..2 {
+                    let at = offset + 16 * pair;
+                    let a = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h].as_ptr().add(at)));
+                    let b = vreinterpretq_u64_u8(vld1q_u8(blocks[2 * h + 1].as_ptr().add(at)));
+                    m[2 * pair].0[h] = vtrn1q_u64(a, b);
+                    m[2 * pair + 1].0[h] = vtrn2q_u64(a, b);
+                }
+            }
+            m
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::lanes::LaneState;
     use crate::spec::T1_FIRST;
     use rand::{Rng, SeedableRng};
 
@@ -311,7 +305,7 @@ mod tests {
                 want.push((c, t));
             }
             let blocks: [&[u8]; 4] = core::array::from_fn(|i| &data[i][i..i + n * 8 * W]);
-            compress_lanes::<W>(token, &mut state, blocks, bytes_per_block);
+            lanes::<W>(token, &mut state, blocks, bytes_per_block);
             for (i, (c, t)) in want.iter().enumerate() {
                 assert_eq!(
                     &state.chain_of(i),

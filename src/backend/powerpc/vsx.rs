@@ -25,23 +25,14 @@ pub(crate) use imp::*;
 pub(crate) enum Token {}
 
 #[cfg(target_arch = "powerpc")]
-impl Token {
-    pub(crate) fn detect() -> Option<Token> {
+impl crate::backend::isa::Isa for Token {
+    fn detect() -> Option<Token> {
         None
     }
-}
 
-#[cfg(target_arch = "powerpc")]
-pub(crate) fn compress_256(t: Token, _: &mut [u64; 4], _: &mut [u64; 2], _: &[u8], _: u64) {
-    match t {}
-}
-#[cfg(target_arch = "powerpc")]
-pub(crate) fn compress_512(t: Token, _: &mut [u64; 8], _: &mut [u64; 2], _: &[u8], _: u64) {
-    match t {}
-}
-#[cfg(target_arch = "powerpc")]
-pub(crate) fn compress_1024(t: Token, _: &mut [u64; 16], _: &mut [u64; 2], _: &[u8], _: u64) {
-    match t {}
+    fn compress<const W: usize>(self, _: &mut [u64; W], _: &mut [u64; 2], _: &[u8], _: u64) {
+        match self {}
+    }
 }
 
 #[cfg(target_arch = "powerpc64")]
@@ -51,6 +42,8 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
+    use crate::backend::isa::Isa;
+    use crate::backend::lanes::{Kernel, LaneJob};
     use crate::backend::layout::{mix_of, odd_source_in};
     use crate::spec::{rot, C240, T1_FIRST};
 
@@ -58,13 +51,34 @@ mod imp {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub(crate) struct Token(());
 
-    impl Token {
-        pub(crate) fn detect() -> Option<Token> {
-            if power8_vector_detected() {
-                Some(Token(()))
-            } else {
-                None
-            }
+    impl Isa for Token {
+        const LANES: usize = 2;
+
+        fn detect() -> Option<Token> {
+            power8_vector_detected().then_some(Token(()))
+        }
+
+        /// Out of line, one instance per width, so that callers share it
+        /// (also where POWER8 vectors are the target's baseline, ppc64le).
+        #[inline(never)]
+        fn compress<const W: usize>(
+            self,
+            chain: &mut [u64; W],
+            tweak: &mut [u64; 2],
+            blocks: &[u8],
+            bytes_per_block: u64,
+        ) {
+            let mut words = Words::from_chain(chain);
+            let n = blocks.len() / (8 * W);
+            // SAFETY: the token proves POWER8 vectors; `blocks` holds `n`
+            // whole blocks.
+            unsafe { blocks_power8::<W>(&mut words, tweak, blocks.as_ptr(), n, bytes_per_block) };
+            *chain = words.to_chain();
+        }
+
+        #[inline]
+        fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+            job.run::<2, _>(Kernel(self, lanes::lanes::<W>))
         }
     }
 
@@ -75,69 +89,6 @@ mod imp {
     #[cfg(not(feature = "std"))]
     fn power8_vector_detected() -> bool {
         cfg!(target_feature = "power8-vector")
-    }
-
-    pub(crate) fn compress_256(
-        _: Token,
-        chain: &mut [u64; 4],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        let mut words = Words::from_chain(chain);
-        // SAFETY: the token proves POWER8 vectors; `blocks` holds `len / 32` whole blocks.
-        unsafe {
-            blocks_256(
-                &mut words,
-                tweak,
-                blocks.as_ptr(),
-                blocks.len() / 32,
-                bytes_per_block,
-            )
-        };
-        *chain = words.to_chain();
-    }
-
-    pub(crate) fn compress_512(
-        _: Token,
-        chain: &mut [u64; 8],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        let mut words = Words::from_chain(chain);
-        // SAFETY: the token proves POWER8 vectors; `blocks` holds `len / 64` whole blocks.
-        unsafe {
-            blocks_512(
-                &mut words,
-                tweak,
-                blocks.as_ptr(),
-                blocks.len() / 64,
-                bytes_per_block,
-            )
-        };
-        *chain = words.to_chain();
-    }
-
-    pub(crate) fn compress_1024(
-        _: Token,
-        chain: &mut [u64; 16],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        let mut words = Words::from_chain(chain);
-        // SAFETY: the token proves POWER8 vectors; `blocks` holds `len / 128` whole blocks.
-        unsafe {
-            blocks_1024(
-                &mut words,
-                tweak,
-                blocks.as_ptr(),
-                blocks.len() / 128,
-                bytes_per_block,
-            )
-        };
-        *chain = words.to_chain();
     }
 
     type D = vector_unsigned_long;
@@ -551,8 +502,10 @@ mod imp {
         }
     }
 
+    /// # Safety
+    /// `b` points to `n` blocks of `8 * W` bytes; the CPU has POWER8 vectors.
     #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_256(
+    unsafe fn blocks_power8<const W: usize>(
         words: &mut Words,
         tweak: &mut [u64; 2],
         b: *const u8,
@@ -560,31 +513,7 @@ mod imp {
         bytes_per_block: u64,
     ) {
         // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
-        unsafe { blocks::<4>(words, tweak, b, n, bytes_per_block) }
-    }
-
-    #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_512(
-        words: &mut Words,
-        tweak: &mut [u64; 2],
-        b: *const u8,
-        n: usize,
-        bytes_per_block: u64,
-    ) {
-        // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
-        unsafe { blocks::<8>(words, tweak, b, n, bytes_per_block) }
-    }
-
-    #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_1024(
-        words: &mut Words,
-        tweak: &mut [u64; 2],
-        b: *const u8,
-        n: usize,
-        bytes_per_block: u64,
-    ) {
-        // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
-        unsafe { blocks::<16>(words, tweak, b, n, bytes_per_block) }
+        unsafe { blocks::<W>(words, tweak, b, n, bytes_per_block) }
     }
 
     // =======================================================================
@@ -597,101 +526,111 @@ mod imp {
     // as they are loaded (`xxpermdi`).
     // =======================================================================
 
-    pub(crate) use lanes::{compress_lanes, LANES};
-
     mod lanes {
         use super::{load_words, Token, D};
-        use crate::backend::lane_kernel::lane_kernel;
+        use crate::backend::isa::Row;
+        use crate::backend::lane_kernel;
+        use crate::backend::lanes::{block_count, LaneState};
         use core::intrinsics::simd::{
             simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor,
         };
         use core::mem::transmute;
         use core::simd::Simd;
 
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn splat(v: u64) -> D {
-            // SAFETY: two u64 are the 16 bytes of the vector.
-            unsafe { transmute([v, v]) }
-        }
-
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn add(a: D, b: D) -> D {
-            // SAFETY: a lane-wise add; POWER8 vectors are enabled (`vaddudm`).
-            unsafe { simd_add(a, b) }
-        }
-
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn xor(a: D, b: D) -> D {
-            // SAFETY: a lane-wise xor.
-            unsafe { simd_xor(a, b) }
-        }
-
-        /// Rotate both lanes left by `r`: one `vrld` (a funnel shift of a word with
-        /// itself is a rotation).
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn rol(a: D, r: u32) -> D {
-            // SAFETY: a lane-wise funnel shift by counts below 64.
-            unsafe { simd_funnel_shl(a, a, splat(r as u64)) }
-        }
-
-        /// Message rows of the block at byte `offset` of both lanes: each pair of
-        /// words of lane 0 and lane 1 transposed with two `xxpermdi`.
+        /// The multi-lane block function (seam in `backend::lanes`).
         ///
+        /// # Panics
+        /// If the `blocks` are not all the same whole number of blocks long.
+        pub(super) fn lanes<const W: usize>(
+            _: Token,
+            state: &mut LaneState<W, 2>,
+            blocks: [&[u8]; 2],
+            bytes_per_block: [u64; 2],
+        ) {
+            let n = block_count::<W, 2>(&blocks);
+            // SAFETY: the token proves POWER8 vectors; every lane holds `n`
+            // whole blocks.
+            unsafe { lanes_power8::<W>(state, &blocks, &bytes_per_block, n) }
+        }
+
         /// # Safety
-        /// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
+        /// The CPU has POWER8 vectors; every `blocks[i]` holds `n` blocks.
         #[target_feature(enable = "power8-vector")]
-        #[inline]
-        unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [D; W] {
-            let mut m = [splat(0); W];
-            for pair in 0..W / 2 {
-                // SAFETY: 16 readable bytes at `offset + 16 * pair` of each lane, since
-                // 16 * (pair + 1) <= 8 * W.
+        unsafe fn lanes_power8<const W: usize>(
+            state: &mut LaneState<W, 2>,
+            blocks: &[&[u8]; 2],
+            bytes_per_block: &[u64; 2],
+            n: usize,
+        ) {
+            // SAFETY: the caller's.
+            unsafe { lane_kernel::blocks::<D, 2, W>(state, blocks, bytes_per_block, n) }
+        }
+
+        // SAFETY (every `unsafe` block in this impl): the trait's contract,
+        // the CPU has POWER8 vectors; loads and stores stay within the
+        // arrays they are given; the vector is the 16 bytes of two u64.
+        impl Row<2> for D {
+            #[inline(always)]
+            unsafe fn splat(v: u64) -> Self {
+                unsafe { transmute([v, v]) }
+            }
+            /// `vaddudm`.
+            #[inline(always)]
+            unsafe fn add(self, b: Self) -> Self {
+                unsafe { simd_add(self, b) }
+            }
+            #[inline(always)]
+            unsafe fn xor(self, b: Self) -> Self {
+                unsafe { simd_xor(self, b) }
+            }
+            #[inline(always)]
+            unsafe fn and(self, b: Self) -> Self {
+                unsafe { simd_and(self, b) }
+            }
+            /// One `vrld`: a funnel shift of a word with itself is a rotation.
+            #[inline(always)]
+            unsafe fn rol(self, r: u32) -> Self {
+                unsafe { simd_funnel_shl(self, self, Self::splat(r as u64)) }
+            }
+            /// A carry out of word 0 (sum < step, an all-ones lane) adds one
+            /// to word 1.
+            #[inline(always)]
+            unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
                 unsafe {
-                    let a = load_words(blocks[0].as_ptr().add(offset + 16 * pair));
-                    let b = load_words(blocks[1].as_ptr().add(offset + 16 * pair));
-                    m[2 * pair] = simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([0, 2]) });
-                    m[2 * pair + 1] =
-                        simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([1, 3]) });
+                    let sum = simd_add(t0, step);
+                    (sum, simd_sub(t1, simd_lt::<D, D>(sum, step)))
                 }
             }
-            m
+            #[inline(always)]
+            unsafe fn load_row(row: &[u64; 2]) -> Self {
+                unsafe { transmute(*row) }
+            }
+            #[inline(always)]
+            unsafe fn store_row(self, row: &mut [u64; 2]) {
+                *row = unsafe { transmute::<D, [u64; 2]>(self) };
+            }
+            /// Each pair of words of lane 0 and lane 1 transposed with two
+            /// `xxpermdi`.
+            #[inline(always)]
+            unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
+                // 16 readable bytes at `offset + 16 * pair` of each lane,
+                // since 16 * (pair + 1) <= 8 * W.
+                unsafe {
+                    let mut m = [Self::splat(0); W];
+                    // `while`, not `for`: `Range::next` does not inline here.
+                    let mut pair = 0;
+                    while pair < W / 2 {
+                        let a = load_words(blocks[0].as_ptr().add(offset + 16 * pair));
+                        let b = load_words(blocks[1].as_ptr().add(offset + 16 * pair));
+                        m[2 * pair] =
+                            simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([0, 2]) });
+                        m[2 * pair + 1] =
+                            simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([1, 3]) });
+                        pair += 1;
+                    }
+                    m
+                }
+            }
         }
-
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn load_row(row: &[u64; 2]) -> D {
-            // SAFETY: a row is 16 bytes of two native-endian words.
-            unsafe { transmute(*row) }
-        }
-
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn store_row(row: &mut [u64; 2], v: D) {
-            // SAFETY: as in `load_row`.
-            *row = unsafe { transmute::<D, [u64; 2]>(v) };
-        }
-
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn and(a: D, b: D) -> D {
-            // SAFETY: a lane-wise and.
-            unsafe { simd_and(a, b) }
-        }
-
-        /// Tweak words plus `step`: a carry out of word 0 (sum < step, an all-ones
-        /// lane) adds one to word 1.
-        #[target_feature(enable = "power8-vector")]
-        #[inline]
-        fn advance(t0: D, t1: D, step: D) -> (D, D) {
-            let sum = add(t0, step);
-            // SAFETY: lane-wise compare and subtract.
-            (sum, unsafe { simd_sub(t1, simd_lt::<D, D>(sum, step)) })
-        }
-
-        lane_kernel!("power8-vector", D, 2);
     }
 }

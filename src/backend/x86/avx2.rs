@@ -4,7 +4,10 @@
 //! for Skein-1024 (whose odd permutations happen to swap the two registers
 //! and shuffle within each, so no blends are needed).
 
-use super::engine::{compress, lane_kernel, Half};
+use super::engine::{compress, Half};
+use crate::backend::isa::{width, Isa, Pair, Row};
+use crate::backend::lane_kernel;
+use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
@@ -12,12 +15,6 @@ cpufeatures::new!(avx2_cpuid, "avx2");
 /// Proof that this CPU has AVX2 (and the OS saves ymm state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token(());
-
-impl Token {
-    pub(crate) fn detect() -> Option<Token> {
-        avx2_cpuid::get().then_some(Token(()))
-    }
-}
 
 /// Two lanes (Skein-256 half state).
 #[derive(Clone, Copy)]
@@ -229,66 +226,82 @@ unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
     }
 }
 
-#[target_feature(enable = "avx2")]
-unsafe fn compress_256_avx2(
-    chain: &mut [u64; 4],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target feature is the one X2 uses.
-    unsafe { compress::<X2, 4>(chain, tweak, blocks, bytes_per_block) }
-}
-#[target_feature(enable = "avx2")]
-unsafe fn compress_512_avx2(
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target feature is the one X4 uses.
-    unsafe { compress::<X4, 8>(chain, tweak, blocks, bytes_per_block) }
-}
-#[target_feature(enable = "avx2")]
-unsafe fn compress_1024_avx2(
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target feature is the one X8 uses.
-    unsafe { compress::<X8, 16>(chain, tweak, blocks, bytes_per_block) }
+impl Isa for Token {
+    const LANES: usize = 4;
+    const INTERLEAVED: bool = true;
+
+    fn detect() -> Option<Token> {
+        avx2_cpuid::get().then_some(Token(()))
+    }
+
+    #[inline]
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        // SAFETY: a Token exists only if detection found AVX2.
+        unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
+    }
+
+    #[inline]
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
+        if two {
+            job.run::<8, _>(Kernel(self, lanes::<Pair<__m256i, 4>, 8, W>))
+        } else {
+            job.run::<4, _>(Kernel(self, lanes::<__m256i, 4, W>))
+        }
+    }
 }
 
-pub(crate) fn compress_256(
-    _: Token,
-    chain: &mut [u64; 4],
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn single_stream<const W: usize>(
+    chain: &mut [u64; W],
     tweak: &mut [u64; 2],
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    // SAFETY: a Token exists only if detection found AVX2.
-    unsafe { compress_256_avx2(chain, tweak, blocks, bytes_per_block) }
+    // SAFETY: this function's target features are the ones the halves use;
+    // each arm is the one whose width is W.
+    unsafe {
+        match W {
+            4 => compress::<X2, 4>(width(chain), tweak, blocks, bytes_per_block),
+            8 => compress::<X4, 8>(width(chain), tweak, blocks, bytes_per_block),
+            _ => compress::<X8, 16>(width(chain), tweak, blocks, bytes_per_block),
+        }
+    }
 }
-pub(crate) fn compress_512(
+
+/// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+fn lanes<R: Row<L>, const L: usize, const W: usize>(
     _: Token,
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
+    state: &mut LaneState<W, L>,
+    blocks: [&[u8]; L],
+    bytes_per_block: [u64; L],
 ) {
-    // SAFETY: a Token exists only if detection found AVX2.
-    unsafe { compress_512_avx2(chain, tweak, blocks, bytes_per_block) }
+    let n = block_count::<W, L>(&blocks);
+    // SAFETY: the token proves AVX2; every lane holds `n` whole blocks.
+    unsafe { lanes_avx2::<R, L, W>(state, &blocks, &bytes_per_block, n) }
 }
-pub(crate) fn compress_1024(
-    _: Token,
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
+
+/// # Safety
+/// The CPU has AVX2; every `blocks[i]` holds `n` blocks.
+#[target_feature(enable = "avx2")]
+unsafe fn lanes_avx2<R: Row<L>, const L: usize, const W: usize>(
+    state: &mut LaneState<W, L>,
+    blocks: &[&[u8]; L],
+    bytes_per_block: &[u64; L],
+    n: usize,
 ) {
-    // SAFETY: a Token exists only if detection found AVX2.
-    unsafe { compress_1024_avx2(chain, tweak, blocks, bytes_per_block) }
+    // SAFETY: the caller's.
+    unsafe { lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n) }
 }
 
 // ===========================================================================
@@ -303,118 +316,90 @@ pub(crate) fn compress_1024(
 // multiple of 8 are one byte shuffle, the others two shifts and an or.
 // Seam: `backend::lanes`.
 
-#[target_feature(enable = "avx2")]
-#[inline]
-fn add(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_add_epi64(a, b)
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn xor(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_xor_si256(a, b)
-}
-
-/// Rotate every lane left by `r` (a constant after inlining).
-///
-/// Multiples of 8 are one byte shuffle, the others two shifts and an or.
-/// (On the AMD EPYC VM of docs/x86-64.md shifts have one pipe against 3-4 for add/xor/or,
-/// tools/bench/latency-probe; taking 8k + 1 as a byte shuffle, `y + y` and
-/// one shift measured no faster: the kernel is bound by all its operations,
-/// and that form has one more.)
-#[target_feature(enable = "avx2")]
-#[inline]
-fn rol(a: __m256i, r: u32) -> __m256i {
-    if r.is_multiple_of(8) {
-        // Byte b of each word takes byte (b - r/8) mod 8.
-        let shift = (r / 8) as u64;
-        let mut index = 0u64;
-        for b in 0..8 {
-            index |= ((b + 8 - shift) % 8) << (8 * b);
-        }
-        let upper = index + 0x0808_0808_0808_0808;
-        let mask = _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
-        _mm256_shuffle_epi8(a, mask)
-    } else {
-        let left = _mm256_sll_epi64(a, _mm_cvtsi32_si128(r as i32));
-        let right = _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - r as i32));
-        _mm256_or_si256(left, right)
+// SAFETY (every `unsafe` block in this impl): the trait's contract, the
+// CPU has AVX2; loads and stores stay within the arrays they are given.
+impl Row<4> for __m256i {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        unsafe { _mm256_set1_epi64x(v as i64) }
     }
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn splat(v: u64) -> __m256i {
-    _mm256_set1_epi64x(v as i64)
-}
-
-/// Message rows of the block at byte `offset` of every lane: 4x4 transposes
-/// of each 32-byte quarter.
-///
-/// # Safety
-/// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m256i; W] {
-    let mut m = [_mm256_setzero_si256(); W];
-    for quarter in 0..W / 4 {
-        let mut r = [_mm256_setzero_si256(); 4];
-        for i in 0..4 {
-            // SAFETY: 32 readable bytes at `offset + 32 * quarter` of each lane,
-            // since 32 * (quarter + 1) <= 8 * W (unaligned loads).
-            r[i] =
-                unsafe { _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast()) };
-        }
-        let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
-        let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
-        let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
-        let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
-        m[4 * quarter] = _mm256_permute2x128_si256::<0x20>(lo01, lo23);
-        m[4 * quarter + 1] = _mm256_permute2x128_si256::<0x20>(hi01, hi23);
-        m[4 * quarter + 2] = _mm256_permute2x128_si256::<0x31>(lo01, lo23);
-        m[4 * quarter + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        unsafe { _mm256_add_epi64(self, b) }
     }
-    m
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn load_row(row: &[u64; 4]) -> __m256i {
-    // SAFETY: a row is 32 readable bytes.
-    unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn store_row(row: &mut [u64; 4], v: __m256i) {
-    // SAFETY: a row is 32 writable bytes.
-    unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), v) }
-}
-
-/// Tweak words plus `step`, carrying out of word 0 into word 1.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn advance(t0: __m256i, t1: __m256i, step: __m256i) -> (__m256i, __m256i) {
-    let sum = add(t0, step);
-    // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
-    let carry = _mm256_or_si256(
-        _mm256_and_si256(t0, step),
-        _mm256_andnot_si256(sum, _mm256_or_si256(t0, step)),
-    );
-    (sum, add(t1, _mm256_srli_epi64::<63>(carry)))
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn and(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_and_si256(a, b)
-}
-
-lane_kernel!("avx2", __m256i, 4);
-
-/// Two groups of 4 lanes per call, 8 computations (see
-/// `interleaved_lane_kernel!`).
-pub(crate) mod interleaved {
-    use core::arch::x86_64::__m256i;
-    crate::backend::lane_kernel::interleaved_lane_kernel!("avx2", __m256i, 4, 8);
+    #[inline(always)]
+    unsafe fn xor(self, b: Self) -> Self {
+        unsafe { _mm256_xor_si256(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        unsafe { _mm256_and_si256(self, b) }
+    }
+    /// Multiples of 8 are one byte shuffle, the others two shifts and an
+    /// or (docs/x86-64.md: why not a byte shuffle for 8k + 1 too).
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        unsafe {
+            if r.is_multiple_of(8) {
+                // Byte b of each word takes byte (b - r/8) mod 8.
+                let shift = (r / 8) as u64;
+                let mut index = 0u64;
+                for b in 0..8 {
+                    index |= ((b + 8 - shift) % 8) << (8 * b);
+                }
+                let upper = index + 0x0808_0808_0808_0808;
+                let mask =
+                    _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
+                _mm256_shuffle_epi8(self, mask)
+            } else {
+                let left = _mm256_sll_epi64(self, _mm_cvtsi32_si128(r as i32));
+                let right = _mm256_srl_epi64(self, _mm_cvtsi32_si128(64 - r as i32));
+                _mm256_or_si256(left, right)
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        unsafe {
+            let sum = _mm256_add_epi64(t0, step);
+            // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
+            let carry = _mm256_or_si256(
+                _mm256_and_si256(t0, step),
+                _mm256_andnot_si256(sum, _mm256_or_si256(t0, step)),
+            );
+            (sum, _mm256_add_epi64(t1, _mm256_srli_epi64::<63>(carry)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 4]) -> Self {
+        unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 4]) {
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), self) }
+    }
+    /// 4x4 transposes of each 32-byte quarter of the block.
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Self; W] {
+        unsafe {
+            let mut m = [_mm256_setzero_si256(); W];
+            for quarter in 0..W / 4 {
+                let mut r = [_mm256_setzero_si256(); 4];
+                for i in 0..4 {
+                    // 32 readable bytes at `offset + 32 * quarter` of each
+                    // lane, since 32 * (quarter + 1) <= 8 * W (unaligned).
+                    r[i] = _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast());
+                }
+                let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
+                let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
+                let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
+                let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
+                m[4 * quarter] = _mm256_permute2x128_si256::<0x20>(lo01, lo23);
+                m[4 * quarter + 1] = _mm256_permute2x128_si256::<0x20>(hi01, hi23);
+                m[4 * quarter + 2] = _mm256_permute2x128_si256::<0x31>(lo01, lo23);
+                m[4 * quarter + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
+            }
+            m
+        }
+    }
 }

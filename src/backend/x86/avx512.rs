@@ -3,7 +3,10 @@
 //! state is one register: xmm for Skein-256, ymm for Skein-512 (VL forms),
 //! zmm for Skein-1024, so a round is four instructions.
 
-use super::engine::{compress, lane_kernel, Half};
+use super::engine::{compress, Half};
+use crate::backend::isa::{width, Isa, Pair, Row};
+use crate::backend::lane_kernel;
+use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
@@ -11,12 +14,6 @@ cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
 /// Proof that this CPU has AVX-512F and AVX-512VL (and the OS saves zmm state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token(());
-
-impl Token {
-    pub(crate) fn detect() -> Option<Token> {
-        avx512_cpuid::get().then_some(Token(()))
-    }
-}
 
 /// Two lanes (Skein-256 half state).
 #[derive(Clone, Copy)]
@@ -185,66 +182,82 @@ impl Half for X8 {
     }
 }
 
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn compress_256_avx512(
-    chain: &mut [u64; 4],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target features are the ones X2 uses.
-    unsafe { compress::<X2, 4>(chain, tweak, blocks, bytes_per_block) }
-}
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn compress_512_avx512(
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target features are the ones X4 uses.
-    unsafe { compress::<X4, 8>(chain, tweak, blocks, bytes_per_block) }
-}
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn compress_1024_avx512(
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target features are the ones X8 uses.
-    unsafe { compress::<X8, 16>(chain, tweak, blocks, bytes_per_block) }
+impl Isa for Token {
+    const LANES: usize = 8;
+    const INTERLEAVED: bool = true;
+
+    fn detect() -> Option<Token> {
+        avx512_cpuid::get().then_some(Token(()))
+    }
+
+    #[inline]
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        // SAFETY: a Token exists only if detection found AVX-512F and VL.
+        unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
+    }
+
+    #[inline]
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
+        if two {
+            job.run::<16, _>(Kernel(self, lanes::<Pair<__m512i, 8>, 16, W>))
+        } else {
+            job.run::<8, _>(Kernel(self, lanes::<__m512i, 8, W>))
+        }
+    }
 }
 
-pub(crate) fn compress_256(
-    _: Token,
-    chain: &mut [u64; 4],
+/// # Safety
+/// The CPU has AVX-512F and VL.
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn single_stream<const W: usize>(
+    chain: &mut [u64; W],
     tweak: &mut [u64; 2],
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    // SAFETY: a Token exists only if detection found AVX-512F and VL.
-    unsafe { compress_256_avx512(chain, tweak, blocks, bytes_per_block) }
+    // SAFETY: this function's target features are the ones the halves use;
+    // each arm is the one whose width is W.
+    unsafe {
+        match W {
+            4 => compress::<X2, 4>(width(chain), tweak, blocks, bytes_per_block),
+            8 => compress::<X4, 8>(width(chain), tweak, blocks, bytes_per_block),
+            _ => compress::<X8, 16>(width(chain), tweak, blocks, bytes_per_block),
+        }
+    }
 }
-pub(crate) fn compress_512(
+
+/// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+fn lanes<R: Row<L>, const L: usize, const W: usize>(
     _: Token,
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
+    state: &mut LaneState<W, L>,
+    blocks: [&[u8]; L],
+    bytes_per_block: [u64; L],
 ) {
-    // SAFETY: a Token exists only if detection found AVX-512F and VL.
-    unsafe { compress_512_avx512(chain, tweak, blocks, bytes_per_block) }
+    let n = block_count::<W, L>(&blocks);
+    // SAFETY: the token proves AVX-512F and VL; every lane holds `n` whole blocks.
+    unsafe { lanes_avx512::<R, L, W>(state, &blocks, &bytes_per_block, n) }
 }
-pub(crate) fn compress_1024(
-    _: Token,
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
+
+/// # Safety
+/// The CPU has AVX-512F and VL; every `blocks[i]` holds `n` blocks.
+#[target_feature(enable = "avx512f")]
+unsafe fn lanes_avx512<R: Row<L>, const L: usize, const W: usize>(
+    state: &mut LaneState<W, L>,
+    blocks: &[&[u8]; L],
+    bytes_per_block: &[u64; L],
+    n: usize,
 ) {
-    // SAFETY: a Token exists only if detection found AVX-512F and VL.
-    unsafe { compress_1024_avx512(chain, tweak, blocks, bytes_per_block) }
+    // SAFETY: the caller's.
+    unsafe { lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n) }
 }
 
 // ===========================================================================
@@ -259,32 +272,6 @@ pub(crate) fn compress_1024(
 // vpxorq, and the word permutation is only a renaming of registers. Message
 // blocks are transposed into rows as they are loaded (unpack + 128-bit
 // shuffles). Seam: `backend::lanes`.
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn add(a: __m512i, b: __m512i) -> __m512i {
-    _mm512_add_epi64(a, b)
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn xor(a: __m512i, b: __m512i) -> __m512i {
-    _mm512_xor_si512(a, b)
-}
-
-/// Rotate every lane left by `r`; with `r` a constant after inlining this is a
-/// single vprolq with an immediate.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn rol(a: __m512i, r: u32) -> __m512i {
-    _mm512_rolv_epi64(a, _mm512_set1_epi64(r as i64))
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn splat(v: u64) -> __m512i {
-    _mm512_set1_epi64(v as i64)
-}
 
 /// The transpose of an 8x8 matrix of words: `out[j]` lane `i` = `r[i]` lane `j`.
 #[target_feature(enable = "avx512f")]
@@ -321,91 +308,91 @@ fn transpose8(r: [__m512i; 8]) -> [__m512i; 8] {
     ]
 }
 
-/// Message rows of the block at byte `offset` of every lane.
-///
-/// # Safety
-/// Every `blocks[i]` must hold at least `offset + 8 * W` bytes.
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 8], offset: usize) -> [__m512i; W] {
-    let mut m = [_mm512_setzero_si512(); W];
-    let mut at = [core::ptr::null::<u8>(); 8];
-    for i in 0..8 {
-        // SAFETY: the caller guarantees `offset + 8 * W` bytes in every lane.
-        at[i] = unsafe { blocks[i].as_ptr().add(offset) };
+// SAFETY (every `unsafe` block in this impl): the trait's contract, the
+// CPU has AVX-512F; loads and stores stay within the arrays they are given.
+impl Row<8> for __m512i {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        unsafe { _mm512_set1_epi64(v as i64) }
     }
-    if W == 4 {
-        // Two lanes per row: lane i in the low half, lane i + 4 in the high half.
-        let mut r = [_mm512_setzero_si512(); 4];
-        for i in 0..4 {
-            // SAFETY: 32 readable bytes at each lane's offset (unaligned loads).
-            let (lo, hi) = unsafe {
-                (
-                    _mm256_loadu_si256(at[i].cast()),
-                    _mm256_loadu_si256(at[i + 4].cast()),
-                )
-            };
-            r[i] = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        unsafe { _mm512_add_epi64(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, b: Self) -> Self {
+        unsafe { _mm512_xor_si512(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        unsafe { _mm512_and_si512(self, b) }
+    }
+    /// With `r` a constant after inlining, a single vprolq with an immediate.
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        unsafe { _mm512_rolv_epi64(self, _mm512_set1_epi64(r as i64)) }
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        unsafe {
+            let sum = _mm512_add_epi64(t0, step);
+            let carry = _mm512_cmplt_epu64_mask(sum, step);
+            (
+                sum,
+                _mm512_mask_add_epi64(t1, carry, t1, _mm512_set1_epi64(1)),
+            )
         }
-        let lo01 = _mm512_unpacklo_epi64(r[0], r[1]);
-        let lo23 = _mm512_unpacklo_epi64(r[2], r[3]);
-        let hi01 = _mm512_unpackhi_epi64(r[0], r[1]);
-        let hi23 = _mm512_unpackhi_epi64(r[2], r[3]);
-        let words_0 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
-        let words_2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-        m[0] = _mm512_permutex2var_epi64(lo01, words_0, lo23);
-        m[1] = _mm512_permutex2var_epi64(hi01, words_0, hi23);
-        m[2] = _mm512_permutex2var_epi64(lo01, words_2, lo23);
-        m[3] = _mm512_permutex2var_epi64(hi01, words_2, hi23);
-    } else {
-        for half in 0..W / 8 {
-            let mut rows = [_mm512_setzero_si512(); 8];
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 8]) -> Self {
+        unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 8]) {
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 8], offset: usize) -> [Self; W] {
+        // Every lane holds `offset + 8 * W` readable bytes (the contract);
+        // the loads are unaligned.
+        unsafe {
+            let mut m = [_mm512_setzero_si512(); W];
+            let mut at = [core::ptr::null::<u8>(); 8];
             for i in 0..8 {
-                // SAFETY: 64 readable bytes at `64 * half` past each lane's
-                // offset, since 64 * (half + 1) <= 8 * W (unaligned loads).
-                rows[i] = unsafe { _mm512_loadu_si512(at[i].add(64 * half).cast()) };
+                at[i] = blocks[i].as_ptr().add(offset);
             }
-            let cols = transpose8(rows);
-            m[8 * half..8 * half + 8].copy_from_slice(&cols);
+            if W == 4 {
+                // Two lanes per row: lane i in the low half, lane i + 4 in
+                // the high half.
+                let mut r = [_mm512_setzero_si512(); 4];
+                for i in 0..4 {
+                    let lo = _mm256_loadu_si256(at[i].cast());
+                    let hi = _mm256_loadu_si256(at[i + 4].cast());
+                    r[i] = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+                }
+                let lo01 = _mm512_unpacklo_epi64(r[0], r[1]);
+                let lo23 = _mm512_unpacklo_epi64(r[2], r[3]);
+                let hi01 = _mm512_unpackhi_epi64(r[0], r[1]);
+                let hi23 = _mm512_unpackhi_epi64(r[2], r[3]);
+                let words_0 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+                let words_2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+                m[0] = _mm512_permutex2var_epi64(lo01, words_0, lo23);
+                m[1] = _mm512_permutex2var_epi64(hi01, words_0, hi23);
+                m[2] = _mm512_permutex2var_epi64(lo01, words_2, lo23);
+                m[3] = _mm512_permutex2var_epi64(hi01, words_2, hi23);
+            } else {
+                for half in 0..W / 8 {
+                    let mut rows = [_mm512_setzero_si512(); 8];
+                    for i in 0..8 {
+                        // 64 bytes at `64 * half` past each lane's offset,
+                        // since 64 * (half + 1) <= 8 * W.
+                        rows[i] = _mm512_loadu_si512(at[i].add(64 * half).cast());
+                    }
+                    let cols = transpose8(rows);
+                    m[8 * half..8 * half + 8].copy_from_slice(&cols);
+                }
+            }
+            m
         }
     }
-    m
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn load_row(row: &[u64; 8]) -> __m512i {
-    // SAFETY: a row is 64 readable bytes.
-    unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn store_row(row: &mut [u64; 8], v: __m512i) {
-    // SAFETY: a row is 64 writable bytes.
-    unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), v) }
-}
-
-/// Tweak words plus `step`, carrying out of word 0 into word 1.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn advance(t0: __m512i, t1: __m512i, step: __m512i) -> (__m512i, __m512i) {
-    let sum = add(t0, step);
-    let carry = _mm512_cmplt_epu64_mask(sum, step);
-    (sum, _mm512_mask_add_epi64(t1, carry, t1, splat(1)))
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn and(a: __m512i, b: __m512i) -> __m512i {
-    _mm512_and_si512(a, b)
-}
-
-lane_kernel!("avx512f", __m512i, 8);
-
-/// Two groups of 8 lanes per call, 16 computations (see
-/// `interleaved_lane_kernel!`).
-pub(crate) mod interleaved {
-    use core::arch::x86_64::__m512i;
-    crate::backend::lane_kernel::interleaved_lane_kernel!("avx512f", __m512i, 8, 16);
 }

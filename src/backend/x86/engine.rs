@@ -1,6 +1,6 @@
 //! What the x86 SIMD backends (sse2, avx2, avx512) share: the single-stream
 //! Threefish engine, written once over a `Half` of the state (their
-//! multi-lane kernels come from `backend::lane_kernel`).
+//! multi-lane kernels are `backend::lane_kernel` over their `Row`s).
 //!
 //! Layout (`backend::layout`, shared with PowerPC): the even words, which are always
 //! the addition targets of MIX, live in one `Half`; the odd words, which are
@@ -221,7 +221,3 @@ pub(crate) unsafe fn compress<H: Half, const W: usize>(
         chain[2 * l + 1] = odd[l];
     }
 }
-
-// The multi-lane kernel is written once for every instruction set, in
-// `backend::lane_kernel`.
-pub(crate) use crate::backend::lane_kernel::lane_kernel;

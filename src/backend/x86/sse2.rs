@@ -4,7 +4,10 @@
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
 //! permutation is one `pshufd` or `shufpd` per register.
 
-use super::engine::{compress, lane_kernel, Half};
+use super::engine::{compress, Half};
+use crate::backend::isa::{width, Isa, Pair, Row};
+use crate::backend::lane_kernel;
+use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(sse2_cpuid, "sse2");
@@ -12,12 +15,6 @@ cpufeatures::new!(sse2_cpuid, "sse2");
 /// Proof that this CPU has SSE2 (always true on x86-64; kept for symmetry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token(());
-
-impl Token {
-    pub(crate) fn detect() -> Option<Token> {
-        sse2_cpuid::get().then_some(Token(()))
-    }
-}
 
 /// `2 * K` lanes in `K` xmm registers.
 #[derive(Clone, Copy)]
@@ -135,172 +132,160 @@ impl<const K: usize> Half for Regs<K> {
     }
 }
 
-#[target_feature(enable = "sse2")]
-unsafe fn compress_256_sse2(
-    chain: &mut [u64; 4],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: `Regs` uses SSE2 only.
-    unsafe { compress::<Regs<1>, 4>(chain, tweak, blocks, bytes_per_block) }
-}
-#[target_feature(enable = "sse2")]
-unsafe fn compress_512_sse2(
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: `Regs` uses SSE2 only.
-    unsafe { compress::<Regs<2>, 8>(chain, tweak, blocks, bytes_per_block) }
-}
-#[target_feature(enable = "sse2")]
-unsafe fn compress_1024_sse2(
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: `Regs` uses SSE2 only.
-    unsafe { compress::<Regs<4>, 16>(chain, tweak, blocks, bytes_per_block) }
+impl Isa for Token {
+    const LANES: usize = 2;
+    const INTERLEAVED: bool = true;
+
+    fn detect() -> Option<Token> {
+        sse2_cpuid::get().then_some(Token(()))
+    }
+
+    #[inline]
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        // SAFETY: a Token exists only if detection found SSE2.
+        unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
+    }
+
+    #[inline]
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
+        if two {
+            job.run::<4, _>(Kernel(self, lanes::<Pair<__m128i, 2>, 4, W>))
+        } else {
+            job.run::<2, _>(Kernel(self, lanes::<__m128i, 2, W>))
+        }
+    }
 }
 
-pub(crate) fn compress_256(
-    _: Token,
-    chain: &mut [u64; 4],
+/// Out of line, one instance per width: SSE2 is the x86-64 baseline, so
+/// without this every caller would get its own copy.
+///
+/// # Safety
+/// The CPU has SSE2.
+#[target_feature(enable = "sse2")]
+#[inline(never)]
+unsafe fn single_stream<const W: usize>(
+    chain: &mut [u64; W],
     tweak: &mut [u64; 2],
     blocks: &[u8],
     bytes_per_block: u64,
 ) {
-    // SAFETY: a Token exists only if detection found SSE2.
-    unsafe { compress_256_sse2(chain, tweak, blocks, bytes_per_block) }
+    // SAFETY: `Regs` uses SSE2 only; each arm is the one whose width is W.
+    unsafe {
+        match W {
+            4 => compress::<Regs<1>, 4>(width(chain), tweak, blocks, bytes_per_block),
+            8 => compress::<Regs<2>, 8>(width(chain), tweak, blocks, bytes_per_block),
+            _ => compress::<Regs<4>, 16>(width(chain), tweak, blocks, bytes_per_block),
+        }
+    }
 }
-pub(crate) fn compress_512(
+
+/// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
+///
+/// # Panics
+/// If the `blocks` are not all the same whole number of blocks long.
+fn lanes<R: Row<L>, const L: usize, const W: usize>(
     _: Token,
-    chain: &mut [u64; 8],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
+    state: &mut LaneState<W, L>,
+    blocks: [&[u8]; L],
+    bytes_per_block: [u64; L],
 ) {
-    // SAFETY: a Token exists only if detection found SSE2.
-    unsafe { compress_512_sse2(chain, tweak, blocks, bytes_per_block) }
+    let n = block_count::<W, L>(&blocks);
+    // SAFETY: the token proves SSE2; every lane holds `n` whole blocks.
+    unsafe { lanes_sse2::<R, L, W>(state, &blocks, &bytes_per_block, n) }
 }
-pub(crate) fn compress_1024(
-    _: Token,
-    chain: &mut [u64; 16],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
+
+/// # Safety
+/// The CPU has SSE2; every `blocks[i]` holds `n` blocks.
+#[target_feature(enable = "sse2")]
+unsafe fn lanes_sse2<R: Row<L>, const L: usize, const W: usize>(
+    state: &mut LaneState<W, L>,
+    blocks: &[&[u8]; L],
+    bytes_per_block: &[u64; L],
+    n: usize,
 ) {
-    // SAFETY: a Token exists only if detection found SSE2.
-    unsafe { compress_1024_sse2(chain, tweak, blocks, bytes_per_block) }
+    // SAFETY: the caller's.
+    unsafe { lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n) }
 }
 
 // ===========================================================================
 // Multi-lane kernel: 2 computations at once, one per 64-bit lane.
 // ===========================================================================
 //
-// SSE2 multi-lane kernel (x86-64): two computations at once, one per 64-bit
-// lane of an xmm register; the baseline of every x86-64 CPU.
-//
-// Same layout as the AVX-512 kernel. SSE2 has neither a 64-bit rotate nor a
-// byte shuffle: a rotation by 32 is one 32-bit shuffle, the others two shifts
-// and an or. Seam: `backend::lanes`.
+// A row is one xmm register: word `j` of two computations. SSE2 has
+// neither a 64-bit rotate nor a byte shuffle: a rotation by 32 is one
+// 32-bit shuffle, the others two shifts and an or.
 
-#[target_feature(enable = "sse2")]
-#[inline]
-fn add(a: __m128i, b: __m128i) -> __m128i {
-    _mm_add_epi64(a, b)
-}
-
-#[target_feature(enable = "sse2")]
-#[inline]
-fn xor(a: __m128i, b: __m128i) -> __m128i {
-    _mm_xor_si128(a, b)
-}
-
-/// Rotate every lane left by `r` (a constant after inlining).
-#[target_feature(enable = "sse2")]
-#[inline]
-fn rol(a: __m128i, r: u32) -> __m128i {
-    if r == 32 {
-        _mm_shuffle_epi32::<0xB1>(a)
-    } else {
-        let left = _mm_sll_epi64(a, _mm_cvtsi32_si128(r as i32));
-        let right = _mm_srl_epi64(a, _mm_cvtsi32_si128(64 - r as i32));
-        _mm_or_si128(left, right)
+// SAFETY (every `unsafe` block in this impl): the trait's contract, the
+// CPU has SSE2; loads and stores stay within the arrays they are given.
+impl Row<2> for __m128i {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        unsafe { _mm_set1_epi64x(v as i64) }
     }
-}
-
-#[target_feature(enable = "sse2")]
-#[inline]
-fn splat(v: u64) -> __m128i {
-    _mm_set1_epi64x(v as i64)
-}
-
-#[target_feature(enable = "sse2")]
-#[inline]
-fn load_row(row: &[u64; 2]) -> __m128i {
-    // SAFETY: a row is 16 readable bytes.
-    unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "sse2")]
-#[inline]
-fn store_row(row: &mut [u64; 2], v: __m128i) {
-    // SAFETY: a row is 16 writable bytes.
-    unsafe { _mm_storeu_si128(row.as_mut_ptr().cast(), v) }
-}
-
-/// Tweak words plus `step`, carrying out of word 0 into word 1.
-#[target_feature(enable = "sse2")]
-#[inline]
-fn advance(t0: __m128i, t1: __m128i, step: __m128i) -> (__m128i, __m128i) {
-    let sum = add(t0, step);
-    // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
-    let carry = _mm_or_si128(
-        _mm_and_si128(t0, step),
-        _mm_andnot_si128(sum, _mm_or_si128(t0, step)),
-    );
-    (sum, add(t1, _mm_srli_epi64::<63>(carry)))
-}
-
-#[target_feature(enable = "sse2")]
-#[inline]
-fn and(a: __m128i, b: __m128i) -> __m128i {
-    _mm_and_si128(a, b)
-}
-
-/// Message rows of the block at byte `offset` of both lanes.
-///
-/// # Safety
-/// Both `blocks[i]` must hold at least `offset + 8 * W` bytes.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m128i; W] {
-    let mut m = [_mm_setzero_si128(); W];
-    for pair in 0..W / 2 {
-        let at = offset + 16 * pair;
-        // SAFETY: bytes at..at + 16 lie inside the block, which ends at
-        // offset + 8 * W (unaligned loads).
-        let (r0, r1) = unsafe {
-            (
-                _mm_loadu_si128(blocks[0].as_ptr().add(at).cast()),
-                _mm_loadu_si128(blocks[1].as_ptr().add(at).cast()),
-            )
-        };
-        m[2 * pair] = _mm_unpacklo_epi64(r0, r1);
-        m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        unsafe { _mm_add_epi64(self, b) }
     }
-    m
-}
-
-lane_kernel!("sse2", __m128i, 2);
-
-/// Two groups of 2 lanes per call, 4 computations (see
-/// `interleaved_lane_kernel!`).
-pub(crate) mod interleaved {
-    use core::arch::x86_64::__m128i;
-    crate::backend::lane_kernel::interleaved_lane_kernel!("sse2", __m128i, 2, 4);
+    #[inline(always)]
+    unsafe fn xor(self, b: Self) -> Self {
+        unsafe { _mm_xor_si128(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        unsafe { _mm_and_si128(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        unsafe {
+            if r == 32 {
+                _mm_shuffle_epi32::<0xB1>(self)
+            } else {
+                let left = _mm_sll_epi64(self, _mm_cvtsi32_si128(r as i32));
+                let right = _mm_srl_epi64(self, _mm_cvtsi32_si128(64 - r as i32));
+                _mm_or_si128(left, right)
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        unsafe {
+            let sum = _mm_add_epi64(t0, step);
+            // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
+            let carry = _mm_or_si128(
+                _mm_and_si128(t0, step),
+                _mm_andnot_si128(sum, _mm_or_si128(t0, step)),
+            );
+            (sum, _mm_add_epi64(t1, _mm_srli_epi64::<63>(carry)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 2]) -> Self {
+        unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 2]) {
+        unsafe { _mm_storeu_si128(row.as_mut_ptr().cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
+        unsafe {
+            let mut m = [_mm_setzero_si128(); W];
+            for pair in 0..W / 2 {
+                // Bytes at..at + 16 lie inside the block, which ends at
+                // offset + 8 * W (unaligned loads).
+                let at = offset + 16 * pair;
+                let r0 = _mm_loadu_si128(blocks[0].as_ptr().add(at).cast());
+                let r1 = _mm_loadu_si128(blocks[1].as_ptr().add(at).cast());
+                m[2 * pair] = _mm_unpacklo_epi64(r0, r1);
+                m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
+            }
+            m
+        }
+    }
 }

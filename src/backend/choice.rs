@@ -1,0 +1,97 @@
+//! Dispatch: what a [`Choice`] (a backend with its token) does, written once
+//! over the [`Isa`] trait that every backend's token implements.
+
+use super::isa::Isa;
+use super::lanes::LaneJob;
+use super::{portable, Backend, Choice};
+
+/// Code generic over the instruction set, run by [`Choice::with`] on the
+/// chosen backend's token.
+pub(crate) trait WithIsa {
+    type Output;
+    fn call<I: Isa>(self, isa: I) -> Self::Output;
+}
+
+impl Choice {
+    /// The portable backend, which needs no detection.
+    pub(super) fn portable() -> Choice {
+        Choice::Portable(portable::Token)
+    }
+
+    /// The backend this CPU runs with the highest `rank` (the first in table
+    /// order among equals), if any ranks above 0.
+    pub(super) fn best(rank: impl Fn(Choice) -> u32) -> Option<Choice> {
+        let mut best: Option<Choice> = None;
+        for choice in Backend::ALL.into_iter().filter_map(Choice::of) {
+            if rank(choice) > best.map_or(0, &rank) {
+                best = Some(choice);
+            }
+        }
+        best
+    }
+
+    /// The single-stream block function ([`Isa::compress`]).
+    #[inline]
+    pub(super) fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        struct Compress<'a, const W: usize>(&'a mut [u64; W], &'a mut [u64; 2], &'a [u8], u64);
+        impl<const W: usize> WithIsa for Compress<'_, W> {
+            type Output = ();
+            #[inline(always)]
+            fn call<I: Isa>(self, isa: I) {
+                isa.compress::<W>(self.0, self.1, self.2, self.3)
+            }
+        }
+        self.with(Compress(chain, tweak, blocks, bytes_per_block))
+    }
+
+    /// How many computations one call of this instruction set's multi-lane
+    /// kernel advances (`two`: its interleaved form, two groups of lanes,
+    /// where it has one); `None` when it has none.
+    pub(super) fn lanes(self, two: bool) -> Option<usize> {
+        struct Lanes(bool);
+        impl WithIsa for Lanes {
+            type Output = Option<usize>;
+            fn call<I: Isa>(self, _: I) -> Option<usize> {
+                let groups = if self.0 && I::INTERLEAVED { 2 } else { 1 };
+                (I::LANES > 0).then_some(groups * I::LANES)
+            }
+        }
+        self.with(Lanes(two))
+    }
+
+    /// Whether the multi-lane kernel has an interleaved form.
+    pub(super) fn has_interleaved(self) -> bool {
+        struct Interleaved;
+        impl WithIsa for Interleaved {
+            type Output = bool;
+            fn call<I: Isa>(self, _: I) -> bool {
+                I::LANES > 0 && I::INTERLEAVED
+            }
+        }
+        self.with(Interleaved)
+    }
+
+    /// Run `job` on this instruction set's multi-lane kernel (`two`: its
+    /// interleaved form, where it has one).
+    pub(super) fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
+        struct Run<J, const W: usize>(bool, J);
+        impl<const W: usize, J: LaneJob<W>> WithIsa for Run<J, W> {
+            type Output = J::Output;
+            #[inline(always)]
+            fn call<I: Isa>(self, isa: I) -> J::Output {
+                assert!(
+                    I::LANES > 0,
+                    "a LaneChoice holds an instruction set with lanes"
+                );
+                isa.run_lanes::<W, J>(self.0 && I::INTERLEAVED, self.1)
+            }
+        }
+        self.with(Run::<J, W>(two, job))
+    }
+}

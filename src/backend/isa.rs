@@ -1,0 +1,162 @@
+//! What an instruction set is to the rest of the library: two traits.
+//!
+//! * [`Isa`], implemented by a backend's detection token: detection, the
+//!   single-stream block function for every state width, and, where the
+//!   instruction set has one, its multi-lane kernel.
+//! * [`Row`], implemented by a vector type: the operations the multi-lane
+//!   kernel of `lane_kernel.rs` is written over (one row is one word of `L`
+//!   computations). The interleaved form is [`Pair`], a row of two
+//!   independent groups of lanes, for every `Row` alike.
+//!
+//! The backend table (`mod.rs`) names the token type of each backend and
+//! reaches everything else through these traits.
+
+use super::lanes::LaneJob;
+
+/// An instruction set, as its detection token: a value exists only when this
+/// CPU (and OS) runs every instruction of the backend's code, which is what
+/// makes the safe methods below sound.
+pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
+    /// Lanes per call of the multi-lane kernel (its one-group form); 0 when
+    /// the instruction set has none.
+    const LANES: usize = 0;
+    /// Whether the multi-lane kernel has an interleaved form: two groups of
+    /// `LANES` per call (`Pair`).
+    const INTERLEAVED: bool = false;
+
+    /// The token, if this CPU runs the instruction set.
+    fn detect() -> Option<Self>;
+
+    /// The single-stream block function for a state of `W` words (4, 8 or
+    /// 16): for each block of `8 * W` bytes, advance the tweak position by
+    /// `bytes_per_block` (carrying from word 0 into word 1), set `chain =
+    /// Threefish(chain, tweak, block) ^ block` and clear the first-block
+    /// flag. `blocks` is a whole number of blocks.
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    );
+
+    /// Run `job` on the multi-lane kernel (`two`: its interleaved form, where
+    /// it has one). Called only when `LANES > 0`.
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
+        let _ = (two, job);
+        unreachable!("no multi-lane kernel")
+    }
+}
+
+/// `words` as the `[u64; N]` it is when `W == N`: lets a `compress::<W>`
+/// hand its state to code written for one width (checked, free after
+/// monomorphization).
+#[cfg_attr(not(any(skein_simd_x86, skein_simd_powerpc)), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mut [u64; N] {
+    <&mut [u64; N]>::try_from(&mut words[..]).expect("state width")
+}
+
+/// One row of the multi-lane state in vector registers: word `j` of `L`
+/// computations, lane `i` holding computation `i`.
+///
+/// # Safety
+/// The methods execute the instruction set's instructions: call them only
+/// where the CPU runs them, i.e. inside the backend's `#[target_feature]`
+/// function, reached with its token. Implementations are
+/// `#[inline(always)]`, so that they inline into that function and the
+/// kernel's indices and rotation counts become constants.
+pub(crate) trait Row<const L: usize>: Copy {
+    /// Every lane `v`.
+    unsafe fn splat(v: u64) -> Self;
+    /// Lane-wise wrapping addition.
+    unsafe fn add(self, other: Self) -> Self;
+    /// Lane-wise xor.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Lane-wise and.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Every lane rotated left by `r` (1..=63; a constant once inlined).
+    unsafe fn rol(self, r: u32) -> Self;
+    /// Tweak words plus `step`, with the carry out of word 0 into word 1.
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self);
+    /// One row of a [`LaneState`](super::lanes::LaneState).
+    unsafe fn load_row(row: &[u64; L]) -> Self;
+    /// The inverse of [`load_row`](Self::load_row).
+    unsafe fn store_row(self, row: &mut [u64; L]);
+    /// The message rows of the block at byte `offset` of every lane (the
+    /// transposing load: row `j` lane `i` is word `j` of `blocks[i]`).
+    ///
+    /// # Safety
+    /// Also: every `blocks[i]` holds at least `offset + 8 * W` bytes.
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; L], offset: usize) -> [Self; W];
+}
+
+/// The interleaved form: two independent groups of `L` lanes, lanes `0..L`
+/// in `.0[0]` and `L..T` in `.0[1]` (`T = 2 * L`). Each operation acts on
+/// both halves side by side, so the one kernel runs two independent
+/// dependency chains that the compiler interleaves instruction by
+/// instruction, for cores whose vector latency leaves pipes idle.
+#[cfg_attr(not(skein_simd_x86), allow(dead_code))] // only x86 has interleaved forms so far
+#[derive(Clone, Copy)]
+pub(crate) struct Pair<R, const L: usize>([R; 2]);
+
+impl<R: Row<L>, const L: usize, const T: usize> Row<T> for Pair<R, L> {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        const { assert!(T == 2 * L) };
+        // SAFETY (here and below): the caller's, for both halves.
+        let s = unsafe { R::splat(v) };
+        Pair([s, s])
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        unsafe { Pair([self.0[0].add(o.0[0]), self.0[1].add(o.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        unsafe { Pair([self.0[0].xor(o.0[0]), self.0[1].xor(o.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        unsafe { Pair([self.0[0].and(o.0[0]), self.0[1].and(o.0[1])]) }
+    }
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        unsafe { Pair([self.0[0].rol(r), self.0[1].rol(r)]) }
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        let (a0, a1) = unsafe { R::advance(t0.0[0], t1.0[0], step.0[0]) };
+        let (b0, b1) = unsafe { R::advance(t0.0[1], t1.0[1], step.0[1]) };
+        (Pair([a0, b0]), Pair([a1, b1]))
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; T]) -> Self {
+        let (lo, hi) = row.split_at(L);
+        unsafe {
+            Pair([
+                R::load_row(lo.try_into().expect("half a row")),
+                R::load_row(hi.try_into().expect("half a row")),
+            ])
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; T]) {
+        let (lo, hi) = row.split_at_mut(L);
+        unsafe {
+            self.0[0].store_row(lo.try_into().expect("half a row"));
+            self.0[1].store_row(hi.try_into().expect("half a row"));
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; T], offset: usize) -> [Self; W] {
+        let (lo, hi) = blocks.split_at(L);
+        let (lo, hi) = unsafe {
+            (
+                R::load_rows::<W>(lo.try_into().expect("half the lanes"), offset),
+                R::load_rows::<W>(hi.try_into().expect("half the lanes"), offset),
+            )
+        };
+        core::array::from_fn(|j| Pair([lo[j], hi[j]]))
+    }
+}

@@ -1,0 +1,122 @@
+//! AltiVec/VMX backend (PowerPC G4/G5, POWER6 and later; 32- and 64-bit,
+//! either byte order). Chosen automatically on 32-bit PowerPC only: 64-bit
+//! scalar code beats the emulated 64-bit lanes (the ranks of the backend
+//! table in `backend/mod.rs`; figures in docs/performance.md).
+//!
+//! AltiVec has no 64-bit lanes, so each Threefish word is two 32-bit lanes
+//! and additions carry by hand (`vaddcuw`). As in the published AltiVec
+//! Skein, even words (the MIX addition targets) and odd words (rotated and
+//! xored) live in separate registers, lined up so that one vector operation
+//! does several MIXes and only the odd words move between rounds. Two
+//! arrangements of the 32-bit halves are used, each where it needs the fewest
+//! instructions (counted under QEMU, see tools/bench/ppc-insn-table.sh):
+//!
+//! * `pair` (Skein-256, `pair.rs`): a register holds two whole words, high half first,
+//!   e.g. words (0, 2) and (1, 3). A 64-bit addition is add, carry-out, move
+//!   carries to the high lanes, add (4 instructions for 2 words).
+//! * `split` (Skein-512 and -1024, `split.rs`): one register holds the high halves of
+//!   four words, another their low halves, so carries need no lane movement
+//!   (4 instructions for 4 words) and a rotation is two `vrlw` and two
+//!   `vsel` for four words.
+//!
+//! A 64-bit rotation by r is built from 32-bit rotations of both halves by
+//! r mod 32 (`vrlw`, any count per lane) followed by a bit select (`vsel`)
+//! with the mask of the low r mod 32 bits, inverted when r >= 32.
+//!
+//! Subkeys come from the key words arranged in the order 0, 2, 4, ..., 1, 3,
+//! ... (steps of 2 modulo W+1): the even words, and the odd words, of every
+//! subkey are then consecutive, so each subkey vector is one shift
+//! (`vsldoi`) of registers built once per block.
+//!
+//! On the G4 (MPC7450) the bottleneck is the one simple vector-integer unit
+//! VIU1 (add, carry, logic, select, rotate; `vmr`), not the permute unit or
+//! the load-store unit, so the code trades VIU1 work for those where it can
+//! (tools/bench/g4-viu1-table.sh counts VIU1-class instructions per byte):
+//!
+//! * The tweak and counter parts of a subkey cost no VIU1 work per subkey in
+//!   Skein-256 (counter from a table by one shuffle) and Skein-512 (added
+//!   into per-block key tables, see `FoldedKey`); Skein-1024 adds all three
+//!   tweaked words with one 64-bit addition after gathering them (`vperm`).
+//! * Rotation constants are loaded (`lvx`, addresses kept in GPRs) at each
+//!   use instead of occupying vector registers: held in registers they
+//!   forced spills and `vmr` copies (Skein-256 keeps its 8 masks resident).
+//! * Byte-multiple rotations by `vperm` alone would need all four lanes of a
+//!   register to rotate by multiples of 8 in the same round; that never
+//!   happens in Skein-512 or -1024, and in Skein-256 only for the rotations
+//!   by 32 (done as a half swap).
+//!
+//! The multi-lane kernel (`lanes.rs`) keeps each word of four computations
+//! as a register of high halves and one of low halves.
+//! Model cycle figures for the G4 are in docs/powerpc.md.
+//!
+//! LLVM only inlines functions with exactly the caller's target features on
+//! PowerPC, so the code below calls no ordinary library function: helpers are
+//! `#[inline(always)]` or carry the same `#[target_feature]`, and the only
+//! operations are SIMD intrinsics, operators and raw pointers.
+
+mod lanes;
+mod pair;
+mod split;
+mod vector;
+
+use crate::backend::isa::{width, Isa};
+use crate::backend::lanes::{Kernel, LaneJob};
+use pair::{pair_blocks_256, pair_from_words, pair_to_words};
+use split::{split_blocks_altivec, split_from_words, split_to_words};
+
+/// Proof that this CPU has AltiVec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token(());
+
+impl Isa for Token {
+    const LANES: usize = 4;
+
+    fn detect() -> Option<Token> {
+        altivec_detected().then_some(Token(()))
+    }
+
+    /// Out of line, one instance per width, so that callers share it (also
+    /// where AltiVec is the target's baseline, ppc64le).
+    #[inline(never)]
+    fn compress<const W: usize>(
+        self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+    ) {
+        let n = blocks.len() / (8 * W);
+        if W == 4 {
+            let chain = width::<W, 4>(chain);
+            let mut lanes = pair_from_words(chain);
+            // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
+            unsafe { pair_blocks_256(&mut lanes, tweak, blocks.as_ptr(), n, bytes_per_block) };
+            *chain = pair_to_words(&lanes);
+        } else {
+            let mut lanes = split_from_words(chain);
+            // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
+            unsafe {
+                split_blocks_altivec::<W>(&mut lanes, tweak, blocks.as_ptr(), n, bytes_per_block)
+            };
+            *chain = split_to_words(&lanes);
+        }
+    }
+
+    #[inline]
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+        job.run::<4, _>(Kernel(self, lanes::compress_lanes::<W>))
+    }
+}
+
+#[cfg(all(feature = "std", target_arch = "powerpc"))]
+fn altivec_detected() -> bool {
+    std::arch::is_powerpc_feature_detected!("altivec")
+}
+#[cfg(all(feature = "std", target_arch = "powerpc64"))]
+fn altivec_detected() -> bool {
+    std::arch::is_powerpc64_feature_detected!("altivec")
+}
+#[cfg(not(feature = "std"))]
+fn altivec_detected() -> bool {
+    cfg!(target_feature = "altivec")
+}
