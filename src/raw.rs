@@ -2,7 +2,8 @@
 //! data: the C library (`capi/`), whose contexts C programs copy with `=` or
 //! `memcpy` and whose tweak words they set directly (tree hashing in the
 //! reference's calling convention). The rest of the crate keeps its state
-//! private; these two functions are the whole seam.
+//! private; these two functions are the whole seam, with
+//! [`mask_unused_bits`] for digests whose length is not whole bytes.
 //!
 //! ```
 //! use skein_simd::{raw, Platform};
@@ -27,6 +28,23 @@ use crate::Platform;
 #[doc(hidden)]
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::threefish::words_to_le;
+
+/// Clears the bits of `digest`'s last byte beyond `output_bits` (spec 3.5.3
+/// outputs whole bytes; pyskein and skeinsum show an `output_bits`-bit digest
+/// with those bits zero). `digest` is the whole digest, `output_bits.div_ceil(8)`
+/// bytes; a shorter or longer slice is left as it is.
+///
+/// ```
+/// let mut d = [0xff, 0xff];
+/// skein_simd::raw::mask_unused_bits(&mut d, 13);
+/// assert_eq!(d, [0xff, 0xf8]);
+/// ```
+pub fn mask_unused_bits(digest: &mut [u8], output_bits: u64) {
+    let unused = (8 * digest.len() as u64).wrapping_sub(output_bits);
+    if let (Some(last), 1..=7) = (digest.last_mut(), unused) {
+        *last &= 0xFF << unused;
+    }
+}
 
 /// The UBI block step on `platform`'s backend for `W`-word states (4, 8 or
 /// 16): for each block of `8 * W` bytes in `blocks`, advance the tweak
