@@ -24,7 +24,7 @@ fn lanes_1kib(c: &mut Criterion) {
     g.bench_function("single-stream", |b| {
         b.iter(|| {
             for m in &messages {
-                black_box(Skein512::digest(512, m));
+                black_box(Skein512::hash_vec(512, m));
             }
         })
     });
@@ -34,7 +34,7 @@ fn lanes_1kib(c: &mut Criterion) {
         let many = SkeinMany512::new(&Params::new().backend(backend)).unwrap();
         g.bench_function(
             BenchmarkId::new("hash_many", format!("{backend}x{}", many.lanes())),
-            |b| b.iter(|| one.install(|| many.hash_into(&messages, &mut out))),
+            |b| b.iter(|| one.install(|| many.hash_many_into(&messages, &mut out))),
         );
     }
     g.finish();
@@ -62,7 +62,7 @@ fn zfs_128kib(c: &mut Criterion) {
         let p = pool(threads);
         g.bench_function(
             BenchmarkId::new("hash_many", format!("{threads}thr")),
-            |b| b.iter(|| p.install(|| many.hash_into(&blocks, &mut out))),
+            |b| b.iter(|| p.install(|| many.hash_many_into(&blocks, &mut out))),
         );
     }
     g.finish();
@@ -76,7 +76,7 @@ fn tree_10_1_255(c: &mut Criterion) {
     let mut g = c.benchmark_group("tree_10_1_255");
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.bench_function("sequential-plain", |b| {
-        b.iter(|| black_box(Skein512::digest(512, &data)))
+        b.iter(|| black_box(Skein512::hash_vec(512, &data)))
     });
     for threads in [1, rayon::current_num_threads()] {
         let p = pool(threads);

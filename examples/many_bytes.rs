@@ -21,7 +21,7 @@ fn run<const W: usize>(
 ) -> Result<(Backend, usize, Vec<Vec<u8>>), String> {
     if lanes {
         let many = SkeinMany::<W>::new(params).map_err(|e| e.to_string())?;
-        Ok((many.backend(), many.lanes(), many.hash_vec(messages)))
+        Ok((many.backend(), many.lanes(), many.hash_many_vec(messages)))
     } else {
         let mut backend = Backend::Portable;
         let digests = messages

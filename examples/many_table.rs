@@ -95,7 +95,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
         1,
         Box::new(|| {
             for m in &messages {
-                std::hint::black_box(Skein::<W>::digest(bits, m));
+                std::hint::black_box(Skein::<W>::hash_vec(bits, m));
             }
         }),
     )];
@@ -115,7 +115,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
             name,
             total,
             1,
-            Box::new(move || many.hash_into(messages, &mut out)),
+            Box::new(move || many.hash_many_into(messages, &mut out)),
         ));
     }
     // The automatic choice: backend by rank, form measured at first use.
@@ -131,7 +131,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
         name,
         total,
         1,
-        Box::new(move || many.hash_into(messages, &mut out)),
+        Box::new(move || many.hash_many_into(messages, &mut out)),
     ));
     race(cases, runs, ghz);
 }
@@ -217,7 +217,7 @@ fn main() {
         1,
         Box::new(|| {
             for m in &messages {
-                std::hint::black_box(Skein512::digest(512, m));
+                std::hint::black_box(Skein512::hash_vec(512, m));
             }
         }),
     )];
@@ -236,7 +236,7 @@ fn main() {
                 name,
                 total,
                 t,
-                Box::new(move || many.hash_into(messages, &mut out)),
+                Box::new(move || many.hash_many_into(messages, &mut out)),
             ));
         }
     }
@@ -277,7 +277,7 @@ fn main() {
                 ),
                 total,
                 1,
-                Box::new(move || many.hash_into(&messages, &mut out)),
+                Box::new(move || many.hash_many_into(&messages, &mut out)),
             ));
         }
         race(cases, 40 * runs, ghz);
@@ -316,7 +316,7 @@ fn main() {
             name,
             total,
             t,
-            Box::new(move || many.hash_into(blocks, &mut out)),
+            Box::new(move || many.hash_many_into(blocks, &mut out)),
         ));
     }
     race(cases, runs, ghz);
@@ -330,7 +330,7 @@ fn main() {
         size,
         1,
         Box::new(|| {
-            std::hint::black_box(Skein512::digest(512, &data));
+            std::hint::black_box(Skein512::hash_vec(512, &data));
         }),
     )];
     for t in [1, threads] {

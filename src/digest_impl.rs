@@ -98,7 +98,7 @@ pub type Skein1024_1024 = SkeinFixed<16, consts::U128>;
 /// h.update(b"abc");
 /// let mut out = [0u8; 300];
 /// h.finalize_variable(&mut out).unwrap();
-/// assert_eq!(out.to_vec(), skein_simd::Skein1024::digest(2400, b"abc"));
+/// assert_eq!(out.to_vec(), skein_simd::Skein1024::hash_vec(2400, b"abc"));
 /// ```
 #[derive(Clone, Debug)]
 pub struct SkeinVar<const W: usize> {
@@ -261,7 +261,7 @@ impl<const W: usize> SkeinXof<W> {
     /// ```
     /// use skein_simd::{Params, Skein512Xof};
     /// let cipher = Skein512Xof::with_params(&Params::new().key(b"key").nonce(b"nonce")).unwrap();
-    /// let mut keystream = cipher.into_reader();
+    /// let mut keystream = cipher.finalize_xof();
     /// keystream.set_position(1 << 40);
     /// ```
     pub fn with_params(params: &Params<'_>) -> Result<Self, Error> {
@@ -278,7 +278,7 @@ impl<const W: usize> SkeinXof<W> {
     }
     /// Finish and return the output reader (what `ExtendableOutput`'s
     /// `finalize_xof` returns).
-    pub fn into_reader(self) -> OutputReader<W> {
+    pub fn finalize_xof(self) -> OutputReader<W> {
         self.inner.finalize_xof()
     }
 }

@@ -40,7 +40,7 @@ pub(crate) enum Message<const W: usize> {
 /// h.update(b"world");
 /// let mut out = [0u8; 32];
 /// h.finalize_into(&mut out);
-/// assert_eq!(out.to_vec(), Skein512::digest(256, b"hello world"));
+/// assert_eq!(out.to_vec(), Skein512::hash_vec(256, b"hello world"));
 /// ```
 #[derive(Clone)]
 pub struct Skein<const W: usize> {
@@ -160,13 +160,13 @@ impl<const W: usize> Skein<W> {
     /// One-shot hash of `data` with an output of `output_bits` bits.
     ///
     /// ```
-    /// let d = skein_simd::Skein256::digest(128, b"abc");
+    /// let d = skein_simd::Skein256::hash_vec(128, b"abc");
     /// assert_eq!(d.len(), 16);
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn digest(output_bits: u64, data: &[u8]) -> Vec<u8> {
+    pub fn hash_vec(output_bits: u64, data: &[u8]) -> Vec<u8> {
         let mut out = alloc::vec![0u8; output_bits.div_ceil(8) as usize];
-        Self::digest_into(output_bits, data, &mut out);
+        Self::hash_into(output_bits, data, &mut out);
         out
     }
 
@@ -181,10 +181,10 @@ impl<const W: usize> Skein<W> {
     ///
     /// ```
     /// let mut out = [0u8; 32];
-    /// skein_simd::Skein512::digest_into(256, b"abc", &mut out);
-    /// assert_eq!(out.to_vec(), skein_simd::Skein512::digest(256, b"abc"));
+    /// skein_simd::Skein512::hash_into(256, b"abc", &mut out);
+    /// assert_eq!(out.to_vec(), skein_simd::Skein512::hash_vec(256, b"abc"));
     /// ```
-    pub fn digest_into(output_bits: u64, data: &[u8], out: &mut [u8]) {
+    pub fn hash_into(output_bits: u64, data: &[u8], out: &mut [u8]) {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
         assert!(output_bits != 0, "output_bits must be at least 1");
@@ -355,7 +355,7 @@ impl<const W: usize> Skein<W> {
     /// h.update(b"discarded");
     /// h.reset();
     /// h.update(b"abc");
-    /// assert_eq!(h.finalize_vec(), skein_simd::Skein256::digest(256, b"abc"));
+    /// assert_eq!(h.finalize_vec(), skein_simd::Skein256::hash_vec(256, b"abc"));
     /// ```
     pub fn reset(&mut self) {
         #[cfg(feature = "alloc")]

@@ -9,7 +9,7 @@
 //! use skein_simd::{Params, Skein512};
 //!
 //! // Plain hashing: Skein-512-256.
-//! let digest = Skein512::digest(256, b"The quick brown fox");
+//! let digest = Skein512::hash_vec(256, b"The quick brown fox");
 //! assert_eq!(digest.len(), 32);
 //!
 //! // Every argument of the specification.

@@ -60,7 +60,7 @@ use zeroize::Zeroize;
 /// let many = SkeinMany512::new(&params).unwrap();
 /// let blocks: Vec<Vec<u8>> = (0..10u8).map(|i| vec![i; 4096]).collect();
 /// let mut sums = vec![0u8; blocks.len() * many.output_len()];
-/// many.hash_into(&blocks, &mut sums);
+/// many.hash_many_into(&blocks, &mut sums);
 ///
 /// let mut one = Skein512::with_params(&params).unwrap();
 /// one.update(&blocks[3]);
@@ -157,10 +157,10 @@ impl<const W: usize> SkeinMany<W> {
     /// let many = SkeinMany256::new(&Params::new().output_bits(128)).unwrap();
     /// let messages: [&[u8]; 3] = [b"", b"abc", &[0u8; 1000]];
     /// let mut out = [0u8; 3 * 16];
-    /// many.hash_into(&messages, &mut out);
-    /// assert_eq!(&out[16..32], &Skein256::digest(128, b"abc")[..]);
+    /// many.hash_many_into(&messages, &mut out);
+    /// assert_eq!(&out[16..32], &Skein256::hash_vec(128, b"abc")[..]);
     /// ```
-    pub fn hash_into<M: AsRef<[u8]> + Sync>(&self, messages: &[M], out: &mut [u8]) {
+    pub fn hash_many_into<M: AsRef<[u8]> + Sync>(&self, messages: &[M], out: &mut [u8]) {
         let len = self.output_len();
         assert_eq!(
             Some(out.len()),
@@ -195,10 +195,10 @@ impl<const W: usize> SkeinMany<W> {
     /// ```
     /// use skein_simd::{Params, Skein1024, SkeinMany1024};
     /// let many = SkeinMany1024::new(&Params::new()).unwrap();
-    /// let digests = many.hash_vec(&["one", "two", "three"]);
-    /// assert_eq!(digests[1], Skein1024::digest(1024, b"two"));
+    /// let digests = many.hash_many_vec(&["one", "two", "three"]);
+    /// assert_eq!(digests[1], Skein1024::hash_vec(1024, b"two"));
     /// ```
-    pub fn hash_vec<M: AsRef<[u8]> + Sync>(&self, messages: &[M]) -> Vec<Vec<u8>> {
+    pub fn hash_many_vec<M: AsRef<[u8]> + Sync>(&self, messages: &[M]) -> Vec<Vec<u8>> {
         if messages.is_empty() {
             return Vec::new();
         }
@@ -208,7 +208,7 @@ impl<const W: usize> SkeinMany<W> {
             .checked_mul(len)
             .expect("hash_many: digests exceed usize");
         let mut flat = alloc::vec![0u8; total];
-        self.hash_into(messages, &mut flat);
+        self.hash_many_into(messages, &mut flat);
         flat.chunks_exact(len).map(<[u8]>::to_vec).collect()
     }
 
@@ -267,15 +267,15 @@ impl<const W: usize> Skein<W> {
     /// use skein_simd::{Params, Skein512};
     /// let messages = [vec![1u8; 1024], vec![2u8; 1024], vec![3u8; 100]];
     /// let mut out = vec![0u8; 3 * 64];
-    /// Skein512::hash_many(&Params::new(), &messages, &mut out).unwrap();
-    /// assert_eq!(&out[128..], &Skein512::digest(512, &messages[2])[..]);
+    /// Skein512::hash_many_into(&Params::new(), &messages, &mut out).unwrap();
+    /// assert_eq!(&out[128..], &Skein512::hash_vec(512, &messages[2])[..]);
     /// ```
-    pub fn hash_many<M: AsRef<[u8]> + Sync>(
+    pub fn hash_many_into<M: AsRef<[u8]> + Sync>(
         params: &Params<'_>,
         messages: &[M],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        SkeinMany::<W>::new(params)?.hash_into(messages, out);
+        SkeinMany::<W>::new(params)?.hash_many_into(messages, out);
         Ok(())
     }
 
@@ -285,12 +285,12 @@ impl<const W: usize> Skein<W> {
     /// ```
     /// use skein_simd::{Params, Skein256};
     /// let digests = Skein256::hash_many_vec(&Params::new().output_bits(160), &[&b"a"[..], b"bc"]).unwrap();
-    /// assert_eq!(digests, [Skein256::digest(160, b"a"), Skein256::digest(160, b"bc")]);
+    /// assert_eq!(digests, [Skein256::hash_vec(160, b"a"), Skein256::hash_vec(160, b"bc")]);
     /// ```
     pub fn hash_many_vec<M: AsRef<[u8]> + Sync>(
         params: &Params<'_>,
         messages: &[M],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        Ok(SkeinMany::<W>::new(params)?.hash_vec(messages))
+        Ok(SkeinMany::<W>::new(params)?.hash_many_vec(messages))
     }
 }

@@ -45,7 +45,7 @@ use zeroize::Zeroize;
 /// let mut out = [0u8; 30];
 /// assert_eq!(reader.fill(&mut out), 25);
 /// assert_eq!(reader.fill(&mut out), 0);
-/// assert_eq!(&out[..25], &Skein512::digest(200, b"abc")[..]);
+/// assert_eq!(&out[..25], &Skein512::hash_vec(200, b"abc")[..]);
 /// ```
 #[derive(Clone)]
 pub struct OutputReader<const W: usize> {

@@ -19,7 +19,7 @@
 //! for (bytes, word) in digest.chunks_exact_mut(8).zip(chain) {
 //!     bytes.copy_from_slice(&word.to_le_bytes());
 //! }
-//! assert_eq!(digest.to_vec(), skein_simd::Skein256::digest(256, b""));
+//! assert_eq!(digest.to_vec(), skein_simd::Skein256::hash_vec(256, b""));
 //! ```
 
 use crate::consts::iv;

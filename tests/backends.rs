@@ -113,19 +113,19 @@ fn digest_into_matches_rustcrypto_and_portable() {
     for len in 0..=MAX_LEN {
         let data = &buf[len % 16..len % 16 + len];
         let mut out = [0u8; 128];
-        Skein256::digest_into(256, data, &mut out[..32]);
+        Skein256::hash_into(256, data, &mut out[..32]);
         assert_eq!(
             out[..32],
             skein::Skein256::<consts::U32>::digest(data)[..],
             "Skein-256, len {len}"
         );
-        Skein512::digest_into(512, data, &mut out[..64]);
+        Skein512::hash_into(512, data, &mut out[..64]);
         assert_eq!(
             out[..64],
             skein::Skein512::<consts::U64>::digest(data)[..],
             "Skein-512, len {len}"
         );
-        Skein1024::digest_into(1024, data, &mut out[..]);
+        Skein1024::hash_into(1024, data, &mut out[..]);
         assert_eq!(
             out[..],
             skein::Skein1024::<consts::U128>::digest(data)[..],
@@ -141,11 +141,11 @@ fn digest_into_matches_rustcrypto_and_portable() {
                     &[data],
                 )
             };
-            Skein256::digest_into(bits as u64, data, &mut got);
+            Skein256::hash_into(bits as u64, data, &mut got);
             assert_eq!(got, want(StateSize::S256), "Skein-256-{bits}, len {len}");
-            Skein512::digest_into(bits as u64, data, &mut got);
+            Skein512::hash_into(bits as u64, data, &mut got);
             assert_eq!(got, want(StateSize::S512), "Skein-512-{bits}, len {len}");
-            Skein1024::digest_into(bits as u64, data, &mut got);
+            Skein1024::hash_into(bits as u64, data, &mut got);
             assert_eq!(got, want(StateSize::S1024), "Skein-1024-{bits}, len {len}");
         }
     }

@@ -42,9 +42,9 @@ fn main() {
     {
         let mut got = vec![0u8; e.result.len()];
         match e.state_bits {
-            256 => skein_simd::Skein256::digest_into(e.output_bits, &e.msg, &mut got),
-            512 => skein_simd::Skein512::digest_into(e.output_bits, &e.msg, &mut got),
-            _ => skein_simd::Skein1024::digest_into(e.output_bits, &e.msg, &mut got),
+            256 => skein_simd::Skein256::hash_into(e.output_bits, &e.msg, &mut got),
+            512 => skein_simd::Skein512::hash_into(e.output_bits, &e.msg, &mut got),
+            _ => skein_simd::Skein1024::hash_into(e.output_bits, &e.msg, &mut got),
         }
         if got == e.result {
             passed += 1;

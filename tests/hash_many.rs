@@ -44,7 +44,7 @@ fn check<const W: usize>(params: &Params, messages: &[Vec<u8>], what: &str) {
             SkeinMany::<W>::new(&params.backend(backend)).unwrap()
         });
         assert_eq!(many.backend(), backend);
-        let got = many.hash_vec(messages);
+        let got = many.hash_many_vec(messages);
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(
                 g,
@@ -154,7 +154,7 @@ fn zfs_style_keyed_large_blocks_and_one_call_forms() {
         .collect();
     let want = one_by_one::<8>(&params, &messages);
     let mut flat = vec![0u8; messages.len() * 32];
-    Skein::<8>::hash_many(&params, &messages, &mut flat).unwrap();
+    Skein::<8>::hash_many_into(&params, &messages, &mut flat).unwrap();
     for (i, w) in want.iter().enumerate() {
         assert_eq!(&flat[32 * i..32 * (i + 1)], &w[..], "block {i}");
     }
@@ -171,7 +171,7 @@ fn plain_skein512_256_matches_rustcrypto() {
         let many = Platform::with_lane_interleave(interleave, || {
             SkeinMany::<8>::new(&Params::new().output_bits(256).backend(backend)).unwrap()
         });
-        for (m, got) in messages.iter().zip(many.hash_vec(&messages)) {
+        for (m, got) in messages.iter().zip(many.hash_many_vec(&messages)) {
             assert_eq!(
                 got,
                 skein::Skein512::<skein::consts::U32>::digest(m).to_vec(),
@@ -204,12 +204,12 @@ fn wrong_output_buffer_panics_and_bad_params_are_errors() {
     assert!(SkeinMany::<8>::new(&Params::new().output_bits(0)).is_err());
     let result = std::panic::catch_unwind(|| {
         let mut out = [0u8; 63];
-        Skein::<8>::hash_many(&Params::new(), &[b"x"], &mut out).unwrap();
+        Skein::<8>::hash_many_into(&Params::new(), &[b"x"], &mut out).unwrap();
     });
     assert!(result.is_err());
     // No messages: nothing to do, nothing written.
     let mut none: [u8; 0] = [];
-    Skein::<4>::hash_many::<&[u8]>(&Params::new(), &[], &mut none).unwrap();
+    Skein::<4>::hash_many_into::<&[u8]>(&Params::new(), &[], &mut none).unwrap();
 }
 
 /// No messages: nothing to compute, whatever the output length. (The output
@@ -223,8 +223,8 @@ fn no_messages_return_at_once_whatever_the_output_length() {
             for bits in [1u64 << 40, u64::MAX] {
                 let params = Params::new().output_bits(bits).backend(backend);
                 let none: [&[u8]; 0] = [];
-                Skein::<4>::hash_many(&params, &none, &mut []).unwrap();
-                Skein::<8>::hash_many(&params, &none, &mut []).unwrap();
+                Skein::<4>::hash_many_into(&params, &none, &mut []).unwrap();
+                Skein::<8>::hash_many_into(&params, &none, &mut []).unwrap();
                 assert!(Skein::<16>::hash_many_vec(&params, &none)
                     .unwrap()
                     .is_empty());
@@ -254,7 +254,7 @@ fn forced_backend_follows_the_platform_rule() {
             Backend::Portable
         };
         assert_eq!(many.backend(), lanes_of, "forced {backend}");
-        assert_eq!(many.hash_vec(&messages), want, "forced {backend}");
+        assert_eq!(many.hash_many_vec(&messages), want, "forced {backend}");
     }
     for backend in Backend::ALL.into_iter().filter(|b| !b.is_available()) {
         assert!(SkeinMany::<8>::new(&Params::new().backend(backend)).is_err());

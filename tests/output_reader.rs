@@ -176,7 +176,7 @@ fn pyskein_output_slices() {
 fn xof_window<const W: usize>(p: &Params, msg: &[u8], start: u64, len: usize) -> Vec<u8> {
     let mut x = skein_simd::SkeinXof::<W>::with_params(p).unwrap();
     x.update(msg);
-    let mut r = x.into_reader();
+    let mut r = x.finalize_xof();
     r.set_position(start);
     let mut out = vec![0u8; len];
     digest::XofReader::read(&mut r, &mut out);

@@ -95,10 +95,10 @@ proptest! {
     fn agrees_with_rustcrypto_skein(data in proptest::collection::vec(any::<u8>(), 0..2000)) {
         use skein::digest::Digest;
         use skein::digest::consts::{U128, U32, U64};
-        prop_assert_eq!(Skein256::digest(256, &data), skein::Skein256::<U32>::digest(&data).to_vec());
-        prop_assert_eq!(Skein512::digest(512, &data), skein::Skein512::<U64>::digest(&data).to_vec());
-        prop_assert_eq!(Skein512::digest(256, &data), skein::Skein512::<U32>::digest(&data).to_vec());
-        prop_assert_eq!(Skein1024::digest(1024, &data), skein::Skein1024::<U128>::digest(&data).to_vec());
+        prop_assert_eq!(Skein256::hash_vec(256, &data), skein::Skein256::<U32>::digest(&data).to_vec());
+        prop_assert_eq!(Skein512::hash_vec(512, &data), skein::Skein512::<U64>::digest(&data).to_vec());
+        prop_assert_eq!(Skein512::hash_vec(256, &data), skein::Skein512::<U32>::digest(&data).to_vec());
+        prop_assert_eq!(Skein1024::hash_vec(1024, &data), skein::Skein1024::<U128>::digest(&data).to_vec());
     }
 }
 
@@ -108,15 +108,15 @@ fn digest_trait_types_agree_with_native_api() {
     let data = b"digest traits";
     assert_eq!(
         skein_simd::Skein512_256::digest(data).to_vec(),
-        Skein512::digest(256, data)
+        Skein512::hash_vec(256, data)
     );
     assert_eq!(
         skein_simd::Skein1024_384::digest(data).to_vec(),
-        Skein1024::digest(384, data)
+        Skein1024::hash_vec(384, data)
     );
     assert_eq!(
         skein_simd::Skein256_128::digest(data).to_vec(),
-        Skein256::digest(128, data)
+        Skein256::hash_vec(128, data)
     );
 
     let mut h = skein_simd::Skein512_512::new();
@@ -129,7 +129,7 @@ fn digest_trait_types_agree_with_native_api() {
     v.update(data);
     let mut out = [0u8; 100];
     v.finalize_variable(&mut out).unwrap();
-    assert_eq!(out.to_vec(), Skein512::digest(800, data));
+    assert_eq!(out.to_vec(), Skein512::hash_vec(800, data));
     assert!(skein_simd::Skein512Var::new(0).is_err());
 
     let key = b"mac key of any length";

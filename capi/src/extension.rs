@@ -170,7 +170,7 @@ unsafe fn hash_many<const W: usize>(
     let Some(out) = (unsafe { output(hash_vals, total, NOWHERE) }) else {
         return SKEIN_FAIL;
     };
-    many.hash_into(&messages, out);
+    many.hash_many_into(&messages, out);
     SKEIN_SUCCESS
 }
 

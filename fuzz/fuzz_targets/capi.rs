@@ -531,7 +531,7 @@ fn check_hash_many<const W: usize>(api: &Api<W>, input: &Input) {
     }
     let want: Vec<u8> = SkeinMany::<W>::new(&rust)
         .unwrap()
-        .hash_vec(&messages)
+        .hash_many_vec(&messages)
         .concat();
     assert_eq!(out, want, "hash_many");
     // Null arrays are refused unless there are no messages.

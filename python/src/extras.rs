@@ -48,7 +48,7 @@ fn many_digests<const W: usize>(
     let many = SkeinMany::<W>::new(params).map_err(|e| e.to_string())?;
     // No messages, no work, whatever the digest length.
     if !messages.is_empty() {
-        many.hash_into(messages, out);
+        many.hash_many_into(messages, out);
     }
     Ok(())
 }

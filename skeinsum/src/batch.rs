@@ -107,11 +107,11 @@ impl Many {
         })
     }
 
-    fn hash_into(&self, messages: &[&[u8]], out: &mut [u8]) {
+    fn hash_many_into(&self, messages: &[&[u8]], out: &mut [u8]) {
         match self {
-            Many::S256(m) => m.hash_into(messages, out),
-            Many::S512(m) => m.hash_into(messages, out),
-            Many::S1024(m) => m.hash_into(messages, out),
+            Many::S256(m) => m.hash_many_into(messages, out),
+            Many::S512(m) => m.hash_many_into(messages, out),
+            Many::S1024(m) => m.hash_many_into(messages, out),
         }
     }
 }
@@ -352,7 +352,7 @@ fn hash_chunk(
             .collect();
         let len = output_bits.div_ceil(8) as usize;
         let mut out = vec![0u8; members.len() * len];
-        many.hash_into(&messages, &mut out);
+        many.hash_many_into(&messages, &mut out);
         for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
             crate::format::mask_unused_bits(digest, *output_bits);
             digests[i] = Some(digest.to_vec());

@@ -13,7 +13,7 @@ contender) for tools/bench/chart.py, which draws docs/img/throughput.svg.
 Contenders, all fed the same bytes:
   * skein-simd through its public API (`Skein512::new(256)`, `update`,
     `finalize_into`), automatic backend choice, and every backend forced;
-    its one-shot `Skein512::digest_into(256, data, out)`; and `hash_many`
+    its one-shot `Skein512::hash_into(256, data, out)`; and `hash_many`
     (`SkeinMany`, one thread) over 32 copies of the message, time per
     message, for messages up to 1 MiB;
   * the reference-derived C inside crates.io `skein-ffi` 0.5.0

@@ -94,7 +94,7 @@ const MANY_BATCH: usize = 32;
 /// messages would take seconds per call).
 const MANY_MAX_LEN: usize = 1 << 20;
 
-/// `SkeinMany::hash_into` over `MANY_BATCH` copies of the message, one
+/// `SkeinMany::hash_many_into` over `MANY_BATCH` copies of the message, one
 /// thread (this harness builds skein-simd without rayon), automatic kernel;
 /// writes the first digest. Its time is divided by `MANY_BATCH` when printed.
 fn many_per_message<const W: usize>(output_bits: u64) -> HashFn {
@@ -103,7 +103,7 @@ fn many_per_message<const W: usize>(output_bits: u64) -> HashFn {
     Box::new(move |data, out| {
         let batch = [data; MANY_BATCH];
         let mut sums = sums.borrow_mut();
-        many.hash_into(&batch, &mut sums);
+        many.hash_many_into(&batch, &mut sums);
         out.copy_from_slice(&sums[..out.len()]);
     })
 }
@@ -161,9 +161,9 @@ fn plain_case(state: u64, output_bits: u64, len: usize, backends: &[Backend]) ->
     };
     contenders.push(("skein-simd".into(), ours_of(None)));
     let oneshot: HashFn = match state {
-        256 => Box::new(move |data, out| Skein::<4>::digest_into(output_bits, data, out)),
-        512 => Box::new(move |data, out| Skein::<8>::digest_into(output_bits, data, out)),
-        _ => Box::new(move |data, out| Skein::<16>::digest_into(output_bits, data, out)),
+        256 => Box::new(move |data, out| Skein::<4>::hash_into(output_bits, data, out)),
+        512 => Box::new(move |data, out| Skein::<8>::hash_into(output_bits, data, out)),
+        _ => Box::new(move |data, out| Skein::<16>::hash_into(output_bits, data, out)),
     };
     contenders.push(("skein-simd digest_into".into(), oneshot));
     for &b in backends {

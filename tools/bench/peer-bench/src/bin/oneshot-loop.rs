@@ -29,7 +29,7 @@ fn run<const W: usize>(imp: &str, output_bits: u64, data: &[u8], count: usize) -
                 h.update(black_box(data));
                 h.finalize_into(&mut out);
             }
-            "ours-digest" => Skein::<W>::digest_into(output_bits, black_box(data), &mut out),
+            "ours-digest" => Skein::<W>::hash_into(output_bits, black_box(data), &mut out),
             "ours-template" => {
                 let mut h = template.clone();
                 h.update(black_box(data));

@@ -23,7 +23,7 @@ fn main() {
         .unwrap();
     let datas: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     let work: Box<dyn Fn() -> Vec<u8> + Sync> = match args[1].as_str() {
-        "one" => Box::new(|| Skein512::digest(256, &datas[0])),
+        "one" => Box::new(|| Skein512::hash_vec(256, &datas[0])),
         "tree" => {
             let params = Params::new().tree(TreeParams::new(10, 1, 255).unwrap());
             Box::new(move || {
@@ -36,7 +36,7 @@ fn main() {
             let many = SkeinMany512::new(&Params::new().output_bits(256)).unwrap();
             Box::new(move || {
                 let mut out = vec![0u8; datas.len() * 32];
-                many.hash_into(&datas, &mut out);
+                many.hash_many_into(&datas, &mut out);
                 out.truncate(32);
                 out
             })
