@@ -125,21 +125,18 @@ fn check_with_a_key_uses_the_command_line_key() {
         "sums",
         format!("{}  m\nSkein-512-512 (m) = {}\n", e.result, e.result).as_bytes(),
     );
-    dir.cmd()
-        .args(["-c", "--key-hex", &key, "sums"])
-        .assert()
-        .success()
-        .stdout("m: OK\nm: OK\n");
-    // Without the key (or with another) the MAC does not match.
-    dir.cmd()
-        .args(["-c", "sums"])
-        .assert()
-        .code(1)
-        .stdout("m: FAILED\nm: FAILED\n");
-    dir.cmd()
-        .args(["-c", "--key-hex", "00", "sums"])
-        .assert()
-        .code(1);
+    for (args, code, stdout) in [
+        (
+            &["-c", "--key-hex", &key, "sums"][..],
+            0,
+            Some("m: OK\nm: OK\n"),
+        ),
+        // Without the key (or with another) the MAC does not match.
+        (&["-c", "sums"], 1, Some("m: FAILED\nm: FAILED\n")),
+        (&["-c", "--key-hex", "00", "sums"], 1, None),
+    ] {
+        expect_run(dir.path(), args, code, stdout, None);
+    }
 }
 
 #[test]

@@ -12,12 +12,19 @@ use predicates::prelude::*;
 use crate::oracle::*;
 use crate::util::*;
 
-#[test]
-fn check_reports_mismatch_and_unreadable_files_like_gnu() {
+/// A directory with the files `good` and `bad`, and the contents a list
+/// expects of both (`good`'s).
+fn good_and_bad() -> (Dir, Vec<u8>) {
     let dir = Dir::new();
     let data = pattern(100, 1);
     dir.file("good", &data);
     dir.file("bad", b"changed");
+    (dir, data)
+}
+
+#[test]
+fn check_reports_mismatch_and_unreadable_files_like_gnu() {
+    let (dir, data) = good_and_bad();
     let list = gnu_line(512, 512, &data, "good")
         + &gnu_line(512, 512, &data, "bad")
         + &gnu_line(512, 512, &data, "gone");
@@ -50,9 +57,7 @@ fn check_reports_mismatch_and_unreadable_files_like_gnu() {
 
 #[test]
 fn check_counts_malformed_lines_and_strict_fails_on_them() {
-    let dir = Dir::new();
-    let data = pattern(100, 1);
-    dir.file("good", &data);
+    let (dir, data) = good_and_bad();
     let good = gnu_line(512, 512, &data, "good");
     dir.file(
         "one",
@@ -88,10 +93,7 @@ fn check_counts_malformed_lines_and_strict_fails_on_them() {
 
 #[test]
 fn check_status_quiet_and_ignore_missing() {
-    let dir = Dir::new();
-    let data = pattern(100, 1);
-    dir.file("good", &data);
-    dir.file("bad", b"other");
+    let (dir, data) = good_and_bad();
     let ok_list = line(&data, "good");
     dir.file("ok", ok_list.as_bytes());
     dir.file(

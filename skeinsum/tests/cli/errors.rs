@@ -49,7 +49,7 @@ fn messages_keep_their_place_among_result_lines_in_one_file() {
         let mut args = with_prefix(&[], &["-a", "512", "-l", "256", "-j", jobs]);
         args.extend(names.iter().cloned());
         assert_eq!(
-            merged(dir.path(), &args),
+            merged_in_file(dir.path(), &args),
             (expected.clone(), Some(1)),
             "-j {jobs}"
         );

@@ -252,7 +252,7 @@ fn dereference_follows_links_and_stops_at_loops() {
     for threads in ["-j1", "-j2"] {
         let args = with_prefix(&[], &["-r", "-L", threads, "t"]);
         assert_eq!(
-            merged(dir.path(), &args),
+            merged_in_file(dir.path(), &args),
             (text(&expected), Some(1)),
             "{threads}"
         );

@@ -169,6 +169,23 @@ pub fn merged(dir: &Path, args: &[String]) -> (String, Option<i32>) {
     (stdout_of(&out), out.status.code())
 }
 
+/// skeinsum with `args` in `dir`, stdout and stderr into one regular file
+/// (`log` in `dir`): its text and the exit code.
+pub fn merged_in_file(dir: &Path, args: &[String]) -> (String, Option<i32>) {
+    let log = dir.join("log");
+    let file = fs::File::create(&log).unwrap();
+    let status = std_skeinsum()
+        .current_dir(dir)
+        .args(args)
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    let text = text(&fs::read(&log).unwrap());
+    fs::remove_file(&log).unwrap();
+    (text, status.code())
+}
+
 /// The argument prefixes of every path a test must hold on: every usable
 /// backend, each with `-j 2` (several FILEs or `-c` of a regular list: the
 /// batch path) and `-j 1` (one file after another).
