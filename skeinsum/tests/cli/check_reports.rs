@@ -143,16 +143,23 @@ fn check_status_quiet_and_ignore_missing() {
     }
 }
 
+/// A directory with the file `f` and the list `name`: two good lines of
+/// `f` around `malformed`.
+fn good_lines_around(name: &str, malformed: &str) -> Dir {
+    let dir = Dir::new();
+    dir.file("f", b"abc");
+    let good = line(b"abc", "f");
+    dir.file(name, format!("{good}{malformed}\n{good}").as_bytes());
+    dir
+}
+
 /// `-c -w`: a malformed line's warning comes between the results of the
 /// lines around it, on the batch path as on `-j 1` (and GNU); a long list
 /// with malformed lines everywhere under `-w --strict` prints the same bytes
 /// on both paths.
 #[test]
 fn check_warnings_keep_the_order_of_the_list() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
-    let good = format!("{}  f\n", reference(512, 512, b"abc"));
-    dir.file("short", format!("{good}bad line\n{good}").as_bytes());
+    let dir = good_lines_around("short", "bad line");
     for i in 0..20usize {
         dir.file(&format!("g{i}"), &pattern(i * 300, i as u32));
     }
@@ -201,10 +208,7 @@ fn check_warnings_keep_the_order_of_the_list() {
 /// 9.1), exit 1.
 #[test]
 fn check_output_options_last_one_wins() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
-    let good = format!("{}  f\n", reference(512, 512, b"abc"));
-    dir.file("L", format!("{good}bad\n{good}").as_bytes());
+    let dir = good_lines_around("L", "bad");
     dir.file(
         "M",
         format!("{}  missing\n", reference(512, 512, b"")).as_bytes(),
@@ -247,14 +251,7 @@ fn check_output_options_last_one_wins() {
 fn check_list_from_stdin_is_streamed() {
     let dir = Dir::new();
     dir.file("f", b"data");
-    let mut child = std_skeinsum()
-        .current_dir(dir.path())
-        .args(["-c", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(std_skeinsum().current_dir(dir.path()).args(["-c", "-"]));
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(gnu_line(512, 512, b"data", "f").as_bytes())
@@ -285,16 +282,13 @@ fn check_list_from_stdin_is_streamed() {
 fn check_list_with_a_huge_line_in_bounded_memory() {
     let dir = Dir::new();
     dir.file("f", b"data");
-    let mut child = std::process::Command::new("sh")
-        .current_dir(dir.path())
-        .arg("-c")
-        .arg("ulimit -v 262144 && exec \"$0\" -c -")
-        .arg(&*BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped(
+        std::process::Command::new("sh")
+            .current_dir(dir.path())
+            .arg("-c")
+            .arg("ulimit -v 262144 && exec \"$0\" -c -")
+            .arg(&*BIN),
+    );
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let block = vec![b'a'; 1 << 20];

@@ -261,6 +261,15 @@ pub fn wait_for_pause(sentinel: &Path, what: &str) {
     }
 }
 
+/// `cmd` started with its three standard streams piped to this process.
+pub fn spawn_piped(cmd: &mut std::process::Command) -> Child {
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd.get_program()))
+}
+
 /// The child's output (read while it runs: a full pipe must not stop
 /// it), or a panic, the child killed, after `limit`.
 pub fn wait_bounded(child: Child, limit: Duration) -> Output {
