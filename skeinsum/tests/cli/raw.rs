@@ -1,26 +1,11 @@
 //! `skeinsum --raw`: the digest's bytes on stdout, for one input.
-//!
-//! Expected bytes come from independent sources only: the RustCrypto
-//! `skein` crate and the official golden file `skein_golden_kat.txt`.
 
 use std::fs;
-use std::path::Path;
 
-use assert_cmd::Command;
 use tempfile::TempDir;
 
-#[path = "../../tests/common/golden.rs"]
-mod golden;
-
-mod common;
-use common::{pattern, rustcrypto_digest as reference};
-
-/// The binary with no test hook set, run in `dir`.
-fn skeinsum(dir: &Path) -> Command {
-    let mut cmd = common::skeinsum();
-    cmd.current_dir(dir);
-    cmd
-}
+use crate::oracle::*;
+use crate::util::*;
 
 /// A file (read, and mapped: 100 KiB is past the mapping threshold) and
 /// standard input, for each state size and several output lengths.
@@ -39,7 +24,7 @@ fn raw_bytes_match_rustcrypto() {
             (1024, 512),
             (1024, 1024),
         ] {
-            let expected = reference(state, bits, &data);
+            let expected = rustcrypto_digest(state, bits, &data);
             let options = [
                 "-a".to_string(),
                 state.to_string(),
@@ -47,7 +32,7 @@ fn raw_bytes_match_rustcrypto() {
                 bits.to_string(),
             ];
             for threads in ["-j1", "-j2"] {
-                skeinsum(dir.path())
+                skeinsum_in(dir.path())
                     .args(&options)
                     .args(["--raw", threads, &name])
                     .assert()
@@ -55,14 +40,14 @@ fn raw_bytes_match_rustcrypto() {
                     .stdout(expected.clone())
                     .stderr("");
             }
-            skeinsum(dir.path())
+            skeinsum_in(dir.path())
                 .args(&options)
                 .arg("--raw")
                 .write_stdin(data.clone())
                 .assert()
                 .success()
                 .stdout(expected.clone());
-            skeinsum(dir.path())
+            skeinsum_in(dir.path())
                 .args(&options)
                 .args(["--raw", "-"])
                 .write_stdin(data.clone())
@@ -80,26 +65,13 @@ fn raw_bytes_match_rustcrypto() {
 fn raw_bytes_match_golden_entries() {
     let dir = TempDir::new().unwrap();
     let mut checked = 0;
-    for e in golden::load().iter().filter(|e| e.msg_bits % 8 == 0) {
+    for e in golden().iter().filter(|e| e.msg_bits % 8 == 0) {
         fs::write(dir.path().join("m"), &e.msg).unwrap();
-        let mut cmd = skeinsum(dir.path());
-        cmd.args([
-            "--raw",
-            "-a",
-            &e.state_bits.to_string(),
-            "-l",
-            &e.output_bits.to_string(),
-        ]);
-        // An empty key is no key in Skein; skeinsum refuses an empty key.
-        if let Some(key) = e.key.as_ref().filter(|k| !k.is_empty()) {
-            cmd.arg(format!("--key-hex={}", hex::encode(key)));
-        }
-        if let Some((leaf, fan, height)) = e.tree {
-            cmd.arg(format!("--tree={leaf},{fan},{height}"));
-        }
+        let mut cmd = skeinsum_in(dir.path());
+        cmd.arg("--raw").args(kat_args(e));
         let out = cmd.arg("m").output().unwrap();
         assert!(out.status.success(), "{}", e.header);
-        assert_eq!(out.stdout, e.result, "{}", e.header);
+        assert_eq!(hex::encode(&out.stdout), e.result, "{}", e.header);
         checked += 1;
     }
     assert!(checked > 250, "only {checked} byte-aligned entries");
@@ -123,15 +95,8 @@ fn raw_refuses_what_is_not_one_digest() {
         &["--raw", "-z", "a"],
     ];
     for args in cases {
-        let out = skeinsum(dir.path()).args(*args).output().unwrap();
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?} printed something");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
-        assert!(
-            err.starts_with("skeinsum: ") && err.contains("--raw"),
-            "{args:?}: {err}"
-        );
+        let out = skeinsum_in(dir.path()).args(*args).output().unwrap();
+        assert_usage_error(&out, "--raw", &format!("{args:?}"));
     }
 }
 
@@ -141,7 +106,10 @@ fn raw_of_an_unreadable_input_prints_nothing() {
     let dir = TempDir::new().unwrap();
     fs::create_dir(dir.path().join("d")).unwrap();
     for name in ["missing", "d"] {
-        let out = skeinsum(dir.path()).args(["--raw", name]).output().unwrap();
+        let out = skeinsum_in(dir.path())
+            .args(["--raw", name])
+            .output()
+            .unwrap();
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(1), "{name}: {err}");
         assert!(out.stdout.is_empty(), "{name}");

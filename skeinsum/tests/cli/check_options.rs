@@ -4,12 +4,12 @@
 //! skeinsum's status for a usage error (2) and nothing hashed; and what
 //! `--ignore-missing` says of a list none of whose files matched.
 
-mod common;
-
 use std::path::Path;
 
-use common::skeinsum;
 use tempfile::TempDir;
+
+use crate::oracle::*;
+use crate::util::*;
 
 /// The options that only mean something with `--check`, in the order GNU
 /// sha256sum tests them (the first one given is the one named).
@@ -30,18 +30,18 @@ fn files() -> TempDir {
     dir
 }
 
-/// Exit status, stdout and stderr of skeinsum with `args` in `dir`.
-fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = skeinsum().current_dir(dir).args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn refusal(option: &str) -> String {
     format!("skeinsum: the {option} option is meaningful only when verifying checksums (--check)\n")
+}
+
+/// skeinsum with `args` in `dir` refuses `option`: exit 2, nothing on
+/// stdout, [`refusal`] on stderr.
+fn assert_refused(dir: &Path, args: &[&str], option: &str) {
+    assert_eq!(
+        run_in(dir, args),
+        (Some(2), String::new(), refusal(option)),
+        "{args:?}"
+    );
 }
 
 /// Each option alone and beside `--raw`, `--tag`, `-r`, `-z`, `-j 1`,
@@ -68,17 +68,9 @@ fn check_only_options_are_refused_in_every_hashing_mode() {
     for mode in modes {
         for option in CHECK_ONLY {
             let args: Vec<&str> = mode.iter().copied().chain([option]).collect();
-            assert_eq!(
-                run(dir.path(), &args),
-                (Some(2), String::new(), refusal(option)),
-                "{args:?}"
-            );
+            assert_refused(dir.path(), &args, option);
             let args: Vec<&str> = [option].into_iter().chain(mode.iter().copied()).collect();
-            assert_eq!(
-                run(dir.path(), &args),
-                (Some(2), String::new(), refusal(option)),
-                "{args:?}"
-            );
+            assert_refused(dir.path(), &args, option);
         }
     }
 }
@@ -100,18 +92,11 @@ fn check_only_options_beside_raw_tag_and_recursive() {
         (&["--tag", "--stat", "f"], "--status"),
         (&["-r", "--ignore", "d"], "--ignore-missing"),
     ] {
-        assert_eq!(
-            run(dir.path(), args),
-            (Some(2), String::new(), refusal(option)),
-            "{args:?}"
-        );
+        assert_refused(dir.path(), args, option);
     }
     // The control: with `--check` each is taken and does what it says.
     // Skein-512-512("abc") by RustCrypto's `skein`, an independent source.
-    let line = format!(
-        "{}  f\n",
-        hex::encode(common::rustcrypto_digest(512, 512, b"abc"))
-    );
+    let line = format!("{}  f\n", hex::encode(rustcrypto_digest(512, 512, b"abc")));
     std::fs::write(dir.path().join("list"), line).unwrap();
     for (option, stdout) in [
         ("--ignore-missing", "f: OK\n"),
@@ -121,7 +106,7 @@ fn check_only_options_beside_raw_tag_and_recursive() {
         ("--strict", "f: OK\n"),
     ] {
         assert_eq!(
-            run(dir.path(), &["-c", option, "list"]),
+            run_in(dir.path(), &["-c", option, "list"]),
             (Some(0), stdout.to_string(), String::new()),
             "{option}"
         );
@@ -154,11 +139,7 @@ fn of_several_check_only_options_the_first_in_gnu_order_is_named() {
     ] {
         for mode in [&["f"][..], &["--tag", "f"], &["--raw", "f"], &["-r", "d"]] {
             let args: Vec<&str> = options.iter().chain(mode).copied().collect();
-            assert_eq!(
-                run(dir.path(), &args),
-                (Some(2), String::new(), refusal(named)),
-                "{args:?}"
-            );
+            assert_refused(dir.path(), &args, named);
         }
     }
 }
@@ -170,7 +151,7 @@ fn of_several_check_only_options_the_first_in_gnu_order_is_named() {
 #[test]
 fn ignore_missing_with_no_match_says_no_file_was_verified() {
     let dir = files();
-    let f = common::rustcrypto_digest(512, 512, b"abc");
+    let f = rustcrypto_digest(512, 512, b"abc");
     let mut wrong = f.clone();
     wrong[0] ^= 1;
     let line = |digest: &[u8], name: &str| format!("{}  {name}\n", hex::encode(digest));
@@ -184,18 +165,19 @@ fn ignore_missing_with_no_match_says_no_file_was_verified() {
     ] {
         std::fs::write(dir.path().join(list), content).unwrap();
     }
+    let mismatch = "skeinsum: WARNING: 1 computed checksum did NOT match\n";
+    let none_failed = format!("{mismatch}skeinsum: failed: no file was verified\n");
     for jobs in ["1", "2"] {
-        let (code, out, err) = run(
-            dir.path(),
-            &["-j", jobs, "-c", "--ignore-missing", "failed"],
-        );
-        assert_eq!((code, out.as_str()), (Some(1), "f: FAILED\n"), "-j {jobs}");
-        assert_eq!(
-            err,
-            "skeinsum: WARNING: 1 computed checksum did NOT match\nskeinsum: failed: no file was verified\n",
-            "-j {jobs}"
-        );
-        let (code, out, err) = run(
+        for (options, stdout, stderr) in [
+            (&["failed"][..], Some("f: FAILED\n"), none_failed.as_str()),
+            (&["--status", "failed"], None, ""),
+            (&["matched"], Some("f: FAILED\nf: OK\n"), mismatch),
+        ] {
+            let mut args = vec!["-j", jobs, "-c", "--ignore-missing"];
+            args.extend(options);
+            expect_run(dir.path(), &args, 1, stdout, Some(stderr));
+        }
+        let (code, out, err) = run_in(
             dir.path(),
             &["-j", jobs, "-c", "--ignore-missing", "unreadable"],
         );
@@ -207,24 +189,6 @@ fn ignore_missing_with_no_match_says_no_file_was_verified() {
         assert!(
             err.ends_with("skeinsum: unreadable: no file was verified\n"),
             "-j {jobs}: {err}"
-        );
-        let (code, _, err) = run(
-            dir.path(),
-            &["-j", jobs, "-c", "--ignore-missing", "--status", "failed"],
-        );
-        assert_eq!((code, err.as_str()), (Some(1), ""), "-j {jobs}");
-        let (code, out, err) = run(
-            dir.path(),
-            &["-j", jobs, "-c", "--ignore-missing", "matched"],
-        );
-        assert_eq!(
-            (code, out.as_str()),
-            (Some(1), "f: FAILED\nf: OK\n"),
-            "-j {jobs}"
-        );
-        assert_eq!(
-            err, "skeinsum: WARNING: 1 computed checksum did NOT match\n",
-            "-j {jobs}"
         );
     }
 }

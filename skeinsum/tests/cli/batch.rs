@@ -1,0 +1,416 @@
+//! Many files at once: the batch path (`-j 2`) against `-j 1`, RustCrypto
+//! and golden entries for every backend and state size, and files that
+//! change, vanish or are replaced between the lookup and the open.
+
+use std::fs;
+use std::time::Duration;
+
+use crate::oracle::*;
+use crate::util::*;
+
+/// Sizes around every boundary: empty, block edges of the three state
+/// sizes, the mapping thresholds (16 KiB alone, 512 KiB in a batch), a few
+/// MiB.
+const BATCH_SIZES: [usize; 18] = [
+    0,
+    1,
+    31,
+    32,
+    33,
+    64,
+    65,
+    128,
+    129,
+    1000,
+    4096,
+    16383,
+    16384,
+    16385,
+    524_287,
+    524_288,
+    1 << 20,
+    3_000_001,
+];
+
+/// A window of a few large files (12 MiB in 5 files, over SPLIT_MIN_BYTES)
+/// is shared out between the threads, a chunk each: the digests are
+/// RustCrypto's and the output is `-j 1`'s, with `--no-mmap` too.
+#[test]
+fn few_large_files_in_a_batch_match_reference() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    let mut expected = String::new();
+    for (i, size) in [3 << 20, 3 << 20, 1000, 3 << 20, (3 << 20) + 1]
+        .into_iter()
+        .enumerate()
+    {
+        let name = format!("big{i}");
+        let data = pattern(size, 500 + i as u32);
+        dir.file(&name, &data);
+        expected.push_str(&format!("{}  {name}\n", reference(512, 256, &data)));
+        names.push(name);
+    }
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        for jobs in ["1", "2"] {
+            let out = dir
+                .cmd()
+                .args(["-a", "512", "-l", "256", "-j", jobs])
+                .args(extra)
+                .args(&names)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{extra:?} -j {jobs}: {}",
+                stderr_of(&out)
+            );
+            assert_eq!(stdout_of(&out), expected, "{extra:?} -j {jobs}");
+        }
+    }
+}
+
+/// Mixed sizes with a missing file and a directory in the middle, for every
+/// state size and every backend: the batch (-j 2) prints what -j 1 prints,
+/// byte for byte, and the digests are RustCrypto's.
+#[test]
+fn batch_matches_sequential_and_reference_for_every_backend() {
+    let dir = Dir::new();
+    let mut names = Vec::new();
+    let mut datas = Vec::new();
+    for (i, &size) in BATCH_SIZES.iter().enumerate() {
+        let name = format!("f{i:02}");
+        let data = pattern(size, 100 + i as u32);
+        dir.file(&name, &data);
+        names.push(name);
+        datas.push(data);
+    }
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    let mut args_files: Vec<String> = names.clone();
+    args_files.insert(5, "missing".to_string());
+    args_files.insert(9, "sub".to_string());
+    for backend in skein_simd::Backend::available() {
+        for (state, out_bits) in [
+            (256, 256),
+            (512, 256),
+            (512, 512),
+            (1024, 1024),
+            (1024, 384),
+        ] {
+            let mut args: Vec<String> = vec![
+                "--backend".into(),
+                backend.name().into(),
+                "-a".into(),
+                state.to_string(),
+                "-l".into(),
+                out_bits.to_string(),
+            ];
+            args.extend(args_files.iter().cloned());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let batched = through_batch(&dir, &[&["-j", "2"], &args[..]].concat(), || {});
+            let sequential = dir.cmd().args(["-j", "1"]).args(&args).output().unwrap();
+            let expected: String = names
+                .iter()
+                .zip(&datas)
+                .map(|(name, data)| format!("{}  {name}\n", reference(state, out_bits, data)))
+                .collect();
+            let what = format!("{} Skein-{state}-{out_bits}", backend.name());
+            assert_eq!(stdout_of(&batched), expected, "{what}");
+            assert_eq!(stdout_of(&sequential), expected, "{what}");
+            assert_eq!(
+                stderr_of(&batched),
+                "skeinsum: missing: No such file or directory\nskeinsum: sub: Is a directory\n",
+                "{what}"
+            );
+            assert_eq!(stderr_of(&batched), stderr_of(&sequential), "{what}");
+            assert_eq!(batched.status.code(), Some(1), "{what}");
+            assert_eq!(sequential.status.code(), Some(1), "{what}");
+        }
+    }
+}
+
+/// Golden entries hashed with the same arguments: those arguments, and the
+/// file name and expected digest of each entry.
+type KatGroup = (Vec<String>, Vec<(String, String)>);
+
+/// Keys, personalization-free MACs and long outputs in batches: every group
+/// of golden entries with the same arguments is hashed in one run, in
+/// order, and gives the golden results.
+#[test]
+fn batch_matches_golden_entries() {
+    let entries = golden();
+    let dir = Dir::new();
+    let mut groups: Vec<KatGroup> = Vec::new();
+    for (i, e) in entries
+        .iter()
+        .filter(|e| e.tree.is_none() && e.msg_bits % 8 == 0 && e.out_bits <= 8 * 4096)
+        .enumerate()
+    {
+        let name = format!("g{i}");
+        dir.file(&name, &e.msg);
+        let args = kat_args(e);
+        match groups.iter_mut().find(|(a, _)| *a == args) {
+            Some((_, files)) => files.push((name, e.result.clone())),
+            None => groups.push((args, vec![(name, e.result.clone())])),
+        }
+    }
+    let mut checked = 0;
+    for (args, files) in groups.iter().filter(|(_, files)| files.len() > 1) {
+        let mut all: Vec<&str> = vec!["-j", "2"];
+        all.extend(args.iter().map(String::as_str));
+        all.extend(files.iter().map(|(name, _)| name.as_str()));
+        let out = through_batch(&dir, &all, || {});
+        assert!(out.status.success(), "{args:?}: {}", stderr_of(&out));
+        let expected: String = files
+            .iter()
+            .map(|(name, result)| format!("{result}  {name}\n"))
+            .collect();
+        assert_eq!(stdout_of(&out), expected, "{args:?}");
+        checked += files.len();
+    }
+    assert!(checked > 100, "only {checked} golden entries in batches");
+}
+
+/// Files truncated after the batch read (small) or mapped (large) them: the
+/// same error as on the sequential path, for those files only.
+#[test]
+fn file_truncated_while_batch_is_hashed() {
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let dir = Dir::new();
+        let before = pattern(4096, 1);
+        let after = pattern(100_000, 2);
+        dir.file("before", &before);
+        let small = dir.file("small", &pattern(10_000, 3));
+        let large = dir.file("large", &pattern(2 << 20, 4));
+        dir.file("after", &after);
+        let mut args = vec!["-a", "512", "-l", "256", "-j", "2"];
+        args.extend_from_slice(extra);
+        args.extend(["before", "small", "large", "after"]);
+        let out = through_batch(&dir, &args, || {
+            truncate_to(5000)(&small);
+            truncate_to(1 << 19)(&large);
+        });
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", stderr_of(&out));
+        assert_eq!(
+            stdout_of(&out),
+            format!(
+                "{}  before\n{}  after\n",
+                reference(512, 256, &before),
+                reference(512, 256, &after)
+            ),
+            "{extra:?}"
+        );
+        assert_eq!(
+            stderr_of(&out),
+            "skeinsum: small: file changed while being read; no digest\n\
+             skeinsum: large: file changed while being read; no digest\n",
+            "{extra:?}"
+        );
+    }
+}
+
+/// `--check` of a list in a batch, with one file changed after the list was
+/// made (same size): its line FAILS in its place, the others are OK, the
+/// warning counts one, as with -j 1.
+#[test]
+fn check_batch_with_one_corrupted_file() {
+    let dir = Dir::new();
+    let mut list = String::new();
+    let mut expected = String::new();
+    for i in 0..40usize {
+        let name = format!("c{i:02}");
+        let data = pattern(1000 * i, 300 + i as u32);
+        dir.file(&name, &data);
+        list.push_str(&format!("{}  {name}\n", reference(512, 512, &data)));
+        let status = if i == 17 { "FAILED" } else { "OK" };
+        expected.push_str(&format!("{name}: {status}\n"));
+    }
+    dir.file("list", list.as_bytes());
+    let mut corrupted = pattern(17_000, 317);
+    corrupted[8000] ^= 1;
+    dir.file("c17", &corrupted);
+    let batched = through_batch(&dir, &["-j", "2", "-c", "list"], || {});
+    let sequential = dir.cmd().args(["-j", "1", "-c", "list"]).output().unwrap();
+    for out in [&batched, &sequential] {
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stdout_of(out), expected);
+        assert_eq!(
+            stderr_of(out),
+            "skeinsum: WARNING: 1 computed checksum did NOT match\n"
+        );
+    }
+}
+
+/// Names that vanish, turn into FIFOs or directories, are replaced by
+/// other files or are rewritten after the batch looked them up and before
+/// it opens them, read (5 KB) and mapped (600 KB), and with `--no-mmap`: a
+/// vanished file is missing; a directory is one; a FIFO is read to its end
+/// in its place, its writer's bytes whole (the batch opens it without
+/// waiting and hands it on untouched); a replaced file gives the digest of
+/// the new one; a rewritten one is an error, never a digest. Twice each,
+/// the same output; the files not touched give what `-j 1` gives.
+#[cfg(unix)]
+#[test]
+fn names_changing_between_lookup_and_open_of_a_batch() {
+    use std::os::unix::fs::FileExt;
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let mut outputs = Vec::new();
+        for _ in 0..2 {
+            let dir = Dir::new();
+            let sizes = [("small", 5000), ("large", 600_000)];
+            let mut names = vec!["first".to_string()];
+            dir.file("first", &pattern(3000, 1));
+            for (kind, size) in sizes {
+                for (i, what) in ["gone", "fifo", "dir", "replaced", "rewritten", "kept"]
+                    .iter()
+                    .enumerate()
+                {
+                    let name = format!("{what}-{kind}");
+                    dir.file(&name, &pattern(size, 10 + i as u32));
+                    names.push(name);
+                }
+            }
+            let mut args = vec!["-a", "512", "-l", "256", "-j", "2"];
+            args.extend_from_slice(extra);
+            args.extend(names.iter().map(String::as_str));
+            let mut writers = Vec::new();
+            let out = through_stage(&dir, "lookup", &args, || {
+                for (kind, size) in sizes {
+                    let path = |what: &str| dir.path().join(format!("{what}-{kind}"));
+                    fs::remove_file(path("gone")).unwrap();
+                    fs::remove_file(path("fifo")).unwrap();
+                    dir.fifo(&format!("fifo-{kind}"));
+                    fs::remove_file(path("dir")).unwrap();
+                    fs::create_dir(path("dir")).unwrap();
+                    let fifo = path("fifo");
+                    writers.push(std::thread::spawn(move || {
+                        // Waits for a reader, as a writer of a FIFO does.
+                        fs::write(fifo, format!("written into fifo-{kind}")).unwrap();
+                    }));
+                    let new = dir.file("new", &pattern(size + 7, 99));
+                    fs::rename(new, path("replaced")).unwrap();
+                    let rewritten = fs::OpenOptions::new()
+                        .write(true)
+                        .open(path("rewritten"))
+                        .unwrap();
+                    rewritten.write_all_at(&pattern(size, 98), 0).unwrap();
+                    rewritten
+                        .set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1))
+                        .unwrap();
+                }
+            });
+            for writer in writers {
+                writer.join().unwrap();
+            }
+            let mut expected = format!("{}  first\n", reference(512, 256, &pattern(3000, 1)));
+            let mut errors = String::new();
+            for (kind, size) in sizes {
+                errors.push_str(&format!(
+                    "skeinsum: gone-{kind}: No such file or directory\n"
+                ));
+                expected.push_str(&format!(
+                    "{}  fifo-{kind}\n",
+                    reference(512, 256, format!("written into fifo-{kind}").as_bytes())
+                ));
+                errors.push_str(&format!("skeinsum: dir-{kind}: Is a directory\n"));
+                expected.push_str(&format!(
+                    "{}  replaced-{kind}\n",
+                    reference(512, 256, &pattern(size + 7, 99))
+                ));
+                errors.push_str(&format!(
+                    "skeinsum: rewritten-{kind}: file changed while being read; no digest\n"
+                ));
+                expected.push_str(&format!(
+                    "{}  kept-{kind}\n",
+                    reference(512, 256, &pattern(size, 15))
+                ));
+            }
+            assert_eq!(stdout_of(&out), expected, "{extra:?}");
+            assert_eq!(stderr_of(&out), errors, "{extra:?}");
+            assert_eq!(out.status.code(), Some(1), "{extra:?}");
+            // What -j 1 prints for the files left as they were.
+            let kept: Vec<&str> = names
+                .iter()
+                .map(String::as_str)
+                .filter(|n| n.starts_with("kept") || n.starts_with("replaced") || *n == "first")
+                .collect();
+            let sequential = dir
+                .cmd()
+                .args(["-a", "512", "-l", "256", "-j", "1"])
+                .args(&kept)
+                .output()
+                .unwrap();
+            let batched_kept: String = stdout_of(&out)
+                .lines()
+                .filter(|l| kept.iter().any(|k| l.ends_with(&format!("  {k}"))))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(batched_kept, stdout_of(&sequential), "{extra:?}");
+            outputs.push((stdout_of(&out), stderr_of(&out)));
+        }
+        assert_eq!(outputs[0], outputs[1], "{extra:?}: not stable");
+    }
+}
+
+/// Files removed, or replaced by FIFOs, after the batch opened and read or
+/// mapped them: the open file is what is hashed, so each gives the digest
+/// of what it held, as `-j 1` gives for the files before the change.
+#[cfg(unix)]
+#[test]
+fn files_vanishing_or_turning_into_fifos_after_the_batch_opened_them() {
+    for extra in [&[][..], &["--no-mmap"][..]] {
+        let dir = Dir::new();
+        let mut names = Vec::new();
+        for (i, size) in [5000usize, 600_000].into_iter().enumerate() {
+            for what in ["gone", "fifo"] {
+                let name = format!("{what}-{i}");
+                dir.file(&name, &pattern(size, 40 + i as u32));
+                names.push(name);
+            }
+        }
+        let mut args = vec!["-j", "2"];
+        args.extend_from_slice(extra);
+        args.extend(names.iter().map(String::as_str));
+        let sequential = dir.cmd().args(["-j", "1"]).args(&names).output().unwrap();
+        let out = through_batch(&dir, &args, || {
+            for name in &names {
+                fs::remove_file(dir.path().join(name)).unwrap();
+                if name.starts_with("fifo") {
+                    dir.fifo(name);
+                }
+            }
+        });
+        assert!(out.status.success(), "{extra:?}: {}", stderr_of(&out));
+        assert!(sequential.status.success());
+        assert_eq!(stdout_of(&out), stdout_of(&sequential), "{extra:?}");
+        assert_eq!(stdout_of(&out).lines().count(), 4);
+    }
+}
+
+/// A mapped file of the batch replaced by rename with a much shorter one
+/// between the lookup and the open: the mapping (of the looked-up length)
+/// faults past the new file's end, which is no change of either file; the
+/// new file is hashed on the sequential path, exit 0.
+#[cfg(unix)]
+#[test]
+fn shorter_file_renamed_in_between_lookup_and_open() {
+    let dir = Dir::new();
+    dir.file("a", &pattern(600_000, 1));
+    dir.file("b", &pattern(3000, 2));
+    let out = through_stage(
+        &dir,
+        "lookup",
+        &["-a", "512", "-l", "256", "-j", "2", "a", "b"],
+        || {
+            let new = dir.file("new", &pattern(10_000, 3));
+            fs::rename(new, dir.path().join("a")).unwrap();
+        },
+    );
+    let expected = format!(
+        "{}  a\n{}  b\n",
+        reference(512, 256, &pattern(10_000, 3)),
+        reference(512, 256, &pattern(3000, 2))
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -1,0 +1,109 @@
+//! Mapped files: windows, a refused mapping read instead, a file larger
+//! than the address space allowed, and SIGBUS from elsewhere.
+
+use std::fs;
+use std::path::Path;
+use std::process::Stdio;
+
+use crate::oracle::*;
+use crate::util::*;
+
+/// Files larger than one mapping window are mapped window
+/// by window; forced to 64 KiB windows here so that a small file crosses
+/// many, with a last window that is not full.
+#[test]
+fn files_are_mapped_in_windows() {
+    let dir = Dir::new();
+    let data = pattern((1 << 20) + 12_345, 8);
+    dir.file("f", &data);
+    for window in ["65536", "4096", "1048576"] {
+        dir.cmd()
+            .env("SKEINSUM_TEST_MAP_WINDOW", window)
+            .args(["-a", "1024", "f"])
+            .assert()
+            .success()
+            .stdout(format!("{}  f\n", reference(1024, 1024, &data)));
+    }
+}
+
+/// When the system refuses to map (a file system without mmap, as
+/// /sys/kernel/btf/vmlinux is for root on Linux), the file is read instead;
+/// also from the middle of a file whose first windows were mapped.
+#[test]
+fn refused_mapping_falls_back_to_reading() {
+    let dir = Dir::new();
+    let data = pattern(300_000, 9);
+    dir.file("f", &data);
+    for refuse_from in ["0", "131072", "150000"] {
+        dir.cmd()
+            .env("SKEINSUM_TEST_MAP_WINDOW", "65536")
+            .env("SKEINSUM_TEST_REFUSE_MAP", refuse_from)
+            .arg("f")
+            .assert()
+            .success()
+            .stdout(format!("{}  f\n", reference(512, 512, &data)))
+            .stderr("");
+    }
+    // The real case, where this machine has it: mmap of the kernel's BTF
+    // file is refused with EACCES while read works.
+    let btf = Path::new("/sys/kernel/btf/vmlinux");
+    match fs::read(btf) {
+        Ok(bytes) if bytes.len() as u64 >= 16384 => {
+            skeinsum().arg(btf).assert().success().stdout(format!(
+                "{}  {}\n",
+                reference(512, 512, &bytes),
+                btf.display()
+            ));
+        }
+        _ => eprintln!(
+            "{} not readable here: only the forced refusal was checked",
+            btf.display()
+        ),
+    }
+}
+
+/// A file larger than the address space allowed is hashed (it was
+/// mapped whole: `Cannot allocate memory`). 512 MiB of zeros (sparse) under
+/// a 256 MiB `ulimit -v`.
+#[cfg(unix)]
+#[test]
+fn file_larger_than_the_address_space_limit() {
+    let dir = Dir::new();
+    let len = 512u64 << 20;
+    dir.zeros("big", len);
+    let expected = format!("{}  big\n", reference_zeros(len));
+    sh(dir.path(), "ulimit -v 262144 && exec \"$0\" big")
+        .assert()
+        .success()
+        .stdout(expected)
+        .stderr("");
+}
+
+/// The SIGBUS guard repairs faults in our own mapping only: a SIGBUS sent by
+/// another process while it is armed still kills as it should.
+#[cfg(unix)]
+#[test]
+fn foreign_sigbus_is_not_swallowed() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = Dir::new();
+    let file = dir.file("victim", &pattern(1 << 20, 3));
+    let sentinel = dir.path().join("paused");
+    let mut child = std_skeinsum()
+        .arg(&file)
+        .env(
+            "SKEINSUM_TEST_PAUSE",
+            format!("hash:{}", sentinel.display()),
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_pause(&sentinel, "skeinsum");
+    // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGBUS) },
+        0
+    );
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGBUS), "{status:?}");
+}

@@ -1,0 +1,138 @@
+//! Expected values from independent sources only: the RustCrypto `skein`
+//! crate (plain hashing, outputs up to the state size) and entries of the
+//! official golden file `skein_golden_kat.txt` (keys, trees, long
+//! outputs), never earlier output of the tool; and the deterministic
+//! contents of test files.
+
+use skein::digest::consts::{U1, U128, U32, U48, U64};
+use skein::Digest;
+
+use crate::golden;
+
+/// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
+pub fn rustcrypto_digest(state: u32, out_bits: u32, data: &[u8]) -> Vec<u8> {
+    match (state, out_bits) {
+        (256, 256) => skein::Skein256::<U32>::digest(data).to_vec(),
+        (512, 8) => skein::Skein512::<U1>::digest(data).to_vec(),
+        (512, 256) => skein::Skein512::<U32>::digest(data).to_vec(),
+        (512, 384) => skein::Skein512::<U48>::digest(data).to_vec(),
+        (512, 512) => skein::Skein512::<U64>::digest(data).to_vec(),
+        (1024, 384) => skein::Skein1024::<U48>::digest(data).to_vec(),
+        (1024, 512) => skein::Skein1024::<U64>::digest(data).to_vec(),
+        (1024, 1024) => skein::Skein1024::<U128>::digest(data).to_vec(),
+        _ => panic!("no reference for Skein-{state}-{out_bits}"),
+    }
+}
+
+/// Skein-STATE-OUT of `data` in hex, by the RustCrypto `skein` crate.
+pub fn reference(state: u32, out_bits: u32, data: &[u8]) -> String {
+    hex::encode(rustcrypto_digest(state, out_bits, data))
+}
+
+/// Skein-512-512 of `len` zero bytes by RustCrypto, fed 1 MiB at a time.
+pub fn reference_zeros(len: u64) -> String {
+    let mut h = skein::Skein512::<U64>::new();
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        h.update(&zeros[..n]);
+        left -= n as u64;
+    }
+    hex::encode(h.finalize())
+}
+
+/// The line sha256sum's format gives `data` under `name` (a name needing
+/// no escape), Skein-STATE-BITS by RustCrypto.
+pub fn gnu_line(state: u32, bits: u32, data: &[u8], name: &str) -> String {
+    format!("{}  {name}\n", reference(state, bits, data))
+}
+
+/// [`gnu_line`] of the default algorithm, Skein-512-512.
+pub fn line(data: &[u8], name: &str) -> String {
+    gnu_line(512, 512, data, name)
+}
+
+/// The bytes of hex text that may be broken by whitespace.
+pub fn unhex(s: &str) -> Vec<u8> {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    hex::decode(s).unwrap()
+}
+
+/// Deterministic non-trivial bytes.
+pub fn pattern(len: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12345);
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 11) as u8
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------- golden file
+
+/// One entry of the official golden KAT file, as these tests use it.
+#[derive(Debug)]
+pub struct Kat {
+    pub header: String,
+    pub state: u64,
+    pub out_bits: u64,
+    pub msg_bits: u64,
+    pub msg: Vec<u8>,
+    pub key: Option<Vec<u8>>,
+    pub tree: Option<(u8, u8, u8)>,
+    /// The expected digest in lower-case hex.
+    pub result: String,
+}
+
+/// Every entry of the golden file, by the shared loader: a missing file
+/// fails the test (it says how to fetch it).
+pub fn golden() -> Vec<Kat> {
+    golden::load()
+        .into_iter()
+        .map(|e| Kat {
+            header: e.header,
+            state: e.state_bits,
+            out_bits: e.output_bits,
+            msg_bits: e.msg_bits,
+            msg: e.msg,
+            key: e.key,
+            tree: e.tree,
+            result: hex::encode(&e.result),
+        })
+        .collect()
+}
+
+/// The tree entries of whole bytes and no key (at least one).
+pub fn golden_trees() -> Vec<Kat> {
+    let trees: Vec<Kat> = golden()
+        .into_iter()
+        .filter(|e| {
+            e.tree.is_some() && e.msg_bits % 8 == 0 && e.key.as_ref().is_none_or(|k| k.is_empty())
+        })
+        .collect();
+    assert!(!trees.is_empty(), "the golden file has tree entries");
+    trees
+}
+
+/// The options that select an entry's Skein: `-a`, `-l`, its key and tree.
+pub fn kat_args(e: &Kat) -> Vec<String> {
+    let mut args = vec![
+        "-a".to_string(),
+        e.state.to_string(),
+        "-l".to_string(),
+        e.out_bits.to_string(),
+    ];
+    // A key of 0 bytes is no key in Skein (the golden file has such MAC
+    // entries); skeinsum refuses an empty key, so those go without one.
+    if let Some(k) = e.key.as_ref().filter(|k| !k.is_empty()) {
+        args.push(format!("--key-hex={}", hex::encode(k)));
+    }
+    if let Some((l, f, m)) = e.tree {
+        args.push(format!("--tree={l},{f},{m}"));
+    }
+    args
+}
