@@ -4,14 +4,16 @@
 //!
 //! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
 //! Its names are looked up in parallel (the snapshot: size, mtime and
-//! identity, as in `crate::input`); then each thread takes a chunk of
+//! identity, `crate::files::Snapshot`); then each thread takes a chunk of
 //! [`CHUNK_FILES`] files at a time, opens them and reads them to their end
 //! (under `BATCH_MMAP_MIN`, into buffers reused from chunk to chunk) or maps
-//! them whole with the looked-up size, hashes them on lanes and snapshots
-//! each open file again. Another file than the
+//! them whole with the looked-up size (`crate::files::whole`), hashes them
+//! on lanes and snapshots each open file again. This module plans the
+//! windows and hashes; every open, read, mapping and check of a file is
+//! `crate::files`'s. Another file than the
 //! one looked up (the name replaced before the open) goes to the sequential
 //! path; a change of the same file, or a shrink under its mapping (caught by
-//! the SIGBUS guard of `crate::mapped`), is the same error as on the
+//! the SIGBUS guard of `crate::files::sigbus`), is the same error as on the
 //! sequential path. Everything else (standard input: the name `-`, never
 //! a file of that name, FIFOs,
 //! devices, directories, names that cannot be looked up, files whose size
@@ -30,15 +32,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use memmap2::{Mmap, MmapOptions};
 use rayon::prelude::*;
-use skein_simd::{Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize};
+use skein_simd::raw::mask_unused_bits;
+use skein_simd::{Params, SkeinMany, StateSize};
 
-use crate::config::{bytes_os, HashConfig};
-use crate::input::{
-    leased, open_options, out_of_descriptors, unchanged, InputError, Origin, Snapshot, PROGRESS_MIN,
-};
-use crate::mapped::{sigbus::Guard, MAP_WINDOW};
+use crate::config::HashConfig;
+use crate::files::descriptors::Relief;
+use crate::files::mapped::MAP_WINDOW;
+use crate::files::open::lookup;
+use crate::files::whole::{open_whole, Opened, Whole};
+use crate::files::{InputError, Origin, Snapshot};
+use crate::input::PROGRESS_MIN;
 use crate::testing;
 
 /// Files per window: enough to keep every lane of every thread busy, few
@@ -88,61 +92,40 @@ pub struct Request<'a> {
     pub origin: Origin,
 }
 
-/// [`SkeinMany`](skein_simd::SkeinMany) for one state size.
-enum Many {
-    S256(SkeinMany256),
-    S512(SkeinMany512),
-    // Boxed: four times the size of the others, and made once per run.
-    S1024(Box<SkeinMany1024>),
+/// [`SkeinMany`] of any state width, behind one pointer: the batch meets
+/// each (state size, output bits) once and keeps its prepared arguments.
+trait Lanes: Send + Sync {
+    fn hash_many_into(&self, messages: &[&[u8]], out: &mut [u8]);
 }
 
-impl Many {
-    /// `None` if no multi-lane kernel serves these arguments (a forced
-    /// backend without one): the sequential path takes those files.
-    fn new(state: StateSize, params: &Params<'_>) -> Option<Many> {
-        Some(match state {
-            StateSize::S256 => Many::S256(SkeinMany256::new(params).ok()?),
-            StateSize::S512 => Many::S512(SkeinMany512::new(params).ok()?),
-            StateSize::S1024 => Many::S1024(Box::new(SkeinMany1024::new(params).ok()?)),
-        })
-    }
-
+impl<const W: usize> Lanes for SkeinMany<W> {
     fn hash_many_into(&self, messages: &[&[u8]], out: &mut [u8]) {
-        match self {
-            Many::S256(m) => m.hash_many_into(messages, out),
-            Many::S512(m) => m.hash_many_into(messages, out),
-            Many::S1024(m) => m.hash_many_into(messages, out),
-        }
+        SkeinMany::hash_many_into(self, messages, out)
     }
 }
 
-/// The bytes of a file of the window.
-enum Data {
-    Read(Vec<u8>),
-    /// Mapped whole, watched by the guard until hashed (the guard first, so
-    /// that it is dropped before the mapping it watches).
-    Mapped(Guard, Mmap),
-}
-
-impl Data {
-    fn bytes(&self) -> &[u8] {
-        match self {
-            Data::Read(v) => v,
-            Data::Mapped(_, m) => m,
-        }
+/// The prepared hasher for `state`. `None` if the library refuses these
+/// arguments (none that the command line accepts: a forced backend without
+/// a multi-lane kernel hashes on the portable one): the sequential path
+/// takes those files and reports why.
+fn lanes(state: StateSize, params: &Params<'_>) -> Option<Box<dyn Lanes>> {
+    fn boxed<const W: usize>(params: &Params<'_>) -> Option<Box<dyn Lanes>> {
+        Some(Box::new(SkeinMany::<W>::new(params).ok()?))
+    }
+    match state {
+        StateSize::S256 => boxed::<4>(params),
+        StateSize::S512 => boxed::<8>(params),
+        StateSize::S1024 => boxed::<16>(params),
     }
 }
 
-/// A file of the window, ready to hash.
-struct Ready {
-    file: File,
-    before: Snapshot,
-    data: Data,
-}
+/// The hasher prepared for one (state size, output bits), if batching
+/// serves it.
+type Prepared = ((StateSize, u64), Option<Box<dyn Lanes>>);
 
 /// How a file of the window stands before hashing.
 enum Slot {
-    Ready(Ready, usize),
+    Ready(Whole, usize),
     Failed(InputError),
     Sequential(Option<File>),
 }
@@ -152,7 +135,7 @@ pub struct Batch<'c> {
     config: &'c HashConfig,
     use_mmap: bool,
     /// Prepared arguments per (state size, output bits) met.
-    manys: Vec<((StateSize, u64), Option<Many>)>,
+    manys: Vec<Prepared>,
     /// `--progress` (stderr is a terminal): one bar for every batched byte.
     progress: bool,
     bar: Option<ProgressBar>,
@@ -162,8 +145,10 @@ pub struct Batch<'c> {
     /// `mmap`, to be unmapped again on free).
     spare: Vec<Vec<u8>>,
     /// Files a thread holds open at once ([`CHUNK_FILES`]), halved after
-    /// each window in which an open found no descriptor free.
+    /// each window in which an open found no descriptor free (a step of
+    /// `relief`, as many steps as halvings down to one file).
     chunk_max: usize,
+    relief: Relief,
 }
 
 impl<'c> Batch<'c> {
@@ -179,6 +164,7 @@ impl<'c> Batch<'c> {
             hashed: 0,
             spare: Vec::new(),
             chunk_max: CHUNK_FILES,
+            relief: Relief::new(CHUNK_FILES.ilog2() as u8),
         }
     }
 
@@ -190,7 +176,7 @@ impl<'c> Batch<'c> {
             .position(|(k, _)| *k == (state, output_bits));
         let index = found.unwrap_or_else(|| {
             let many = (output_bits.div_ceil(8) as usize <= BATCH_OUTPUT_MAX)
-                .then(|| Many::new(state, &self.config.params(output_bits)))
+                .then(|| lanes(state, &self.config.params(output_bits)))
                 .flatten();
             self.manys.push(((state, output_bits), many));
             self.manys.len() - 1
@@ -264,8 +250,8 @@ impl<'c> Batch<'c> {
                 hash_chunk(manys, requests, chosen, use_mmap, &pool, &exhausted)
             })
             .collect();
-        if exhausted.into_inner() {
-            self.chunk_max = (self.chunk_max / 2).max(1);
+        if exhausted.into_inner() && self.relief.take_step().is_some() {
+            self.chunk_max /= 2;
         }
         self.spare = pool.into_inner().unwrap_or_else(PoisonError::into_inner);
         self.advance(bytes);
@@ -310,7 +296,7 @@ impl Drop for Batch<'_> {
 /// Read buffers come from and go back to `pool`; `exhausted` is set when
 /// an open found no descriptor free.
 fn hash_chunk(
-    manys: &[((StateSize, u64), Option<Many>)],
+    manys: &[Prepared],
     requests: &[Request<'_>],
     chosen: &[Option<(usize, Snapshot)>],
     use_mmap: bool,
@@ -324,11 +310,21 @@ fn hash_chunk(
         .zip(chosen)
         .map(|(request, wanted)| match wanted {
             None => Slot::Sequential(None),
-            Some((many, looked)) => match open(request, *looked, use_mmap, take, exhausted) {
-                Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
-                Ok(Opened::Sequential(file)) => Slot::Sequential(file),
-                Err(e) => Slot::Failed(e),
-            },
+            Some((many, looked)) => {
+                let map_min = use_mmap.then_some(BATCH_MMAP_MIN);
+                let (name, origin) = (request.name, request.origin);
+                match open_whole(name, origin, *looked, map_min, BATCH_FILE_MAX, take) {
+                    Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
+                    Ok(Opened::Sequential(file)) => Slot::Sequential(file),
+                    // The window's files are closed before the sequential
+                    // path opens it; later windows open fewer at once.
+                    Ok(Opened::NoDescriptor) => {
+                        exhausted.store(true, Ordering::Relaxed);
+                        Slot::Sequential(None)
+                    }
+                    Err(e) => Slot::Failed(e),
+                }
+            }
         })
         .collect();
     testing::pause("batch");
@@ -346,7 +342,7 @@ fn hash_chunk(
         let messages: Vec<&[u8]> = members
             .iter()
             .map(|&i| match &slots[i] {
-                Slot::Ready(ready, _) => ready.data.bytes(),
+                Slot::Ready(ready, _) => ready.bytes(),
                 _ => unreachable!("members are ready"),
             })
             .collect();
@@ -354,7 +350,7 @@ fn hash_chunk(
         let mut out = vec![0u8; members.len() * len];
         many.hash_many_into(&messages, &mut out);
         for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
-            crate::format::mask_unused_bits(digest, *output_bits);
+            mask_unused_bits(digest, *output_bits);
             digests[i] = Some(digest.to_vec());
         }
     }
@@ -367,7 +363,7 @@ fn hash_chunk(
             Slot::Sequential(file) => Outcome::Sequential(file),
             Slot::Failed(e) => Outcome::Failed(e),
             Slot::Ready(ready, _) => {
-                let (settled, buffer) = settle(ready);
+                let (settled, buffer) = ready.settle();
                 // Kept only up to SPARE_MAX, and no more buffers exist than
                 // files of a window: at most WINDOW_FILES * SPARE_MAX =
                 // WINDOW_BYTES.
@@ -382,178 +378,4 @@ fn hash_chunk(
             }
         })
         .collect()
-}
-
-/// The snapshot of a name before it is opened: a name found by `-r` is not
-/// followed if it is a link now (unless `-L`), so that it goes to the
-/// sequential path, which skips it.
-fn lookup(name: &[u8], origin: Origin) -> io::Result<std::fs::Metadata> {
-    match origin {
-        Origin::Walked {
-            follow_links: false,
-        } => std::fs::symlink_metadata(bytes_os(name)),
-        _ => std::fs::metadata(bytes_os(name)),
-    }
-}
-
-/// What became of a file of the window when opened.
-enum Opened {
-    Ready(Ready),
-    /// For the sequential path, with the file if it is open and untouched.
-    Sequential(Option<File>),
-}
-
-/// Open a file of the window, looked up as `looked`, and read it (into a
-/// buffer taken from `buffer` only then) or map it whole. `Sequential`: it
-/// is not (or no longer) a regular file of batch size, or holds more or
-/// less than its size.
-///
-/// Five system calls for a file read: the lookup, `open`, one `pread`,
-/// `fstat` after hashing (`settle`) and `close`. The read asks for one byte
-/// more than the size, so that a file holding more than `stat` says is
-/// seen without a second read at the end; a read that stops short of what
-/// it asked for is the end (as a regular file's is). `pread`, not `read`:
-/// should the name have become a FIFO or a terminal since it was looked
-/// up, it fails (`ESPIPE`) without taking a byte from it, and the open file
-/// goes to the sequential path as it is.
-fn open(
-    request: &Request<'_>,
-    looked: Snapshot,
-    use_mmap: bool,
-    buffer: impl FnOnce() -> Vec<u8>,
-    exhausted: &AtomicBool,
-) -> Result<Opened, InputError> {
-    // A name found by `-r` that is a link now (`ELOOP`) or a FIFO, device
-    // or directory is caught below (the read fails, reads more than the
-    // size, or another file than the looked-up one was opened: `settle`)
-    // and goes to the sequential path, which skips it.
-    let opened = match request.origin {
-        Origin::Walked { follow_links } => crate::walk::open_entry(request.name, follow_links),
-        Origin::Named => open_options(request.origin).open(bytes_os(request.name)),
-    };
-    let file = match opened {
-        Ok(file) => file,
-        // No descriptor free: the sequential path opens it when the
-        // window's files are closed. Never this file's error.
-        Err(e) if out_of_descriptors(&e) => {
-            exhausted.store(true, Ordering::Relaxed);
-            return Ok(Opened::Sequential(None));
-        }
-        // A lease: the sequential path's open waits for it to be let go
-        // (this open has started the break), where this thread would hold
-        // up the window.
-        Err(e) if leased(&e) => return Ok(Opened::Sequential(None)),
-        Err(_) if request.origin != Origin::Named => return Ok(Opened::Sequential(None)),
-        Err(e) => return Err(e.into()),
-    };
-    // Elsewhere a snapshot has no identity: take it of the open file.
-    #[cfg(not(unix))]
-    let looked = match Snapshot::of(&file.metadata()?) {
-        Some(s) if s.len > 0 && s.len <= BATCH_FILE_MAX => s,
-        _ => return Ok(Opened::Sequential(None)),
-    };
-    let before = looked;
-    if use_mmap && before.len >= BATCH_MMAP_MIN && !testing::refuse_map(0) {
-        // SAFETY: as in `crate::mapped::hash_mapped`: the bytes are only read
-        // as plain data, a shrink cannot kill us (the guard armed below, kept
-        // until the file is hashed), and any change is detected afterwards
-        // (`settle`), so no digest of inconsistent contents is printed.
-        let map = unsafe {
-            MmapOptions::new()
-                .len(before.len as usize)
-                .populate()
-                .map(&file)
-        };
-        if let Ok(map) = map {
-            if let Some(guard) = Guard::arm(map.as_ptr(), map.len()) {
-                return Ok(Opened::Ready(Ready {
-                    file,
-                    before,
-                    data: Data::Mapped(guard, map),
-                }));
-            }
-        }
-        // Refused (not a regular file any more, a file system without
-        // mmap), or every guard slot taken: read it instead.
-    }
-    // A reused buffer is zeroed only where it grows.
-    let mut data = buffer();
-    let len = before.len as usize;
-    data.try_reserve_exact((len + 1).saturating_sub(data.len()))
-        .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
-    data.resize(len + 1, 0);
-    let mut filled = 0;
-    while filled < len {
-        match read_at(&file, &mut data[filled..], filled as u64) {
-            // Less than its size: a pseudo-file whose size is a guess (sysfs
-            // says 4096), or a file that shrank since; the sequential path
-            // reads it to its end.
-            Ok(0) => return Ok(Opened::Sequential(None)),
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            // A directory, FIFO or device now (`EISDIR`, `ESPIPE`): the
-            // sequential path's, untouched; a regular file's read error is
-            // this file's.
-            Err(e) => {
-                return match Snapshot::of(&file.metadata()?) {
-                    Some(_) => Err(e.into()),
-                    // A walked name is never handed over (it would be made
-                    // to block): the sequential path opens it again and skips it.
-                    None if request.origin != Origin::Named => Ok(Opened::Sequential(None)),
-                    None => Ok(Opened::Sequential(Some(file))),
-                };
-            }
-        }
-    }
-    // More than its size: the same (procfs says 0 for files with content).
-    if filled > len {
-        return Ok(Opened::Sequential(None));
-    }
-    data.truncate(len);
-    Ok(Opened::Ready(Ready {
-        file,
-        before,
-        data: Data::Read(data),
-    }))
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, buffer: &mut [u8], at: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buffer, at)
-}
-
-#[cfg(not(unix))]
-fn read_at(mut file: &File, buffer: &mut [u8], _at: u64) -> io::Result<usize> {
-    use std::io::Read;
-    // Nothing but this reads the file, so its position is `at`.
-    file.read(buffer)
-}
-
-/// After hashing: drop the mapping (a fault under it is a change) and
-/// compare the file's snapshot with the one taken when it was looked up.
-/// `Ok(false)`: the name led to another file by the time it was opened
-/// (replaced in between), which the sequential path hashes instead. The
-/// read buffer comes back for reuse.
-fn settle(ready: Ready) -> (Result<bool, InputError>, Option<Vec<u8>>) {
-    let (faulted, buffer) = match ready.data {
-        Data::Mapped(guard, map) => {
-            let faulted = guard.disarm();
-            drop(map);
-            (faulted, None)
-        }
-        Data::Read(buffer) => (false, Some(buffer)),
-    };
-    // Identity first: a file put in the name's place between the lookup
-    // and the open was mapped with the length of the one looked up, so a
-    // shorter one faults; that is no change of either file.
-    let now = match ready.file.metadata() {
-        Ok(now) => Snapshot::of(&now),
-        Err(e) => return (Err(e.into()), buffer),
-    };
-    let settled = match now {
-        Some(now) if !ready.before.same_file(&now) => Ok(false),
-        _ if faulted => Err(InputError::Changed),
-        now => unchanged(Some(ready.before), now).map(|()| true),
-    };
-    (settled, buffer)
 }

@@ -9,8 +9,9 @@ use subtle::ConstantTimeEq;
 use crate::batch::{Batch, Outcome, Request, WINDOW_FILES};
 use crate::cli::MAX_OUTPUT_BITS;
 use crate::config::{os_bytes, HashConfig};
-use crate::format::{self, parse_check_line, status_line, CheckLine};
-use crate::input::{self, InputError, Reader};
+use crate::files::InputError;
+use crate::format::{parse_check_line, status_line, CheckLine};
+use crate::input::{self, Reader};
 use crate::quote::quote_name;
 use crate::report::{io_reason, warn, Output, OutputClosed};
 
@@ -115,7 +116,7 @@ fn check_list(
     out: &mut Output,
 ) -> Result<bool, OutputClosed> {
     let opened = if list == b"-" {
-        input::stdin()
+        crate::files::open::stdin()
             .map(|s| Box::new(io::BufReader::with_capacity(1 << 16, s)) as Box<dyn BufRead>)
     } else {
         std::fs::File::open(crate::config::bytes_os(list))
@@ -137,7 +138,7 @@ fn check_list(
     // A list that arrives through a pipe or terminal is answered line by
     // line as it comes; waiting for a window could wait forever.
     let regular = if list == b"-" {
-        input::stdin_is_file()
+        crate::files::open::stdin_is_file()
     } else {
         std::fs::metadata(crate::config::bytes_os(list)).is_ok_and(|m| m.is_file())
     };
@@ -287,9 +288,9 @@ fn matches_bits(digest: &[u8], expected: &[u8], bits: u64) -> bool {
         return false;
     }
     let mut expected = expected.to_vec();
-    format::mask_unused_bits(&mut expected, bits);
+    skein_simd::raw::mask_unused_bits(&mut expected, bits);
     let mut digest = digest.to_vec();
-    format::mask_unused_bits(&mut digest, bits);
+    skein_simd::raw::mask_unused_bits(&mut digest, bits);
     bool::from(digest.ct_eq(&expected))
 }
 
@@ -386,7 +387,7 @@ impl Checker<'_> {
                     name: &entry.name,
                     state: *state,
                     output_bits: *output_bits,
-                    origin: crate::input::Origin::Named,
+                    origin: crate::files::Origin::Named,
                 }),
                 Item::Malformed(_) => None,
             })

@@ -11,17 +11,6 @@ use skein_simd::StateSize;
 
 use crate::cli::MAX_OUTPUT_BITS;
 
-/// Clear the bits of the last byte of `digest` past `bits` (its low bits):
-/// an output of `bits` bits that is not a whole number of bytes ends in a
-/// partial byte, printed as pyskein and this project's Python package print
-/// it. A digest of whole bytes is left alone.
-pub fn mask_unused_bits(digest: &mut [u8], bits: u64) {
-    let unused = (8 * digest.len() as u64).wrapping_sub(bits);
-    if let (Some(last), 1..=7) = (digest.last_mut(), unused) {
-        *last &= 0xFF << unused;
-    }
-}
-
 /// Whether a name must be escaped to fit on one line (as GNU coreutils does).
 pub fn needs_escape(name: &[u8]) -> bool {
     name.iter().any(|&c| matches!(c, b'\\' | b'\n' | b'\r'))

@@ -19,9 +19,9 @@ mod batch;
 mod check;
 mod cli;
 mod config;
+mod files;
 pub mod format;
 mod input;
-mod mapped;
 pub mod quote;
 mod readahead;
 pub mod report;
@@ -193,7 +193,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         files.iter().map(|f| os_bytes(f)).collect()
     };
     let mut ok = true;
-    let mut report = |name: &[u8], digest: Result<Vec<u8>, input::InputError>| {
+    let mut report = |name: &[u8], digest: Result<Vec<u8>, files::InputError>| {
         match digest {
             Ok(digest) if args.raw => out.line(&digest)?,
             Ok(digest) => out.line(&format::result_line(&digest, name, tag.as_deref(), end))?,
@@ -253,7 +253,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
         let parallel = args.thread_count() > 1;
         walk::hash_below(files, args.dereference, parallel, hash_names)?
     } else {
-        hash_names(&names, input::Origin::Named)?;
+        hash_names(&names, files::Origin::Named)?;
         true
     };
     Ok(ok && walked)

@@ -93,17 +93,27 @@ pub fn list_backends(out: &mut Output) -> Result<(), OutputClosed> {
     Ok(())
 }
 
+/// The golden file's 128-byte 'incrementing' message (0xff down to 0x80).
+const INCREMENTING_128: &str = concat!(
+    "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0efeeedecebeae9e8e7e6e5e4e3e2e1e0dfdedddcdbdad9d8d7d6d5d4d3d2d1d0",
+    "cfcecdcccbcac9c8c7c6c5c4c3c2c1c0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0afaeadacabaaa9a8a7a6a5a4a3a2a1a0",
+    "9f9e9d9c9b9a999897969594939291908f8e8d8c8b8a89888786858483828180",
+);
+
+/// The golden file's 128-byte 'random' message.
+const RANDOM_128: &str = concat!(
+    "fbd17c26b61a82e12e125f0d459b96c91ab4837dff22b39b78439430cdfc5dc878bb393a1a5f79bef30995a85a129233",
+    "39ba8ab7d8fc6dc5fec6f4ed22c122bbe7eb61981892966de5cef576f71fc7a80d14dab2d0c03940b95b9fb3a727c66a",
+    "6e1ff0dc311b9aa21a3054484802154c1826c2a27a0914152aeb76f1168d4410",
+);
+
 pub const VECTORS: &[Vector] = &[
     Vector {
         header: ":Skein-256:   256-bit hash, msgLen =  1024 bits, data = 'incrementing'",
         state_bits: 256,
         output_bits: 256,
         message_bits: 1024,
-        message: concat!(
-            "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0efeeedecebeae9e8e7e6e5e4e3e2e1e0dfdedddcdbdad9d8d7d6d5d4d3d2d1d0",
-            "cfcecdcccbcac9c8c7c6c5c4c3c2c1c0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0afaeadacabaaa9a8a7a6a5a4a3a2a1a0",
-            "9f9e9d9c9b9a999897969594939291908f8e8d8c8b8a89888786858483828180",
-        ),
+        message: INCREMENTING_128,
         key: "",
         tree: None,
         result: "180de106a70401ba38f2597c25cbefc736dfd88d90f2d3352e0eb255afb6db63",
@@ -113,11 +123,7 @@ pub const VECTORS: &[Vector] = &[
         state_bits: 512,
         output_bits: 512,
         message_bits: 1024,
-        message: concat!(
-            "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0efeeedecebeae9e8e7e6e5e4e3e2e1e0dfdedddcdbdad9d8d7d6d5d4d3d2d1d0",
-            "cfcecdcccbcac9c8c7c6c5c4c3c2c1c0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0afaeadacabaaa9a8a7a6a5a4a3a2a1a0",
-            "9f9e9d9c9b9a999897969594939291908f8e8d8c8b8a89888786858483828180",
-        ),
+        message: INCREMENTING_128,
         key: "",
         tree: None,
         result: concat!(
@@ -151,11 +157,7 @@ pub const VECTORS: &[Vector] = &[
         state_bits: 1024,
         output_bits: 1024,
         message_bits: 1023,
-        message: concat!(
-            "fbd17c26b61a82e12e125f0d459b96c91ab4837dff22b39b78439430cdfc5dc878bb393a1a5f79bef30995a85a129233",
-            "39ba8ab7d8fc6dc5fec6f4ed22c122bbe7eb61981892966de5cef576f71fc7a80d14dab2d0c03940b95b9fb3a727c66a",
-            "6e1ff0dc311b9aa21a3054484802154c1826c2a27a0914152aeb76f1168d4410",
-        ),
+        message: RANDOM_128,
         key: "",
         tree: None,
         result: concat!(
@@ -209,11 +211,7 @@ pub const VECTORS: &[Vector] = &[
         state_bits: 1024,
         output_bits: 2056,
         message_bits: 1024,
-        message: concat!(
-            "fbd17c26b61a82e12e125f0d459b96c91ab4837dff22b39b78439430cdfc5dc878bb393a1a5f79bef30995a85a129233",
-            "39ba8ab7d8fc6dc5fec6f4ed22c122bbe7eb61981892966de5cef576f71fc7a80d14dab2d0c03940b95b9fb3a727c66a",
-            "6e1ff0dc311b9aa21a3054484802154c1826c2a27a0914152aeb76f1168d4410",
-        ),
+        message: RANDOM_128,
         key: "",
         tree: None,
         result: concat!(

@@ -21,8 +21,8 @@
 //! descriptor (`openat`, `O_DIRECTORY|O_NOFOLLOW` without `-L`) and read
 //! through its own, which the walk holds until the files found in it are
 //! hashed: a directory renamed, removed or swapped for a link after it was
-//! listed cannot lead the walk (or, through [`open_entry`], the opening of
-//! its files) anywhere else, as a path looked up again would. With
+//! listed cannot lead the walk (or, through `crate::files::held`, the
+//! opening of its files) anywhere else, as a path looked up again would. With
 //! `-L`, a link that cannot be resolved is an error for that name, and a
 //! directory that is one of its own ancestors (same device and inode) is an
 //! error instead of a loop. Other entries (FIFOs, sockets, devices) are not
@@ -30,19 +30,22 @@
 //! one error line naming it; the walk goes on and the run ends with
 //! status 1.
 
-#[cfg(unix)]
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io;
 #[cfg(unix)]
-use std::os::fd::OwnedFd;
-#[cfg(unix)]
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::config::{bytes_os, os_bytes};
-use crate::input::Origin;
+#[cfg(not(unix))]
+use crate::config::bytes_os;
+use crate::config::os_bytes;
+use crate::files::descriptors::{dirs_held, out_of_descriptors, Relief};
+#[cfg(unix)]
+use crate::files::held::open_dir;
+use crate::files::held::{self, prefix_of, reopen, Dir, DirId};
+use crate::files::Origin;
 use crate::quote::quote_name;
 use crate::report::{io_reason, warn, OutputClosed};
 use crate::testing;
@@ -58,38 +61,16 @@ pub const LOOKAHEAD_DIRS: usize = 16;
 /// Fewer under a low limit on descriptors ([`dirs_held`]).
 const DIRS_HELD: usize = 64;
 
-/// [`DIRS_HELD`], or a quarter of the limit on open descriptors
-/// (`RLIMIT_NOFILE`) if that is less: the rest is left to the hashing,
-/// which opens the files of the chunk while the walk holds their
-/// directories.
-fn dirs_held() -> usize {
-    static HELD: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *HELD.get_or_init(|| {
-        #[cfg(unix)]
-        {
-            let mut limit = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            // SAFETY: getrlimit writes one rlimit, which `limit` is.
-            if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-                let quarter = usize::try_from(limit.rlim_cur / 4).unwrap_or(usize::MAX);
-                return quarter.clamp(1, DIRS_HELD);
-            }
-        }
-        DIRS_HELD
-    })
-}
 /// How far back a level's entries are searched for directories to list
 /// ahead: bounds the scan in a directory of many files and few directories.
 const LOOKAHEAD_SCAN: usize = 1024;
 
 /// Hash every regular file below each directory of `operands`, in order,
 /// by calling `hash` with chunks of at most [`CHUNK`] names and
-/// `Origin::Walked`; while it runs, [`open_entry`] opens those names
-/// relative to their directories. An operand that is not a directory
-/// (standard input `-`, a file, a name that does not exist) is passed on
-/// as it is, in its place, with `Origin::Named`. Errors of the walk are
+/// `Origin::Walked`; while it runs, `crate::files::held::open_entry` opens
+/// those names relative to their directories. An operand that is not a
+/// directory (standard input `-`, a file, a name that does not exist) is
+/// passed on as it is, in its place, with `Origin::Named`. Errors of the walk are
 /// reported in their place among the result lines; `Ok(false)` if any.
 pub fn hash_below(
     operands: &[OsString],
@@ -133,17 +114,7 @@ pub fn hash_below(
 #[derive(Default)]
 struct Chunk {
     names: Vec<Vec<u8>>,
-    #[cfg(unix)]
     dirs: HashMap<Vec<u8>, Dir>,
-}
-
-/// The directories of the chunk being hashed, for [`open_entry`].
-#[cfg(unix)]
-static HASHED_DIRS: RwLock<Option<HashMap<Vec<u8>, Dir>>> = RwLock::new(None);
-
-/// `name` up to and including its last `/` (empty if it has none).
-fn prefix_of(name: &[u8]) -> &[u8] {
-    &name[..name.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1)]
 }
 
 impl Chunk {
@@ -155,7 +126,7 @@ impl Chunk {
         return match (self.dirs.get(prefix_of(name)), dir) {
             (Some(held), Some(dir)) => Arc::ptr_eq(held, dir),
             (Some(_), None) => false,
-            (None, Some(_)) => self.dirs.len() < dirs_held(),
+            (None, Some(_)) => self.dirs.len() < dirs_held(DIRS_HELD),
             (None, None) => true,
         };
         #[cfg(not(unix))]
@@ -175,90 +146,18 @@ impl Chunk {
         self.names.push(name);
     }
 
-    /// Hand the names to `hash`, their directories to [`open_entry`] for
-    /// that time, and empty the chunk.
+    /// Hand the names to `hash`, their directories to
+    /// [`open_entry`](crate::files::held::open_entry) for that time, and
+    /// empty the chunk.
     fn hash(
         &mut self,
         walked: Origin,
         hash: &mut impl FnMut(&[Vec<u8>], Origin) -> Result<(), OutputClosed>,
     ) -> Result<(), OutputClosed> {
-        #[cfg(unix)]
-        {
-            *HASHED_DIRS.write().unwrap_or_else(PoisonError::into_inner) =
-                Some(std::mem::take(&mut self.dirs));
-        }
-        let hashed = hash(&self.names, walked);
-        #[cfg(unix)]
-        {
-            *HASHED_DIRS.write().unwrap_or_else(PoisonError::into_inner) = None;
-        }
+        let hashed = held::hold(std::mem::take(&mut self.dirs), || hash(&self.names, walked));
         self.names.clear();
         hashed
     }
-}
-
-/// Open `name`, a regular file of the walk being hashed now, for reading:
-/// relative to the descriptor of the directory it was listed in, without
-/// waiting (`O_NONBLOCK`: it may be a FIFO now) and, unless `follow_links`
-/// (`-L`), without following a link (`O_NOFOLLOW`, so `ELOOP` for one). So
-/// a directory swapped for a link since it was listed is not gone through:
-/// its own files are opened, or none if they are gone. A name whose
-/// directory is not held (none is, outside [`hash_below`]) is opened by its
-/// path with the same flags.
-#[cfg(unix)]
-pub(crate) fn open_entry(name: &[u8], follow_links: bool) -> io::Result<std::fs::File> {
-    use rustix::fs::OFlags;
-    let file = open_entry_with(name, follow_links, OFlags::RDONLY | OFlags::NONBLOCK)?;
-    Ok(std::fs::File::from(file))
-}
-
-/// [`open_entry`] with `O_PATH` instead of reading: a handle that neither
-/// waits nor breaks a lease, for a file whose open met one (see
-/// `crate::input::open_leased`).
-#[cfg(target_os = "linux")]
-pub(crate) fn open_entry_path(name: &[u8], follow_links: bool) -> io::Result<std::os::fd::OwnedFd> {
-    open_entry_with(name, follow_links, rustix::fs::OFlags::PATH)
-}
-
-#[cfg(unix)]
-fn open_entry_with(
-    name: &[u8],
-    follow_links: bool,
-    mut flags: rustix::fs::OFlags,
-) -> io::Result<std::os::fd::OwnedFd> {
-    use rustix::fs::{Mode, OFlags};
-    flags |= OFlags::CLOEXEC;
-    if !follow_links {
-        flags |= OFlags::NOFOLLOW;
-    }
-    too_long(name)?;
-    let prefix = prefix_of(name);
-    let held = HASHED_DIRS.read().unwrap_or_else(PoisonError::into_inner);
-    Ok(match held.as_ref().and_then(|dirs| dirs.get(prefix)) {
-        Some(dir) => {
-            rustix::fs::openat(dir, bytes_os(&name[prefix.len()..]), flags, Mode::empty())?
-        }
-        None => rustix::fs::openat(rustix::fs::CWD, bytes_os(name), flags, Mode::empty())?,
-    })
-}
-
-/// `File name too long` for a path (a trailing `/` aside) that the kernel
-/// would refuse to look up: opened relative to its directory it could be
-/// read, but its result line could not be checked back (`-c` opens by
-/// path), so the walk stops there as it did when it opened by path.
-#[cfg(unix)]
-fn too_long(path: &[u8]) -> io::Result<()> {
-    let path = path.strip_suffix(b"/").unwrap_or(path);
-    if path.len() >= libc::PATH_MAX as usize {
-        return Err(rustix::io::Errno::NAMETOOLONG.into());
-    }
-    Ok(())
-}
-
-/// Elsewhere: by path.
-#[cfg(not(unix))]
-pub(crate) fn open_entry(name: &[u8], _follow_links: bool) -> io::Result<std::fs::File> {
-    std::fs::File::open(bytes_os(name))
 }
 
 /// One step of the walk.
@@ -286,18 +185,10 @@ pub struct Walk<'a> {
     /// Directories listed ahead per level (1: none ahead, on this thread).
     lookahead: usize,
     /// How far the walk went to find a descriptor for the directory it
-    /// opens next (0: not at all; 1: [`Found::Release`] asked for; 2: the
+    /// opens next (step 1: [`Found::Release`] asked for; step 2: the
     /// descriptors of the directories above it let go too).
-    relief: u8,
+    relief: Relief,
 }
-
-/// An open directory of the walk (its descriptor, shared by its frame and
-/// the names of its files waiting to be hashed).
-#[cfg(unix)]
-pub type Dir = Arc<OwnedFd>;
-/// Elsewhere directories are opened by path.
-#[cfg(not(unix))]
-pub type Dir = ();
 
 /// A directory being walked.
 struct Frame {
@@ -336,8 +227,25 @@ struct Listing {
     entries: Vec<Entry>,
 }
 
-/// Device and inode: equal for the same directory reached twice.
-type DirId = (u64, u64);
+impl Entry {
+    /// An entry of `kind` named `name` (with `/` appended for a directory).
+    fn new(mut name: Vec<u8>, kind: Kind) -> Entry {
+        if let Kind::Dir(_) = kind {
+            name.push(b'/');
+        }
+        Entry { name, kind }
+    }
+}
+
+impl Listing {
+    /// The listing of `entries`, sorted for the walk.
+    fn sorted(id: Option<DirId>, dir: Option<Dir>, mut entries: Vec<Entry>) -> Listing {
+        // Names in one directory differ, so the order is total.
+        entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
+        testing::pause("walk");
+        Listing { id, dir, entries }
+    }
+}
 
 impl<'a> Walk<'a> {
     pub fn new(operands: &'a [OsString], follow_links: bool, parallel: bool) -> Walk<'a> {
@@ -346,7 +254,7 @@ impl<'a> Walk<'a> {
             stack: Vec::new(),
             follow_links,
             lookahead: if parallel { LOOKAHEAD_DIRS } else { 1 },
-            relief: 0,
+            relief: Relief::new(2),
         }
     }
 
@@ -418,9 +326,7 @@ impl<'a> Walk<'a> {
             // Out of descriptors with several open at once: one at a time.
             unlisted
                 .iter_mut()
-                .filter(
-                    |(_, slot, _)| matches!(slot, Some(Err(e)) if crate::input::out_of_descriptors(e)),
-                )
+                .filter(|(_, slot, _)| matches!(slot, Some(Err(e)) if out_of_descriptors(e)))
                 .for_each(read);
         } else {
             unlisted.iter_mut().for_each(read);
@@ -482,23 +388,24 @@ impl Iterator for Walk<'_> {
                         // (their entries are opened by path from then on, as
                         // the walk did before it held descriptors), and the
                         // directory is tried again each time.
-                        Err(e) if out_of_descriptors(&e) && self.relief < 2 => {
-                            self.relief += 1;
-                            frame.entries.push(Entry {
-                                name: entry.name,
-                                kind: Kind::Dir(None),
-                            });
-                            if self.relief == 1 {
-                                return Some(Found::Release);
+                        Err(e) => match self.relief.next_step(&e) {
+                            None => return Some(Found::Failed(name, e)),
+                            Some(step) => {
+                                frame.entries.push(Entry {
+                                    name: entry.name,
+                                    kind: Kind::Dir(None),
+                                });
+                                if step == 1 {
+                                    return Some(Found::Release);
+                                }
+                                for frame in &mut self.stack {
+                                    frame.dir = None;
+                                }
+                                continue;
                             }
-                            for frame in &mut self.stack {
-                                frame.dir = None;
-                            }
-                            continue;
-                        }
-                        Err(e) => return Some(Found::Failed(name, e)),
+                        },
                     };
-                    self.relief = 0;
+                    self.relief.reset();
                     if let Some(ancestor) = self
                         .stack
                         .iter()
@@ -532,19 +439,29 @@ impl Iterator for Walk<'_> {
 /// followed: the directory is opened with `O_NOFOLLOW` and read through that
 /// descriptor, so what is listed is what was opened. `O_NONBLOCK`: a name
 /// that became a FIFO fails as `Not a directory` without waiting.
-#[cfg(unix)]
 fn list(
     at: Option<(&Dir, &[u8])>,
     path: &[u8],
     follow: bool,
     follow_links: bool,
 ) -> io::Result<Listing> {
+    #[cfg(unix)]
+    return list_open(open_dir(at, path, follow)?, follow_links);
+    #[cfg(not(unix))]
+    {
+        let _ = (at, follow);
+        list_by_path(path, follow_links)
+    }
+}
+
+/// The entries of the directory `dir` (identified by `id`) just opened.
+#[cfg(unix)]
+fn list_open((dir, id): (Dir, DirId), follow_links: bool) -> io::Result<Listing> {
     use rustix::fs::{AtFlags, FileType};
-    let (dir, id) = open_dir(at, path, follow)?;
     let mut entries = Vec::new();
     for entry in rustix::fs::Dir::read_from(&dir)? {
         let entry = entry?;
-        let mut name = entry.file_name().to_bytes().to_vec();
+        let name = entry.file_name().to_bytes().to_vec();
         if name == b"." || name == b".." {
             continue;
         }
@@ -573,102 +490,9 @@ fn list(
             FileType::Directory => Kind::Dir(None),
             _ => continue,
         };
-        if let Kind::Dir(_) = kind {
-            name.push(b'/');
-        }
-        entries.push(Entry { name, kind });
+        entries.push(Entry::new(name, kind));
     }
-    // Names in one directory differ, so the order is total.
-    entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
-    testing::pause("walk");
-    Ok(Listing {
-        id: Some(id),
-        dir: Some(dir),
-        entries,
-    })
-}
-
-/// Open the directory `path` (ending in `/`) as [`list`] does, with its
-/// device and inode.
-#[cfg(unix)]
-fn open_dir(at: Option<(&Dir, &[u8])>, path: &[u8], follow: bool) -> io::Result<(Dir, DirId)> {
-    use rustix::fd::AsFd;
-    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-    let (parent, name) = match at {
-        Some((parent, name)) => {
-            too_long(path)?;
-            (parent.as_fd(), name)
-        }
-        None => (rustix::fs::CWD, path),
-    };
-    // Without its `/`: a trailing `/` would follow a link despite `O_NOFOLLOW`.
-    let trimmed = match name {
-        [rest @ .., b'/'] if !rest.is_empty() => rest,
-        _ => name,
-    };
-    let mut flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    if !follow {
-        flags |= OFlags::NOFOLLOW;
-    }
-    let dir = match rustix::fs::openat(parent, bytes_os(trimmed), flags, Mode::empty()) {
-        Ok(dir) => dir,
-        // Linux says `ENOTDIR` for a link under `O_DIRECTORY`, others `ELOOP`.
-        Err(e @ (rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR)) if !follow => {
-            let link = rustix::fs::statat(parent, bytes_os(trimmed), AtFlags::SYMLINK_NOFOLLOW)
-                .is_ok_and(|s| FileType::from_raw_mode(s.st_mode as _) == FileType::Symlink);
-            return Err(if link {
-                crate::input::became_link()
-            } else {
-                e.into()
-            });
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let stat = rustix::fs::fstat(&dir)?;
-    Ok((Arc::new(dir), (stat.st_dev as u64, stat.st_ino as u64)))
-}
-
-/// The directory `name` (ending in `/`, at `path`) of `parent`, listed
-/// ahead as `id` and since closed, opened again: an error unless it is
-/// still that directory.
-#[cfg(unix)]
-fn reopen(
-    parent: Option<&Dir>,
-    name: &[u8],
-    path: &[u8],
-    follow: bool,
-    id: Option<DirId>,
-) -> io::Result<Dir> {
-    let (dir, now) = open_dir(parent.map(|parent| (parent, name)), path, follow)?;
-    if Some(now) != id {
-        return Err(io::Error::other(
-            "another directory now (changed during the walk); not walked",
-        ));
-    }
-    Ok(dir)
-}
-
-/// Elsewhere directories are opened by path.
-#[cfg(not(unix))]
-fn reopen(
-    _parent: Option<&Dir>,
-    _name: &[u8],
-    _path: &[u8],
-    _follow: bool,
-    _id: Option<DirId>,
-) -> io::Result<Dir> {
-    Ok(())
-}
-
-/// Whether `e` says that no descriptor was left (`EMFILE`, `ENFILE`).
-fn out_of_descriptors(e: &io::Error) -> bool {
-    #[cfg(unix)]
-    return matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE));
-    #[cfg(not(unix))]
-    {
-        let _ = e;
-        false
-    }
+    Ok(Listing::sorted(Some(id), Some(dir), entries))
 }
 
 /// Elsewhere: by name (a link swapped in is followed).
@@ -676,18 +500,12 @@ fn out_of_descriptors(e: &io::Error) -> bool {
 /// also makes it fail as `Not a directory` on what has turned into a file
 /// since its parent was listed).
 #[cfg(not(unix))]
-fn list(
-    _at: Option<(&Dir, &[u8])>,
-    path: &[u8],
-    _follow: bool,
-    follow_links: bool,
-) -> io::Result<Listing> {
+fn list_by_path(path: &[u8], follow_links: bool) -> io::Result<Listing> {
     let path = bytes_os(path);
-    let meta = std::fs::metadata(&path)?;
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(&path)? {
         let entry = entry?;
-        let mut name = os_bytes(&entry.file_name());
+        let name = os_bytes(&entry.file_name());
         // The type comes with the entry on most file systems (no `stat`).
         let kind = match entry.file_type() {
             Ok(t) if t.is_file() => Kind::File,
@@ -703,22 +521,7 @@ fn list(
             // its entries needs an `lstat`).
             Err(e) => Kind::Failed(e),
         };
-        if let Kind::Dir(_) = kind {
-            name.push(b'/');
-        }
-        entries.push(Entry { name, kind });
+        entries.push(Entry::new(name, kind));
     }
-    // Names in one directory differ, so the order is total.
-    entries.sort_unstable_by(|a, b| b.name.cmp(&a.name));
-    testing::pause("walk");
-    Ok(Listing {
-        id: dir_id(&meta),
-        dir: Some(()),
-        entries,
-    })
-}
-
-#[cfg(not(unix))]
-fn dir_id(_meta: &std::fs::Metadata) -> Option<DirId> {
-    None
+    Ok(Listing::sorted(None, Some(()), entries))
 }
