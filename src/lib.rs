@@ -20,8 +20,7 @@
 //! assert_eq!(h.finalize_vec().len(), 48);
 //! ```
 //!
-//! Layout: `spec` holds the specification's constants (published as
-//! [`consts`]), `threefish` the cipher, `ubi` and `params` the chaining mode
+//! Layout: `spec` holds the specification's constants, `threefish` the cipher, `ubi` and `params` the chaining mode
 //! and its arguments, `lanes` the many-computations-at-once state and
 //! scheduler that `tree` and `many` run on, and `backend` one module per
 //! instruction set plus the one place that picks among them.
@@ -39,7 +38,7 @@
     allow(internal_features)
 )]
 #![deny(unsafe_op_in_unsafe_fn)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 // Index loops over constant word counts are how the unrolled rounds are written.
 #![allow(clippy::needless_range_loop)]
 
@@ -64,13 +63,6 @@ mod threefish;
 #[cfg(feature = "alloc")]
 mod tree;
 mod ubi;
-
-/// Constants of the Skein 1.3 specification: rotation amounts, word
-/// permutations, the key-schedule parity constant, tweak fields and the
-/// precomputed chaining values of the common (state, output) pairs.
-pub mod consts {
-    pub use crate::spec::*;
-}
 
 pub use backend::{Backend, Platform};
 #[cfg(feature = "digest")]

@@ -139,9 +139,10 @@ impl<const W: usize> SkeinMany<W> {
         self.lanes.lanes_for::<W>()
     }
 
-    /// How many independent groups of lanes one kernel call runs: 2 for
-    /// the interleaved form of a kernel (chosen where it is faster), else 1.
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`): how many independent groups of
+    /// lanes one kernel call runs: 2 for the interleaved form of a kernel
+    /// (chosen where it is faster), else 1.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn interleave(&self) -> usize {
         self.lanes.interleave_for::<W>()
     }

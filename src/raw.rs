@@ -22,10 +22,12 @@
 //! assert_eq!(digest.to_vec(), skein_simd::Skein256::hash_vec(256, b""));
 //! ```
 
-use crate::consts::iv;
+use crate::spec::iv;
 use crate::Platform;
 
-#[doc(hidden)]
+/// Test hook (feature `test-hooks`): one call of a backend's multi-lane
+/// kernel, for the conformance tests.
+#[cfg(any(test, feature = "test-hooks"))]
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::threefish::words_to_le;
 

@@ -14,9 +14,9 @@
 
 mod common;
 
+use common::spec::{T1_FINAL, T1_FIRST};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use skein_simd::consts::{T1_FINAL, T1_FIRST};
 use skein_simd::{raw, Backend, Platform};
 
 /// Tweak positions (word 0) that a run of up to 17 blocks carries past

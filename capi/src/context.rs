@@ -31,11 +31,13 @@ pub(crate) fn check_hash_bit_len(bits: usize) -> c_int {
     }
 }
 
-// Tweak word 1 fields, as skein.h's SKEIN_T1_* macros.
-pub(crate) const T1_FLAG_FIRST: u64 = skein_simd::consts::T1_FIRST;
-pub(crate) const T1_FLAG_FINAL: u64 = skein_simd::consts::T1_FINAL;
-pub(crate) const T1_FLAG_BIT_PAD: u64 = skein_simd::consts::T1_BIT_PAD;
-const T1_POS_BLK_TYPE: u32 = skein_simd::consts::T1_TYPE_SHIFT;
+// Tweak word 1 fields, as the reference skein.h's SKEIN_T1_* macros define
+// them (spec 3.5.1: tweak bit 126 first, 127 final, 119 bit pad, type from
+// bit 120; word 1 holds tweak bits 64..127).
+pub(crate) const T1_FLAG_FIRST: u64 = 1 << (126 - 64);
+pub(crate) const T1_FLAG_FINAL: u64 = 1 << (127 - 64);
+pub(crate) const T1_FLAG_BIT_PAD: u64 = 1 << (119 - 64);
+const T1_POS_BLK_TYPE: u32 = 120 - 64;
 
 /// UBI types, as skein.h's SKEIN_BLK_TYPE_* values.
 pub(crate) mod blk_type {

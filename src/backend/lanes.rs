@@ -226,6 +226,7 @@ impl LaneChoice {
     /// How many independent groups of lanes one kernel call runs with a
     /// state of `W` words (1 or 2).
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[cfg(any(test, feature = "test-hooks"))]
     pub(crate) fn interleave_for<const W: usize>(self) -> usize {
         if self.two::<W>() {
             2
@@ -243,7 +244,7 @@ impl LaneChoice {
 ///
 /// # Panics
 /// If a slice does not have `L` entries or the blocks differ in length.
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-hooks"))]
 pub fn compress_lanes<const W: usize>(
     backend: Backend,
     chains: &mut [[u64; W]],

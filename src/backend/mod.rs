@@ -135,7 +135,7 @@ impl Backend {
     /// `[1]`, `[1, 2]` (an interleaved form too), or none. The automatic
     /// choice takes the faster form; [`Platform::with_lane_interleave`]
     /// forces one.
-    #[doc(hidden)]
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn lane_interleaves(self) -> &'static [usize] {
         form::interleaves(self)
     }
@@ -220,8 +220,7 @@ impl Platform {
     ///
     /// # Panics
     /// If `interleave` is not 1 or 2.
-    #[doc(hidden)]
-    #[cfg(feature = "std")]
+    #[cfg(all(feature = "std", any(test, feature = "test-hooks")))]
     pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
         form::with_interleave(interleave, f)
     }

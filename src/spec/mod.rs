@@ -5,13 +5,12 @@
 //! Everything here is `const`: the IV table ([`iv`]) is computed by the
 //! compiler from the configuration block (`ubi::config_chain`, a `const fn`),
 //! and a test checks it against the values printed in the specification.
-//! Published as `skein_simd::consts`.
 
 /// Key-schedule parity constant C240 (spec 3.3.2).
-pub const C240: u64 = 0x1BD1_1BDA_A9FC_1A22;
+pub(crate) const C240: u64 = 0x1BD1_1BDA_A9FC_1A22;
 
 /// Rotation amounts `R[d mod 8][j]` of Threefish-256 (spec table 4).
-pub const ROT_256: [[u32; 2]; 8] = [
+pub(crate) const ROT_256: [[u32; 2]; 8] = [
     [14, 16],
     [52, 57],
     [23, 40],
@@ -23,7 +22,7 @@ pub const ROT_256: [[u32; 2]; 8] = [
 ];
 
 /// Rotation amounts of Threefish-512.
-pub const ROT_512: [[u32; 4]; 8] = [
+pub(crate) const ROT_512: [[u32; 4]; 8] = [
     [46, 36, 19, 37],
     [33, 27, 14, 42],
     [17, 49, 36, 39],
@@ -35,7 +34,7 @@ pub const ROT_512: [[u32; 4]; 8] = [
 ];
 
 /// Rotation amounts of Threefish-1024.
-pub const ROT_1024: [[u32; 8]; 8] = [
+pub(crate) const ROT_1024: [[u32; 8]; 8] = [
     [24, 13, 8, 47, 8, 17, 22, 37],
     [38, 19, 10, 55, 49, 18, 23, 52],
     [33, 4, 51, 13, 34, 41, 59, 17],
@@ -47,17 +46,17 @@ pub const ROT_1024: [[u32; 8]; 8] = [
 ];
 
 /// Word permutations pi (spec table 3): after a round, word `i` is the old word `pi[i]`.
-pub const PERM_256: [usize; 4] = [0, 3, 2, 1];
+pub(crate) const PERM_256: [usize; 4] = [0, 3, 2, 1];
 /// Word permutation of Threefish-512.
-pub const PERM_512: [usize; 8] = [2, 1, 4, 7, 6, 5, 0, 3];
+pub(crate) const PERM_512: [usize; 8] = [2, 1, 4, 7, 6, 5, 0, 3];
 /// Word permutation of Threefish-1024.
-pub const PERM_1024: [usize; 16] = [0, 9, 2, 13, 6, 11, 4, 15, 10, 7, 12, 3, 14, 5, 8, 1];
+pub(crate) const PERM_1024: [usize; 16] = [0, 9, 2, 13, 6, 11, 4, 15, 10, 7, 12, 3, 14, 5, 8, 1];
 
 /// Largest block: Skein-1024's 128 bytes.
 pub(crate) const MAX_BLOCK_BYTES: usize = 128;
 
 /// Number of Threefish rounds for a state of `words` 64-bit words.
-pub const fn rounds(words: usize) -> usize {
+pub(crate) const fn rounds(words: usize) -> usize {
     if words == 16 {
         80
     } else {
@@ -67,7 +66,7 @@ pub const fn rounds(words: usize) -> usize {
 
 /// Rotation amount of MIX `j` in round `d` for a state of `W` words.
 #[inline(always)]
-pub const fn rot<const W: usize>(d: usize, j: usize) -> u32 {
+pub(crate) const fn rot<const W: usize>(d: usize, j: usize) -> u32 {
     match W {
         4 => ROT_256[d % 8][j],
         8 => ROT_512[d % 8][j],
@@ -87,7 +86,7 @@ pub(crate) const fn perm<const W: usize>(i: usize) -> usize {
 /// Where logical word `i` of round `d mod 4` sits if words are never moved:
 /// `SLOT[d % 4][i]`. The permutations have order 4, so the table repeats
 /// and every subkey injection sees the identity layout.
-pub const fn slots<const W: usize>() -> [[usize; 16]; 4] {
+pub(crate) const fn slots<const W: usize>() -> [[usize; 16]; 4] {
     let mut t = [[0usize; 16]; 4];
     let mut i = 0;
     while i < W {
@@ -110,34 +109,34 @@ pub const fn slots<const W: usize>() -> [[usize; 16]; 4] {
 // 120..125 type, 126 first, 127 final; word 0 and the low 32 bits of word 1
 // are the 96-bit position.
 /// Tree level field shift within tweak word 1.
-pub const T1_LEVEL_SHIFT: u32 = 48;
+pub(crate) const T1_LEVEL_SHIFT: u32 = 48;
 /// Bit-padding flag within tweak word 1.
-pub const T1_BIT_PAD: u64 = 1 << 55;
+pub(crate) const T1_BIT_PAD: u64 = 1 << 55;
 /// Type field shift within tweak word 1.
-pub const T1_TYPE_SHIFT: u32 = 56;
+pub(crate) const T1_TYPE_SHIFT: u32 = 56;
 /// "First block of this UBI" flag within tweak word 1.
-pub const T1_FIRST: u64 = 1 << 62;
+pub(crate) const T1_FIRST: u64 = 1 << 62;
 /// "Final block of this UBI" flag within tweak word 1.
-pub const T1_FINAL: u64 = 1 << 63;
+pub(crate) const T1_FINAL: u64 = 1 << 63;
 
 /// UBI type values (spec table 6).
-pub mod types {
+pub(crate) mod types {
     /// Key (MAC and KDF).
-    pub const KEY: u64 = 0;
+    pub(crate) const KEY: u64 = 0;
     /// Configuration block.
-    pub const CFG: u64 = 4;
+    pub(crate) const CFG: u64 = 4;
     /// Personalization string.
-    pub const PRS: u64 = 8;
+    pub(crate) const PRS: u64 = 8;
     /// Public key.
-    pub const PK: u64 = 12;
+    pub(crate) const PK: u64 = 12;
     /// Key identifier (KDF).
-    pub const KDF: u64 = 16;
+    pub(crate) const KDF: u64 = 16;
     /// Nonce.
-    pub const NON: u64 = 20;
+    pub(crate) const NON: u64 = 20;
     /// Message.
-    pub const MSG: u64 = 48;
+    pub(crate) const MSG: u64 = 48;
     /// Output.
-    pub const OUT: u64 = 63;
+    pub(crate) const OUT: u64 = 63;
 }
 
-pub mod iv;
+pub(crate) mod iv;

@@ -29,27 +29,23 @@ fn check_reports_mismatch_and_unreadable_files_like_gnu() {
         + &gnu_line(512, 512, &data, "bad")
         + &gnu_line(512, 512, &data, "gone");
     dir.file("sums", list.as_bytes());
-    dir.cmd()
-        .args(["-c", "sums"])
-        .assert()
-        .code(1)
-        .stdout("good: OK\nbad: FAILED\ngone: FAILED open or read\n")
-        .stderr(
-            "skeinsum: gone: No such file or directory\n\
+    dir.cmd().args(["-c", "sums"]).gives(
+        1,
+        "good: OK\nbad: FAILED\ngone: FAILED open or read\n",
+        "skeinsum: gone: No such file or directory\n\
              skeinsum: WARNING: 1 listed file could not be read\n\
              skeinsum: WARNING: 1 computed checksum did NOT match\n",
-        );
+    );
     // Plural forms.
     let list2 =
         list.clone() + &gnu_line(512, 512, &data, "bad") + &gnu_line(512, 512, &data, "gone");
     dir.file("sums2", list2.as_bytes());
     dir.cmd()
         .args(["-c", "sums2"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "WARNING: 2 listed files could not be read",
-        ))
+        .exits(
+            1,
+            predicate::str::contains("WARNING: 2 listed files could not be read"),
+        )
         .stderr(predicate::str::contains(
             "WARNING: 2 computed checksums did NOT match",
         ));
@@ -146,8 +142,7 @@ fn check_status_quiet_and_ignore_missing() {
 /// A directory with the file `f` and the list `name`: two good lines of
 /// `f` around `malformed`.
 fn good_lines_around(name: &str, malformed: &str) -> Dir {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
+    let dir = Dir::with(&[("f", b"abc")]);
     let good = line(b"abc", "f");
     dir.file(name, format!("{good}{malformed}\n{good}").as_bytes());
     dir
@@ -249,8 +244,7 @@ fn check_output_options_last_one_wins() {
 /// first): the answer to the first line comes while the list is still open.
 #[test]
 fn check_list_from_stdin_is_streamed() {
-    let dir = Dir::new();
-    dir.file("f", b"data");
+    let dir = Dir::with(&[("f", b"data")]);
     let mut child = spawn_piped(std_skeinsum().current_dir(dir.path()).args(["-c", "-"]));
     let mut stdin = child.stdin.take().unwrap();
     stdin
@@ -280,8 +274,7 @@ fn check_list_from_stdin_is_streamed() {
 #[cfg(unix)]
 #[test]
 fn check_list_with_a_huge_line_in_bounded_memory() {
-    let dir = Dir::new();
-    dir.file("f", b"data");
+    let dir = Dir::with(&[("f", b"data")]);
     let mut child = spawn_piped(
         std::process::Command::new("sh")
             .current_dir(dir.path())
@@ -320,8 +313,7 @@ fn check_list_with_a_huge_line_in_bounded_memory() {
 /// file, on every path; killed after 30 s, so a hang fails.
 #[test]
 fn check_list_from_stdin_naming_stdin_ends() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
+    let dir = Dir::with(&[("f", b"abc")]);
     let list = format!(
         "{}  -\n{}  f\n",
         reference(512, 512, b""),
@@ -367,8 +359,7 @@ mod stdin_lists {
             redirected in any::<bool>(),
             threads in 1u8..3,
         ) {
-            let dir = Dir::new();
-            dir.file("f", b"abc");
+            let dir = Dir::with(&[("f", b"abc")]);
             let (good, dash) = (
                 format!("{}  f\n", reference(512, 512, b"abc")),
                 format!("{}  -\n", reference(512, 512, b"")),

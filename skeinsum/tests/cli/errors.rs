@@ -13,16 +13,14 @@ use crate::util::*;
 
 #[test]
 fn missing_and_directory_files_among_others() {
-    let dir = Dir::new();
-    dir.file("good", b"abc");
+    let dir = Dir::with(&[("good", b"abc")]);
     fs::create_dir(dir.path().join("sub")).unwrap();
     let digest = reference(512, 512, b"abc");
-    dir.cmd()
-        .args(["good", "missing", "sub", "good"])
-        .assert()
-        .code(1)
-        .stdout(format!("{digest}  good\n{digest}  good\n"))
-        .stderr("skeinsum: missing: No such file or directory\nskeinsum: sub: Is a directory\n");
+    dir.cmd().args(["good", "missing", "sub", "good"]).gives(
+        1,
+        format!("{digest}  good\n{digest}  good\n"),
+        "skeinsum: missing: No such file or directory\nskeinsum: sub: Is a directory\n",
+    );
 }
 
 /// Result lines are written in large pieces, but always before a message
@@ -60,8 +58,7 @@ fn messages_keep_their_place_among_result_lines_in_one_file() {
 #[test]
 fn unreadable_file_among_others() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = Dir::new();
-    dir.file("good", b"abc");
+    let dir = Dir::with(&[("good", b"abc")]);
     let locked = dir.file("locked", b"secret");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
     // Root reads mode-000 files: the binary then runs as `nobody` through
@@ -85,16 +82,16 @@ fn unreadable_file_among_others() {
     };
     cmd.args(["good", "locked", "good"])
         .timeout(Duration::from_secs(60))
-        .assert()
-        .code(1)
-        .stdout(format!("{digest}  good\n{digest}  good\n"))
-        .stderr("skeinsum: locked: Permission denied\n");
+        .gives(
+            1,
+            format!("{digest}  good\n{digest}  good\n"),
+            "skeinsum: locked: Permission denied\n",
+        );
 }
 
 #[test]
 fn closed_stdout_pipe_ends_quietly() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
+    let dir = Dir::with(&[("f", b"abc")]);
     // Far more output than a pipe buffer holds, so writes must hit the
     // closed pipe.
     let mut child = std_skeinsum()
@@ -121,8 +118,7 @@ fn closed_stdout_pipe_ends_quietly() {
 #[cfg(target_os = "linux")]
 #[test]
 fn write_errors_are_reported() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
+    let dir = Dir::with(&[("f", b"abc")]);
     let full = fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
@@ -145,36 +141,23 @@ fn write_errors_are_reported() {
 #[cfg(unix)]
 #[test]
 fn closed_standard_descriptors_are_bad_file_descriptors() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
-    dir.file("sums", gnu_line(512, 512, b"abc", "f").as_bytes());
-    sh(dir.path(), "exec \"$0\" f >&-")
-        .assert()
-        .code(1)
-        .stderr("skeinsum: write error: Bad file descriptor\n");
-    sh(dir.path(), "exec \"$0\" <&-")
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr("skeinsum: -: Bad file descriptor\n");
-    sh(dir.path(), "exec \"$0\" f - f <&-")
-        .assert()
-        .code(1)
-        .stdout(format!("{d}  f\n{d}  f\n", d = reference(512, 512, b"abc")))
-        .stderr("skeinsum: -: Bad file descriptor\n");
+    let dir = Dir::with(&[
+        ("f", b"abc"),
+        ("sums", gnu_line(512, 512, b"abc", "f").as_bytes()),
+    ]);
+    sh(dir.path(), "exec \"$0\" f >&-").exits(1, "skeinsum: write error: Bad file descriptor\n");
+    sh(dir.path(), "exec \"$0\" <&-").gives(1, "", "skeinsum: -: Bad file descriptor\n");
+    sh(dir.path(), "exec \"$0\" f - f <&-").gives(
+        1,
+        format!("{d}  f\n{d}  f\n", d = reference(512, 512, b"abc")),
+        "skeinsum: -: Bad file descriptor\n",
+    );
     sh(dir.path(), "exec \"$0\" -c <&-")
-        .assert()
-        .code(1)
-        .stderr("skeinsum: 'standard input': Bad file descriptor\n");
+        .exits(1, "skeinsum: 'standard input': Bad file descriptor\n");
     sh(dir.path(), "exec \"$0\" --version >&-")
-        .assert()
-        .code(1)
-        .stderr("skeinsum: write error: Bad file descriptor\n");
+        .exits(1, "skeinsum: write error: Bad file descriptor\n");
     // Nothing to write: no error (as GNU).
-    sh(dir.path(), "exec \"$0\" --status -c sums >&-")
-        .assert()
-        .success()
-        .stderr("");
+    sh(dir.path(), "exec \"$0\" --status -c sums >&-").exits(0, "");
 }
 
 /// --help and --version that cannot be written fail.
@@ -212,10 +195,7 @@ fn names_in_messages_are_quoted_like_gnu() {
                     skeinsum: 'caf'$'\\351': No such file or directory\n";
     dir.cmd()
         .args(names.iter().map(|n| OsStr::from_bytes(n)))
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(expected);
+        .gives(1, "", expected);
     // The same names from an untrusted checksum list (the newline escaped,
     // as in a list skeinsum writes).
     let d = reference(512, 512, b"");
@@ -249,28 +229,26 @@ fn names_in_messages_are_quoted_like_gnu() {
 #[cfg(unix)]
 #[test]
 fn write_only_stdin_is_a_bad_file_descriptor() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
-    dir.file("w", b"");
+    let dir = Dir::with(&[("f", b"abc"), ("w", b"")]);
     let d = reference(512, 512, b"abc");
     for prefix in every_backend_and_path() {
         let p = prefix.join(" ");
         for redirect in ["0>/dev/full", "0>>w"] {
-            sh(dir.path(), &format!("exec \"$0\" {p} {redirect}"))
-                .assert()
-                .code(1)
-                .stdout("")
-                .stderr("skeinsum: -: Bad file descriptor\n");
-            sh(dir.path(), &format!("exec \"$0\" {p} f - f {redirect}"))
-                .assert()
-                .code(1)
-                .stdout(format!("{d}  f\n{d}  f\n"))
-                .stderr("skeinsum: -: Bad file descriptor\n");
-            sh(dir.path(), &format!("exec \"$0\" {p} -c {redirect}"))
-                .assert()
-                .code(1)
-                .stdout("")
-                .stderr("skeinsum: 'standard input': Bad file descriptor\n");
+            sh(dir.path(), &format!("exec \"$0\" {p} {redirect}")).gives(
+                1,
+                "",
+                "skeinsum: -: Bad file descriptor\n",
+            );
+            sh(dir.path(), &format!("exec \"$0\" {p} f - f {redirect}")).gives(
+                1,
+                format!("{d}  f\n{d}  f\n"),
+                "skeinsum: -: Bad file descriptor\n",
+            );
+            sh(dir.path(), &format!("exec \"$0\" {p} -c {redirect}")).gives(
+                1,
+                "",
+                "skeinsum: 'standard input': Bad file descriptor\n",
+            );
         }
     }
 }

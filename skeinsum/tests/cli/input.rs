@@ -95,20 +95,14 @@ fn standard_input() {
     let expected = format!("{}  -\n", reference(512, 512, &data));
     skeinsum()
         .write_stdin(data.clone())
-        .assert()
-        .success()
-        .stdout(expected.clone());
+        .prints(expected.clone());
     skeinsum()
         .arg("-")
         .write_stdin(data.clone())
-        .assert()
-        .success()
-        .stdout(expected);
+        .prints(expected);
     skeinsum()
         .write_stdin("")
-        .assert()
-        .success()
-        .stdout(format!("{}  -\n", reference(512, 512, b"")));
+        .prints(format!("{}  -\n", reference(512, 512, b"")));
 }
 
 #[cfg(target_os = "linux")]
@@ -118,21 +112,16 @@ fn dev_stdin_as_a_file() {
     skeinsum()
         .args(["-a", "1024", "/dev/stdin"])
         .write_stdin(data.clone())
-        .assert()
-        .success()
-        .stdout(format!("{}  /dev/stdin\n", reference(1024, 1024, &data)));
+        .prints(format!("{}  /dev/stdin\n", reference(1024, 1024, &data)));
 }
 
 #[test]
 fn empty_file() {
-    let dir = Dir::new();
-    dir.file("empty", b"");
+    let dir = Dir::with(&[("empty", b"")]);
     for state in [256, 512, 1024] {
         dir.cmd()
             .args(["-a", &state.to_string(), "empty"])
-            .assert()
-            .success()
-            .stdout(format!("{}  empty\n", reference(state, state, b"")));
+            .prints(format!("{}  empty\n", reference(state, state, b"")));
     }
 }
 
@@ -156,9 +145,7 @@ fn named_pipe() {
     dir.cmd()
         .args(["-a", "256", "fifo"])
         .timeout(Duration::from_secs(60))
-        .assert()
-        .success()
-        .stdout(format!("{}  fifo\n", reference(256, 256, &data)));
+        .prints(format!("{}  fifo\n", reference(256, 256, &data)));
     writer.join().unwrap();
 }
 
@@ -168,8 +155,7 @@ fn named_pipe() {
 #[cfg(unix)]
 #[test]
 fn no_result_line_waits_behind_a_stream() {
-    let dir = Dir::new();
-    dir.file("f", b"data");
+    let dir = Dir::with(&[("f", b"data")]);
     let fifo = dir.fifo("fifo");
     let mut child = std_skeinsum()
         .current_dir(dir.path())
@@ -207,15 +193,8 @@ fn large_file() {
     let expected = format!("{}  big\n", reference_zeros(size));
     dir.cmd()
         .args(["--progress", "big"])
-        .assert()
-        .success()
-        .stdout(expected.clone())
-        .stderr("");
-    dir.cmd()
-        .args(["--no-mmap", "big"])
-        .assert()
-        .success()
-        .stdout(expected);
+        .gives(0, expected.clone(), "");
+    dir.cmd().args(["--no-mmap", "big"]).prints(expected);
 }
 
 /// Standard input of several MiB through a pipe, and a file of several
@@ -301,8 +280,7 @@ fn pseudo_files() -> Vec<&'static str> {
 #[cfg(target_os = "linux")]
 #[test]
 fn pseudo_files_are_read_to_their_end_on_every_path() {
-    let dir = Dir::new();
-    dir.file("f", b"abc");
+    let dir = Dir::with(&[("f", b"abc")]);
     let pseudo = pseudo_files();
     let mut names: Vec<&str> = pseudo.clone();
     names.push("f");

@@ -20,9 +20,7 @@ fn files_are_mapped_in_windows() {
         dir.cmd()
             .env("SKEINSUM_TEST_MAP_WINDOW", window)
             .args(["-a", "1024", "f"])
-            .assert()
-            .success()
-            .stdout(format!("{}  f\n", reference(1024, 1024, &data)));
+            .prints(format!("{}  f\n", reference(1024, 1024, &data)));
     }
 }
 
@@ -39,17 +37,14 @@ fn refused_mapping_falls_back_to_reading() {
             .env("SKEINSUM_TEST_MAP_WINDOW", "65536")
             .env("SKEINSUM_TEST_REFUSE_MAP", refuse_from)
             .arg("f")
-            .assert()
-            .success()
-            .stdout(format!("{}  f\n", reference(512, 512, &data)))
-            .stderr("");
+            .gives(0, format!("{}  f\n", reference(512, 512, &data)), "");
     }
     // The real case, where this machine has it: mmap of the kernel's BTF
     // file is refused with EACCES while read works.
     let btf = Path::new("/sys/kernel/btf/vmlinux");
     match fs::read(btf) {
         Ok(bytes) if bytes.len() as u64 >= 16384 => {
-            skeinsum().arg(btf).assert().success().stdout(format!(
+            skeinsum().arg(btf).prints(format!(
                 "{}  {}\n",
                 reference(512, 512, &bytes),
                 btf.display()
@@ -72,11 +67,7 @@ fn file_larger_than_the_address_space_limit() {
     let len = 512u64 << 20;
     dir.zeros("big", len);
     let expected = format!("{}  big\n", reference_zeros(len));
-    sh(dir.path(), "ulimit -v 262144 && exec \"$0\" big")
-        .assert()
-        .success()
-        .stdout(expected)
-        .stderr("");
+    sh(dir.path(), "ulimit -v 262144 && exec \"$0\" big").gives(0, expected, "");
 }
 
 /// The SIGBUS guard repairs faults in our own mapping only: a SIGBUS sent by

@@ -58,36 +58,28 @@ fn forced_backends() {
     for backend in skein_simd::Backend::available() {
         dir.cmd()
             .args(["--backend", backend.name(), "-a", "1024", "f"])
-            .assert()
-            .success()
-            .stdout(format!("{}  f\n", reference(1024, 1024, &data)));
+            .prints(format!("{}  f\n", reference(1024, 1024, &data)));
     }
     if let Some(missing) = skein_simd::Backend::ALL.iter().find(|b| !b.is_available()) {
-        dir.cmd()
-            .args(["--backend", missing.name(), "f"])
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::starts_with(format!(
+        dir.cmd().args(["--backend", missing.name(), "f"]).gives(
+            2,
+            "",
+            predicate::str::starts_with(format!(
                 "skeinsum: --backend {}: not available",
                 missing.name()
-            )));
+            )),
+        );
     }
     dir.cmd()
         .args(["--backend", "mmx", "f"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("--backend"));
+        .gives(2, "", predicate::str::contains("--backend"));
 }
 
 /// Each usage error: exit 2, one line on stderr naming the option, nothing
 /// hashed (the good file given last is not printed).
 #[test]
 fn usage_errors_name_the_option_and_hash_nothing() {
-    let dir = Dir::new();
-    dir.file("good", b"abc");
-    dir.file("keyfile", b"k");
+    let dir = Dir::with(&[("good", b"abc"), ("keyfile", b"k")]);
     let cases: &[(&[&str], &str)] = &[
         (&["--key-hex", "zz"], "--key-hex"),
         (&["--key-hex", "abc"], "--key-hex"),
@@ -161,16 +153,13 @@ fn help_lists_every_option_and_version_works() {
     }
     skeinsum()
         .arg("--version")
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with("skeinsum 0."));
+        .prints(predicate::str::starts_with("skeinsum 0."));
 }
 
 /// A repeated option is no error; the last value counts (GNU).
 #[test]
 fn repeated_options_are_accepted() {
-    let dir = Dir::new();
-    dir.file("f", b"data");
+    let dir = Dir::with(&[("f", b"data")]);
     let sums = dir
         .cmd()
         .args([
@@ -186,43 +175,30 @@ fn repeated_options_are_accepted() {
     dir.cmd()
         .args(["-cc", "--quiet", "--quiet", "-"])
         .write_stdin(sums.stdout)
-        .assert()
-        .success()
-        .stdout("");
+        .prints("");
     // The last key counts: the same MAC as with that key alone.
     let last = dir.cmd().args(["--key-hex", "02", "f"]).output().unwrap();
     dir.cmd()
         .args(["--key-hex", "01", "--key-hex", "02", "f"])
-        .assert()
-        .success()
-        .stdout(last.stdout);
+        .prints(last.stdout);
 }
 
 /// Unambiguous prefixes of long options (GNU getopt_long).
 #[test]
 fn long_option_prefixes() {
-    let dir = Dir::new();
-    dir.file("f", b"data");
+    let dir = Dir::with(&[("f", b"data")]);
     dir.cmd()
         .args(["--algo", "256", "--len=256", "f"])
-        .assert()
-        .success()
-        .stdout(format!("{}  f\n", reference(256, 256, b"data")));
+        .prints(format!("{}  f\n", reference(256, 256, b"data")));
     dir.file("sums", gnu_line(512, 512, b"data", "gone").as_bytes());
     dir.cmd()
         .args(["--che", "--ignore", "--stat", "sums"])
-        .assert()
-        .code(1)
-        .stderr("");
+        .exits(1, "");
     dir.cmd()
         .args(["--che", "--ignore", "sums"])
-        .assert()
-        .code(1)
-        .stderr("skeinsum: sums: no file was verified\n");
+        .exits(1, "skeinsum: sums: no file was verified\n");
     // Ambiguous: --st is --status or --strict.
     dir.cmd()
         .args(["-c", "--st", "sums"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--st"));
+        .exits(2, predicate::str::contains("--st"));
 }

@@ -74,46 +74,30 @@ pub fn pattern(len: usize, seed: u32) -> Vec<u8> {
 
 // ---------------------------------------------------------------- golden file
 
-/// One entry of the official golden KAT file, as these tests use it.
-#[derive(Debug)]
-pub struct Kat {
-    pub header: String,
-    pub state: u64,
-    pub out_bits: u64,
-    pub msg_bits: u64,
-    pub msg: Vec<u8>,
-    pub key: Option<Vec<u8>>,
-    pub tree: Option<(u8, u8, u8)>,
-    /// The expected digest in lower-case hex.
-    pub result: String,
-}
+/// One entry of the official golden KAT file, as the shared loader reads it.
+pub use crate::golden::KatEntry as Kat;
 
 /// Every entry of the golden file, by the shared loader: a missing file
 /// fails the test (it says how to fetch it).
 pub fn golden() -> Vec<Kat> {
     golden::load()
-        .into_iter()
-        .map(|e| Kat {
-            header: e.header,
-            state: e.state_bits,
-            out_bits: e.output_bits,
-            msg_bits: e.msg_bits,
-            msg: e.msg,
-            key: e.key,
-            tree: e.tree,
-            result: hex::encode(&e.result),
-        })
-        .collect()
+}
+
+/// An entry's expected digest in lower-case hex.
+pub fn kat_hex(e: &Kat) -> String {
+    hex::encode(&e.result)
+}
+
+/// The entries of the golden file that `keep` keeps.
+pub fn golden_where(keep: impl Fn(&Kat) -> bool) -> Vec<Kat> {
+    golden().into_iter().filter(|e| keep(e)).collect()
 }
 
 /// The tree entries of whole bytes and no key (at least one).
 pub fn golden_trees() -> Vec<Kat> {
-    let trees: Vec<Kat> = golden()
-        .into_iter()
-        .filter(|e| {
-            e.tree.is_some() && e.msg_bits % 8 == 0 && e.key.as_ref().is_none_or(|k| k.is_empty())
-        })
-        .collect();
+    let trees = golden_where(|e| {
+        e.tree.is_some() && e.msg_bits % 8 == 0 && e.key.as_ref().is_none_or(|k| k.is_empty())
+    });
     assert!(!trees.is_empty(), "the golden file has tree entries");
     trees
 }
@@ -122,9 +106,9 @@ pub fn golden_trees() -> Vec<Kat> {
 pub fn kat_args(e: &Kat) -> Vec<String> {
     let mut args = vec![
         "-a".to_string(),
-        e.state.to_string(),
+        e.state_bits.to_string(),
         "-l".to_string(),
-        e.out_bits.to_string(),
+        e.output_bits.to_string(),
     ];
     // A key of 0 bytes is no key in Skein (the golden file has such MAC
     // entries); skeinsum refuses an empty key, so those go without one.

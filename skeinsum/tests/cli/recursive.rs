@@ -85,6 +85,13 @@ pub fn write_tree(base: &Path, files: &[(&str, &[u8])]) {
     }
 }
 
+/// A temporary directory holding [`write_tree`]'s `files`.
+pub fn temp_tree(files: &[(&str, &[u8])]) -> TempDir {
+    let dir = TempDir::new().unwrap();
+    write_tree(dir.path(), files);
+    dir
+}
+
 /// A tree whose names sort differently as names and as paths (`a-b`,
 /// `a.c` and `a0` around the directory `a`), with an empty file, a file
 /// past the mapping threshold, a FIFO (not a regular file: skipped, and
@@ -159,11 +166,7 @@ fn tree_in_path_order_for_every_thread_count() {
 /// not directories are hashed (or fail) as they would without `-r`.
 #[test]
 fn operands_in_argument_order() {
-    let dir = TempDir::new().unwrap();
-    write_tree(
-        dir.path(),
-        &[("b/1", b"b1"), ("a/2", b"a2"), ("f", b"file")],
-    );
+    let dir = temp_tree(&[("b/1", b"b1"), ("a/2", b"a2"), ("f", b"file")]);
     let out = skeinsum_in(dir.path())
         .args(["-r", "b", "a", "f", "-", "missing", "a"])
         .write_stdin("stdin")
@@ -212,10 +215,7 @@ fn links_are_not_followed_without_dereference() {
     for threads in ["-j1", "-j2"] {
         skeinsum_in(dir.path())
             .args(["-r", threads, "t"])
-            .assert()
-            .success()
-            .stdout(expected.clone())
-            .stderr("");
+            .gives(0, expected.clone(), "");
     }
     let via: Vec<u8> = [
         escaped_line(b"a", b"via/a"),
@@ -223,11 +223,7 @@ fn links_are_not_followed_without_dereference() {
         escaped_line(b"z", b"via/z"),
     ]
     .concat();
-    skeinsum_in(dir.path())
-        .args(["-r", "via"])
-        .assert()
-        .success()
-        .stdout(via);
+    skeinsum_in(dir.path()).args(["-r", "via"]).prints(via);
 }
 
 /// With `-L` links are followed; a loop back to an ancestor, a link to
@@ -266,17 +262,13 @@ fn dereference_follows_links_and_stops_at_loops() {
 #[test]
 fn unreadable_directories_are_one_error_each() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = TempDir::new().unwrap();
+    let dir = temp_tree(&[
+        ("t/a", b"a"),
+        ("t/locked/secret", b"s"),
+        ("t/locked-file", b"l"),
+        ("t/z", b"z"),
+    ]);
     let t = dir.path().join("t");
-    write_tree(
-        dir.path(),
-        &[
-            ("t/a", b"a"),
-            ("t/locked/secret", b"s"),
-            ("t/locked-file", b"l"),
-            ("t/z", b"z"),
-        ],
-    );
 
     // 20 levels of 240-byte names, assembled from the bottom up by renames
     // of short paths (no single call here needs the long path).
@@ -415,10 +407,7 @@ fn odd_names_print_as_without_r_and_check_back() {
     fs::write(dir.path().join("SUMS"), &out.stdout).unwrap();
     skeinsum_in(dir.path())
         .args(["-c", "--quiet", "SUMS"])
-        .assert()
-        .success()
-        .stdout("")
-        .stderr("");
+        .gives(0, "", "");
 }
 
 /// `-r` output, plain and `--tag`, verifies with `--check` (plain lines
@@ -438,9 +427,7 @@ fn check_round_trip() {
         fs::write(dir.path().join("SUMS"), &out.stdout).unwrap();
         skeinsum_in(dir.path())
             .args(["-c", "-a", "256", "--quiet", "SUMS"])
-            .assert()
-            .success()
-            .stdout("");
+            .prints("");
     }
     fs::write(dir.path().join("t/a/x"), b"changed").unwrap();
     let out = skeinsum_in(dir.path())

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tempfile::TempDir;
 
 use crate::oracle::*;
-use crate::recursive::{escaped_line, write, write_tree};
+use crate::recursive::{escaped_line, temp_tree, write, write_tree};
 use crate::util::*;
 
 /// Run `skeinsum -r OPTIONS t` in `base`, stopped once the first directory
@@ -108,19 +108,15 @@ fn entries_changed_during_the_walk() {
 #[test]
 fn entries_replaced_by_what_the_walk_skips() {
     for (threads, dereference) in [("-j1", false), ("-j2", false), ("-j1", true), ("-j2", true)] {
-        let dir = TempDir::new().unwrap();
-        write_tree(
-            dir.path(),
-            &[
-                ("t/a", b"a"),
-                ("t/fifo", b"was a file"),
-                ("t/link-big", &pattern(200_000, 1)),
-                ("t/link-small", b"was a file"),
-                ("t/sub/f", b"sub"),
-                ("t/z", b"z"),
-                ("elsewhere/secret", b"secret"),
-            ],
-        );
+        let dir = temp_tree(&[
+            ("t/a", b"a"),
+            ("t/fifo", b"was a file"),
+            ("t/link-big", &pattern(200_000, 1)),
+            ("t/link-small", b"was a file"),
+            ("t/sub/f", b"sub"),
+            ("t/z", b"z"),
+            ("elsewhere/secret", b"secret"),
+        ]);
         let mut options = vec![threads];
         if dereference {
             options.push("-L");
@@ -174,16 +170,12 @@ fn entries_replaced_by_what_the_walk_skips() {
 #[test]
 fn directory_swapped_for_a_link_is_not_walked_through() {
     for threads in ["-j1", "-j2"] {
-        let dir = TempDir::new().unwrap();
-        write_tree(
-            dir.path(),
-            &[
-                ("t/a", b"a"),
-                ("t/sub/inner/g", b"listed g"),
-                ("t/z", b"z"),
-                ("elsewhere/inner/planted", b"planted"),
-            ],
-        );
+        let dir = temp_tree(&[
+            ("t/a", b"a"),
+            ("t/sub/inner/g", b"listed g"),
+            ("t/z", b"z"),
+            ("elsewhere/inner/planted", b"planted"),
+        ]);
         // `t` is listed first, `t/sub` second.
         let (status, log) = walk_changed_after(dir.path(), &[threads], 2, |t| {
             fs::remove_dir_all(t.join("sub")).unwrap();
@@ -210,18 +202,14 @@ fn directory_swapped_for_a_link_is_not_walked_through() {
 #[test]
 fn directory_swapped_for_a_link_after_its_listing() {
     for (threads, moved) in [("-j1", false), ("-j2", false), ("-j1", true), ("-j2", true)] {
-        let dir = TempDir::new().unwrap();
-        write_tree(
-            dir.path(),
-            &[
-                ("t/a", b"a"),
-                ("t/sub/f", b"listed f"),
-                ("t/sub/inner/g", b"listed g"),
-                ("t/z", b"z"),
-                ("elsewhere/f", b"planted f"),
-                ("elsewhere/inner/g", b"planted g"),
-            ],
-        );
+        let dir = temp_tree(&[
+            ("t/a", b"a"),
+            ("t/sub/f", b"listed f"),
+            ("t/sub/inner/g", b"listed g"),
+            ("t/z", b"z"),
+            ("elsewhere/f", b"planted f"),
+            ("elsewhere/inner/g", b"planted g"),
+        ]);
         // `t` is listed first, `t/sub` second.
         let (status, log) = walk_changed_after(dir.path(), &[threads], 2, |t| {
             if moved {
@@ -264,16 +252,12 @@ fn directory_swapped_for_a_link_after_its_listing() {
 #[test]
 fn dereference_walks_the_listed_directory_of_a_swapped_name() {
     for threads in ["-j1", "-j2"] {
-        let dir = TempDir::new().unwrap();
+        let dir = temp_tree(&[
+            ("t/sub/f", b"listed f"),
+            ("elsewhere/f", b"planted f"),
+            ("elsewhere/linked/h", b"linked h"),
+        ]);
         let t = dir.path().join("t");
-        write_tree(
-            dir.path(),
-            &[
-                ("t/sub/f", b"listed f"),
-                ("elsewhere/f", b"planted f"),
-                ("elsewhere/linked/h", b"linked h"),
-            ],
-        );
         symlink(dir.path().join("elsewhere/linked"), t.join("sub/link")).unwrap();
         let (status, log) = walk_changed_after(dir.path(), &[threads, "-L"], 2, |t| {
             fs::rename(t.join("sub"), t.join("../moved")).unwrap();

@@ -12,26 +12,20 @@ use crate::util::*;
 
 #[test]
 fn mac_key_from_hex_and_from_file_match_golden_entries() {
-    let entries = golden();
     let dir = Dir::new();
-    let macs: Vec<&Kat> = entries
-        .iter()
-        .filter(|e| {
-            e.key.as_ref().is_some_and(|k| !k.is_empty()) && e.msg_bits % 8 == 0 && e.tree.is_none()
-        })
-        .take(40)
-        .collect();
+    let mut macs = golden_where(|e| {
+        e.key.as_ref().is_some_and(|k| !k.is_empty()) && e.msg_bits % 8 == 0 && e.tree.is_none()
+    });
+    macs.truncate(40);
     assert!(macs.len() >= 20);
     for (i, e) in macs.iter().enumerate() {
         let (msg, key) = (format!("msg{i}"), format!("key{i}"));
         dir.file(&msg, &e.msg);
         dir.file(&key, e.key.as_ref().unwrap());
-        let (state, bits) = (e.state.to_string(), e.out_bits.to_string());
+        let (state, bits) = (e.state_bits.to_string(), e.output_bits.to_string());
         dir.cmd()
             .args(["-a", &state, "-l", &bits, "--key-file", &key, &msg])
-            .assert()
-            .success()
-            .stdout(format!("{}  {msg}\n", e.result));
+            .prints(format!("{}  {msg}\n", kat_hex(e)));
         // Upper-case hex is accepted too.
         dir.cmd()
             .args([
@@ -43,9 +37,7 @@ fn mac_key_from_hex_and_from_file_match_golden_entries() {
                 &hex::encode(e.key.as_ref().unwrap()).to_uppercase(),
                 &msg,
             ])
-            .assert()
-            .success()
-            .stdout(format!("{}  {msg}\n", e.result));
+            .prints(format!("{}  {msg}\n", kat_hex(e)));
     }
 }
 
@@ -119,9 +111,7 @@ fn every_skein_argument_matches_reference_vectors() {
 /// and an empty key is an error, not an unkeyed hash.
 #[test]
 fn key_file_size_is_bounded_and_must_not_be_empty() {
-    let dir = Dir::new();
-    dir.file("m", b"message");
-    dir.file("empty", b"");
+    let dir = Dir::with(&[("m", b"message"), ("empty", b"")]);
     dir.file("huge", &vec![7u8; (1 << 20) + 1]);
     dir.file("max", &vec![7u8; 1 << 20]);
     let cases: &[(&[&str], &str)] = &[
@@ -135,10 +125,7 @@ fn key_file_size_is_bounded_and_must_not_be_empty() {
             .args(*args)
             .arg("m")
             .timeout(Duration::from_secs(30))
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(*message);
+            .gives(2, "", *message);
     }
     // The largest key allowed works, and is a key: the MAC differs from the
     // plain hash.
@@ -152,8 +139,7 @@ fn key_file_size_is_bounded_and_must_not_be_empty() {
 /// A mistyped key is never echoed (it was, whole: 131 KB).
 #[test]
 fn key_hex_errors_do_not_echo_the_key() {
-    let dir = Dir::new();
-    dir.file("m", b"x");
+    let dir = Dir::with(&[("m", b"x")]);
     let secret = "ab".repeat(50_000);
     for (key, message) in [
         (
@@ -171,10 +157,7 @@ fn key_hex_errors_do_not_echo_the_key() {
     ] {
         dir.cmd()
             .args(["--key-hex", &key, "m"])
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(message);
+            .gives(2, "", message);
     }
     // Not with the "--key-hex=VALUE" form either.
     let out = dir
@@ -187,21 +170,18 @@ fn key_hex_errors_do_not_echo_the_key() {
     assert!(out.stderr.len() < 200, "{}", stderr_of(&out));
     assert!(!stderr_of(&out).contains("abab"));
     // Nor when the option itself is mistyped (clap names the option only).
-    dir.cmd()
-        .arg(format!("--keyhex={secret}"))
-        .arg("m")
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr("skeinsum: unexpected argument '--keyhex' found (see --help)\n");
+    dir.cmd().arg(format!("--keyhex={secret}")).arg("m").gives(
+        2,
+        "",
+        "skeinsum: unexpected argument '--keyhex' found (see --help)\n",
+    );
 }
 
 /// `--key-hex -deadbeef` (and the other hex options): the value is refused
 /// without a character of it, and the message says how to give it.
 #[test]
 fn hex_values_starting_with_a_dash_are_not_echoed() {
-    let dir = Dir::new();
-    dir.file("m", b"x");
+    let dir = Dir::with(&[("m", b"x")]);
     for option in ["--key-hex", "--nonce-hex", "--personalization-hex"] {
         let out = dir.cmd().args([option, "-deadbeef", "m"]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{option}");
@@ -222,8 +202,7 @@ fn hex_values_starting_with_a_dash_are_not_echoed() {
 /// option, and nothing is hashed.
 #[test]
 fn output_length_beyond_the_bound_is_a_usage_error() {
-    let dir = Dir::new();
-    dir.file("a", b"abc");
+    let dir = Dir::with(&[("a", b"abc")]);
     for length in [
         "18446744073709551615",
         "18446744073709551616",
@@ -253,16 +232,13 @@ fn output_length_beyond_the_bound_is_a_usage_error() {
     dir.cmd()
         .args(["-c", "-"])
         .write_stdin("Skein-512-134217736 (a) = 00\n")
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("no properly formatted"));
+        .exits(1, predicate::str::contains("no properly formatted"));
 }
 
 /// `-j` is bounded (100000 threads ran for minutes on six bytes).
 #[test]
 fn thread_count_is_bounded() {
-    let dir = Dir::new();
-    dir.file("six", b"hello\n");
+    let dir = Dir::with(&[("six", b"hello\n")]);
     let out = dir
         .cmd()
         .args(["--tree", "10,1,255", "-j", "100000", "six"])
@@ -287,7 +263,5 @@ fn thread_count_is_bounded() {
     dir.cmd()
         .args(["--tree", "10,1,255", "-j", "256", "six"])
         .timeout(Duration::from_secs(30))
-        .assert()
-        .success()
-        .stdout(one.stdout);
+        .prints(one.stdout);
 }

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use assert_cmd::assert::{Assert, IntoOutputPredicate};
 use assert_cmd::Command;
+use predicates::Predicate;
 use tempfile::TempDir;
 
 /// The binary under test: this package's, or `SKEINSUM_TEST_BIN` (another
@@ -66,6 +68,14 @@ impl Dir {
     }
     pub fn path(&self) -> &Path {
         self.tmp.path()
+    }
+    /// A directory holding `files`, each a name and its bytes.
+    pub fn with(files: &[(&str, &[u8])]) -> Dir {
+        let dir = Dir::new();
+        for (name, data) in files {
+            dir.file(name, data);
+        }
+        dir
     }
     /// Write `name` with `data`; returns its path.
     pub fn file(&self, name: &str, data: &[u8]) -> PathBuf {
@@ -133,6 +143,67 @@ pub fn expect_run(
     if let Some(stderr) = stderr {
         assert_eq!(err, stderr, "{args:?}: stderr");
     }
+}
+
+/// A run checked in one call: its exit code with its stdout and stderr.
+pub trait Expect {
+    /// Exits 0 and prints exactly `stdout` (stderr not looked at).
+    fn prints<O, P>(&mut self, stdout: O) -> Assert
+    where
+        O: IntoOutputPredicate<P>,
+        P: Predicate<[u8]>;
+    /// Exits with `code`, stdout and stderr as given.
+    fn gives<O, P, E, Q>(&mut self, code: i32, stdout: O, stderr: E) -> Assert
+    where
+        O: IntoOutputPredicate<P>,
+        P: Predicate<[u8]>,
+        E: IntoOutputPredicate<Q>,
+        Q: Predicate<[u8]>;
+    /// Exits with `code`, stderr as given (stdout not looked at).
+    fn exits<E, Q>(&mut self, code: i32, stderr: E) -> Assert
+    where
+        E: IntoOutputPredicate<Q>,
+        Q: Predicate<[u8]>;
+}
+
+impl Expect for Command {
+    #[track_caller]
+    fn prints<O, P>(&mut self, stdout: O) -> Assert
+    where
+        O: IntoOutputPredicate<P>,
+        P: Predicate<[u8]>,
+    {
+        self.assert().success().stdout(stdout)
+    }
+    #[track_caller]
+    fn gives<O, P, E, Q>(&mut self, code: i32, stdout: O, stderr: E) -> Assert
+    where
+        O: IntoOutputPredicate<P>,
+        P: Predicate<[u8]>,
+        E: IntoOutputPredicate<Q>,
+        Q: Predicate<[u8]>,
+    {
+        self.assert().code(code).stdout(stdout).stderr(stderr)
+    }
+    #[track_caller]
+    fn exits<E, Q>(&mut self, code: i32, stderr: E) -> Assert
+    where
+        E: IntoOutputPredicate<Q>,
+        Q: Predicate<[u8]>,
+    {
+        self.assert().code(code).stderr(stderr)
+    }
+}
+
+/// A finished run exited 0, printed exactly `stdout` and nothing on
+/// stderr (`what` names the run in a failure).
+#[track_caller]
+pub fn assert_clean(out: &Output, stdout: &str, what: &str) {
+    assert_eq!(
+        outcome(out),
+        (Some(0), stdout.to_string(), String::new()),
+        "{what}"
+    );
 }
 
 /// A usage error: exit 2, nothing on stdout, one line on stderr that
