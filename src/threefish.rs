@@ -185,7 +185,7 @@ pub fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
 }
 
 /// Threefish encryption written with plain loops, evaluable at compile time.
-pub const fn encrypt_const<const W: usize>(
+pub(crate) const fn encrypt_const<const W: usize>(
     key: &[u64; W],
     tweak: &[u64; 2],
     block: &[u64; W],

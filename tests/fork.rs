@@ -83,7 +83,10 @@ fn in_child(work: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
 fn hash_many_and_tree_hashing_finish_in_a_forked_child() {
     threaded_global_pool();
     let msgs = messages();
-    let single: Vec<u8> = msgs.iter().flat_map(|m| Skein512::hash_vec(512, m)).collect();
+    let single: Vec<u8> = msgs
+        .iter()
+        .flat_map(|m| Skein512::hash_vec(512, m))
+        .collect();
 
     // The parent uses the pool first, so the child inherits its state.
     let parent = Skein512::hash_many_vec(&Params::new(), &msgs)

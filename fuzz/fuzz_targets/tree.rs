@@ -124,7 +124,12 @@ fn check<const W: usize>(input: &Input) {
     }
     if partial == 0 {
         let many = SkeinMany::<W>::new(&params).unwrap();
-        assert_eq!(many.hash_many_vec(&[&msg]), [want], "{}", describe("SkeinMany"));
+        assert_eq!(
+            many.hash_many_vec(&[&msg]),
+            [want],
+            "{}",
+            describe("SkeinMany")
+        );
     }
 }
 

@@ -4,8 +4,11 @@
 //! pressure), so it is timed once per backend and state size at first use
 //! (docs/lanes.md); tests force a form per thread.
 
+#[cfg(feature = "std")]
 use super::lanes::{LaneJob, LaneKernel, LaneState};
-use super::{Backend, Choice};
+#[cfg(any(feature = "std", test, feature = "test-hooks"))]
+use super::Backend;
+use super::Choice;
 
 /// The forms of `backend`'s multi-lane kernel here, by groups of lanes per
 /// call: `[1]`, `[1, 2]`, or none (see `Backend::lane_interleaves`).
