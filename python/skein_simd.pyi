@@ -7,7 +7,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Optional, Sequence, SupportsIndex, TypedDict, Union, final
+from typing import Any, Final, Optional, Sequence, SupportsIndex, TypedDict, Union, final
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -40,21 +40,17 @@ _Params = TypedDict(
 class skein:
     """A Skein hash object (returned by skein256, skein512, skein1024)."""
 
-    @property
-    def name(self) -> str:
-        """'Skein-256', 'Skein-512' or 'Skein-1024'."""
-    @property
-    def digest_size(self) -> int:
-        """Digest length in bytes (rounded up)."""
-    @property
-    def digest_bits(self) -> int:
-        """Digest length in bits."""
-    @property
-    def block_size(self) -> int:
-        """State size in bytes: 32, 64 or 128."""
-    @property
-    def block_bits(self) -> int:
-        """State size in bits: 256, 512 or 1024."""
+    # Read-only, fixed when the object is made.
+    name: Final[str]
+    """'Skein-256', 'Skein-512' or 'Skein-1024'."""
+    digest_size: Final[int]
+    """Digest length in bytes (rounded up)."""
+    digest_bits: Final[int]
+    """Digest length in bits."""
+    block_size: Final[int]
+    """State size in bytes: 32, 64 or 128."""
+    block_bits: Final[int]
+    """State size in bits: 256, 512 or 1024."""
     @property
     def hashed_bits(self) -> int:
         """Number of message bits hashed so far."""

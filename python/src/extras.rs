@@ -98,12 +98,9 @@ extension! {
 }
 
 fn many<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyList>> {
-    let Call {
-        first: messages,
-        state_bits,
-        hash_args,
-    } = call;
-    let held: Vec<Bytes> = messages
+    let hash_args = &call.hash_args;
+    let held: Vec<Bytes> = call
+        .first
         .try_iter()?
         .map(|m| Bytes::get(&m?))
         .collect::<PyResult<_>>()?;
@@ -111,7 +108,7 @@ fn many<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyList>> {
     let len = hash_args.digest_bits.div_ceil(8);
     let mut out = alloc_output(len.saturating_mul(slices.len() as u64))?;
     let params = hash_args.params();
-    py.detach(|| match state_bits {
+    py.detach(|| match call.state_bits {
         256 => many_digests::<4>(&params, &slices, &mut out),
         512 => many_digests::<8>(&params, &slices, &mut out),
         _ => many_digests::<16>(&params, &slices, &mut out),
@@ -198,22 +195,18 @@ extension! {
 }
 
 fn file<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyBytes>> {
-    let Call {
-        first: path,
-        state_bits,
-        hash_args,
-    } = call;
+    let (path, hash_args) = (&call.first, &call.hash_args);
     // A path (str, bytes or os.PathLike), as open() takes it; not a file
     // descriptor, which open() would take over and close.
-    py.import("os")?.call_method1("fspath", (&path,))?;
-    let size = StateSize::from_bits(state_bits).expect("checked by state_bits");
+    py.import("os")?.call_method1("fspath", (path,))?;
+    let size = StateSize::from_bits(call.state_bits).expect("checked by state_bits");
     let mut hasher = DynSkein::new(size, &hash_args.params())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = alloc_output(hash_args.digest_bits.div_ceil(8))?;
     let file = py
         .import("builtins")?
-        .call_method1("open", (&path, "rb", 0))?;
-    let hashed = hash_open_file(py, &file, &path, &mut hasher);
+        .call_method1("open", (path, "rb", 0))?;
+    let hashed = hash_open_file(py, &file, path, &mut hasher);
     // Closed on every path, as a `with` block would; the first error wins.
     let closed = file.call_method0("close");
     hashed?;
