@@ -7,37 +7,50 @@ import os
 import random
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Optional, Sequence, SupportsIndex, Union, final
+from typing import Any, Final, Optional, Sequence, SupportsIndex, TypedDict, Union, final
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
+    from typing import Unpack
 else:
-    from typing_extensions import Buffer
+    from typing_extensions import Buffer, Unpack
 
 __version__: str
 
 _Tree = Sequence[SupportsIndex]
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
+# The keyword-only arguments of every hash function (each b"" or None when
+# left out): MAC or KDF key, personalization, public key, KDF key identifier,
+# nonce, tree=(leaf, fan_out, max_height).
+_Params = TypedDict(
+    "_Params",
+    {
+        "key": Buffer,
+        "pers": Buffer,
+        "public_key": Buffer,
+        "key_id": Buffer,
+        "nonce": Buffer,
+        "tree": Optional[_Tree],
+    },
+    total=False,
+)
+
 @final
 class skein:
     """A Skein hash object (returned by skein256, skein512, skein1024)."""
 
-    @property
-    def name(self) -> str:
-        """'Skein-256', 'Skein-512' or 'Skein-1024'."""
-    @property
-    def digest_size(self) -> int:
-        """Digest length in bytes (rounded up)."""
-    @property
-    def digest_bits(self) -> int:
-        """Digest length in bits."""
-    @property
-    def block_size(self) -> int:
-        """State size in bytes: 32, 64 or 128."""
-    @property
-    def block_bits(self) -> int:
-        """State size in bits: 256, 512 or 1024."""
+    # Read-only, fixed when the object is made.
+    name: Final[str]
+    """'Skein-256', 'Skein-512' or 'Skein-1024'."""
+    digest_size: Final[int]
+    """Digest length in bytes (rounded up)."""
+    digest_bits: Final[int]
+    """Digest length in bits."""
+    block_size: Final[int]
+    """State size in bytes: 32, 64 or 128."""
+    block_bits: Final[int]
+    """State size in bits: 256, 512 or 1024."""
     @property
     def hashed_bits(self) -> int:
         """Number of message bits hashed so far."""
@@ -59,47 +72,17 @@ class skein:
     def copy(self) -> "skein":
         """A copy of the hash object."""
 
-def skein256(
-    init: Buffer = b"",
-    digest_bits: int = 256,
-    *,
-    key: Buffer = b"",
-    pers: Buffer = b"",
-    public_key: Buffer = b"",
-    key_id: Buffer = b"",
-    nonce: Buffer = b"",
-    tree: Optional[_Tree] = None,
-) -> skein:
+def skein256(init: Buffer = b"", digest_bits: int = 256, **params: Unpack[_Params]) -> skein:
     """A new Skein-256 hash object."""
 
-def skein512(
-    init: Buffer = b"",
-    digest_bits: int = 512,
-    *,
-    key: Buffer = b"",
-    pers: Buffer = b"",
-    public_key: Buffer = b"",
-    key_id: Buffer = b"",
-    nonce: Buffer = b"",
-    tree: Optional[_Tree] = None,
-) -> skein:
+def skein512(init: Buffer = b"", digest_bits: int = 512, **params: Unpack[_Params]) -> skein:
     """A new Skein-512 hash object.
 
     tree=(leaf, fan_out, max_height): tree hashing with leaves of 2**leaf
     blocks and nodes of 2**fan_out children (1..56, 1..56, 2..255), on all cores.
     """
 
-def skein1024(
-    init: Buffer = b"",
-    digest_bits: int = 1024,
-    *,
-    key: Buffer = b"",
-    pers: Buffer = b"",
-    public_key: Buffer = b"",
-    key_id: Buffer = b"",
-    nonce: Buffer = b"",
-    tree: Optional[_Tree] = None,
-) -> skein:
+def skein1024(init: Buffer = b"", digest_bits: int = 1024, **params: Unpack[_Params]) -> skein:
     """A new Skein-1024 hash object."""
 
 @final
@@ -169,32 +152,12 @@ class StreamCipher:
     def decrypt(self, plain: bytes) -> bytes:
         """The same as encrypt."""
 
-def hash_many(
-    messages: Iterable[Buffer],
-    digest_bits: Optional[int] = None,
-    *,
-    state_bits: int = 512,
-    key: Buffer = b"",
-    pers: Buffer = b"",
-    public_key: Buffer = b"",
-    key_id: Buffer = b"",
-    nonce: Buffer = b"",
-    tree: Optional[_Tree] = None,
-) -> list[bytes]:
+def hash_many(messages: Iterable[Buffer], digest_bits: Optional[int] = None, *,
+              state_bits: int = 512, **params: Unpack[_Params]) -> list[bytes]:
     """[skein<state_bits>(m, digest_bits, key=key, ...).digest() for m in messages], on SIMD lanes and all cores."""
 
-def hash_file(
-    path: _Path,
-    digest_bits: Optional[int] = None,
-    *,
-    state_bits: int = 512,
-    key: Buffer = b"",
-    pers: Buffer = b"",
-    public_key: Buffer = b"",
-    key_id: Buffer = b"",
-    nonce: Buffer = b"",
-    tree: Optional[_Tree] = None,
-) -> bytes:
+def hash_file(path: _Path, digest_bits: Optional[int] = None, *,
+              state_bits: int = 512, **params: Unpack[_Params]) -> bytes:
     """skein<state_bits>(open(path, "rb").read(), ...).digest(), read in pieces with the GIL released; OSError if a regular file changes meanwhile."""
 
 def platform() -> dict[str, object]:

@@ -81,7 +81,7 @@ impl<const W: usize> Ctx<W> {
 
     /// All fields zero: what [`Self::wipe`] leaves, refused by
     /// [`Self::validate`] (`hashBitLen` 0) until an init.
-    pub(crate) const ZEROED: Self = Self {
+    pub const ZEROED: Self = Self {
         h: CtxHdr {
             hash_bit_len: 0,
             b_cnt: 0,

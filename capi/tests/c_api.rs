@@ -250,14 +250,16 @@ fn run(program: Program, exe: &Path, backend: Option<&str>) -> String {
     stdout
 }
 
-#[test]
-fn c_program_linked_statically() {
-    run(Program::Skein, &build(Program::Skein, Link::Static), None);
+/// `program` linked against the static and against the shared library.
+fn run_linked_both_ways(program: Program) {
+    for link in [Link::Static, Link::Dynamic] {
+        run(program, &build(program, link), None);
+    }
 }
 
 #[test]
-fn c_program_linked_dynamically() {
-    run(Program::Skein, &build(Program::Skein, Link::Dynamic), None);
+fn c_program_linked_statically_and_dynamically() {
+    run_linked_both_ways(Program::Skein);
 }
 
 /// Every backend this CPU has, forced through SKEIN_SIMD_BACKEND, and seen
@@ -276,11 +278,6 @@ fn c_program_on_every_backend() {
 }
 
 #[test]
-fn libmd_program_linked_statically() {
-    run(Program::Libmd, &build(Program::Libmd, Link::Static), None);
-}
-
-#[test]
-fn libmd_program_linked_dynamically() {
-    run(Program::Libmd, &build(Program::Libmd, Link::Dynamic), None);
+fn libmd_program_linked_statically_and_dynamically() {
+    run_linked_both_ways(Program::Libmd);
 }

@@ -4,10 +4,11 @@
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
-use crate::hasher::{alloc_output, mask_unused_bits, CHUNK_BYTES};
+use crate::common::{alloc_output, CHUNK_BYTES};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyModule, PyTuple};
+use skein_simd::raw::mask_unused_bits;
 use skein_simd::{Backend, DynSkein, Params, Platform, SkeinMany, SkeinMany512, StateSize};
 
 const KEYWORDS: [&str; 7] = [
@@ -20,13 +21,22 @@ const KEYWORDS: [&str; 7] = [
     "tree",
 ];
 
-/// `digest_bits` and the keyword arguments shared by the extensions.
+/// The arguments of an extension function, read by [`parse`].
+struct Call<'py> {
+    /// Its first argument (the messages, or the path).
+    first: Bound<'py, PyAny>,
+    state_bits: u64,
+    hash_args: HashArgs,
+}
+
+/// The first argument, `digest_bits` and the keyword arguments shared by the
+/// extensions.
 fn parse<'py>(
     function: &str,
     first: &'static str,
     args: &Bound<'py, PyTuple>,
     kwargs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyAny>, u64, HashArgs)> {
+) -> PyResult<Call<'py>> {
     let mut named = args::by_name(function, args, kwargs, &[first, "digest_bits"], &KEYWORDS)?;
     // Here (unlike pyskein's constructors) `digest_bits=None` means the default.
     named.retain(|(name, value)| !(*name == "digest_bits" && value.is_none()));
@@ -37,7 +47,28 @@ fn parse<'py>(
     };
     let state_bits = args::state_bits(&named)?;
     let hash_args = HashArgs::parse(&named, state_bits)?;
-    Ok((first_value, state_bits, hash_args))
+    Ok(Call {
+        first: first_value,
+        state_bits,
+        hash_args,
+    })
+}
+
+/// A function of the extensions: `first` (a required argument), then
+/// `digest_bits` and [`KEYWORDS`], read by [`parse`] and handed to `body`.
+macro_rules! extension {
+    ($(#[$doc:meta])* $name:ident($first:literal) -> $ret:ty = $body:ident, $signature:literal) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (*args, **kwargs), text_signature = $signature)]
+        pub fn $name<'py>(
+            py: Python<'py>,
+            args: &Bound<'py, PyTuple>,
+            kwargs: Option<&Bound<'py, PyDict>>,
+        ) -> PyResult<$ret> {
+            $body(py, parse(stringify!($name), $first, args, kwargs)?)
+        }
+    };
 }
 
 fn many_digests<const W: usize>(
@@ -53,24 +84,23 @@ fn many_digests<const W: usize>(
     Ok(())
 }
 
-/// `hash_many(messages, digest_bits=state_bits, *, state_bits=512, key=b'',
-/// pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)`
-///
-/// The digests of many messages (an iterable of bytes-like objects), as a list
-/// of bytes: the same as `[skein512(m, digest_bits, key=key, ...).digest() for
-/// m in messages]` (`state_bits` picks skein256/512/1024), computed several
-/// messages per instruction on the SIMD lanes and on all cores, with the GIL
-/// released. The arguments (a MAC key, say) are hashed once for all messages.
-#[pyfunction]
-#[pyo3(signature = (*args, **kwargs),
-       text_signature = "(messages, digest_bits=None, *, state_bits=512, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)")]
-pub fn hash_many<'py>(
-    py: Python<'py>,
-    args: &Bound<'py, PyTuple>,
-    kwargs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyList>> {
-    let (messages, state_bits, hash_args) = parse("hash_many", "messages", args, kwargs)?;
-    let held: Vec<Bytes> = messages
+extension! {
+    /// `hash_many(messages, digest_bits=state_bits, *, state_bits=512, key=b'',
+    /// pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)`
+    ///
+    /// The digests of many messages (an iterable of bytes-like objects), as a list
+    /// of bytes: the same as `[skein512(m, digest_bits, key=key, ...).digest() for
+    /// m in messages]` (`state_bits` picks skein256/512/1024), computed several
+    /// messages per instruction on the SIMD lanes and on all cores, with the GIL
+    /// released. The arguments (a MAC key, say) are hashed once for all messages.
+    hash_many("messages") -> Bound<'py, PyList> = many,
+    "(messages, digest_bits=None, *, state_bits=512, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)"
+}
+
+fn many<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyList>> {
+    let hash_args = &call.hash_args;
+    let held: Vec<Bytes> = call
+        .first
         .try_iter()?
         .map(|m| Bytes::get(&m?))
         .collect::<PyResult<_>>()?;
@@ -78,7 +108,7 @@ pub fn hash_many<'py>(
     let len = hash_args.digest_bits.div_ceil(8);
     let mut out = alloc_output(len.saturating_mul(slices.len() as u64))?;
     let params = hash_args.params();
-    py.detach(|| match state_bits {
+    py.detach(|| match call.state_bits {
         256 => many_digests::<4>(&params, &slices, &mut out),
         512 => many_digests::<8>(&params, &slices, &mut out),
         _ => many_digests::<16>(&params, &slices, &mut out),
@@ -148,37 +178,35 @@ fn hash_open_file(
     Ok(())
 }
 
-/// `hash_file(path, digest_bits=state_bits, *, state_bits=512, key=b'',
-/// pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)`
-///
-/// The digest of a file's contents: the same as `skein512(open(path,
-/// 'rb').read(), digest_bits, ...).digest()` without holding the file in
-/// memory. The file is opened with `open()` (so errors are the ones `open()`
-/// raises), read in pieces and hashed with the GIL released; Ctrl-C
-/// interrupts it between pieces. A regular file whose size or modification
-/// time changes while it is read raises `OSError` ("file changed while being
-/// read") rather than giving the digest of a mix of contents. With `tree`,
-/// the file is hashed on all cores.
-#[pyfunction]
-#[pyo3(signature = (*args, **kwargs),
-       text_signature = "(path, digest_bits=None, *, state_bits=512, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)")]
-pub fn hash_file<'py>(
-    py: Python<'py>,
-    args: &Bound<'py, PyTuple>,
-    kwargs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let (path, state_bits, hash_args) = parse("hash_file", "path", args, kwargs)?;
+extension! {
+    /// `hash_file(path, digest_bits=state_bits, *, state_bits=512, key=b'',
+    /// pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)`
+    ///
+    /// The digest of a file's contents: the same as `skein512(open(path,
+    /// 'rb').read(), digest_bits, ...).digest()` without holding the file in
+    /// memory. The file is opened with `open()` (so errors are the ones `open()`
+    /// raises), read in pieces and hashed with the GIL released; Ctrl-C
+    /// interrupts it between pieces. A regular file whose size or modification
+    /// time changes while it is read raises `OSError` ("file changed while being
+    /// read") rather than giving the digest of a mix of contents. With `tree`,
+    /// the file is hashed on all cores.
+    hash_file("path") -> Bound<'py, PyBytes> = file,
+    "(path, digest_bits=None, *, state_bits=512, key=b'', pers=b'', public_key=b'', key_id=b'', nonce=b'', tree=None)"
+}
+
+fn file<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    let (path, hash_args) = (&call.first, &call.hash_args);
     // A path (str, bytes or os.PathLike), as open() takes it; not a file
     // descriptor, which open() would take over and close.
-    py.import("os")?.call_method1("fspath", (&path,))?;
-    let size = StateSize::from_bits(state_bits).expect("checked by state_bits");
+    py.import("os")?.call_method1("fspath", (path,))?;
+    let size = StateSize::from_bits(call.state_bits).expect("checked by state_bits");
     let mut hasher = DynSkein::new(size, &hash_args.params())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = alloc_output(hash_args.digest_bits.div_ceil(8))?;
     let file = py
         .import("builtins")?
-        .call_method1("open", (&path, "rb", 0))?;
-    let hashed = hash_open_file(py, &file, &path, &mut hasher);
+        .call_method1("open", (path, "rb", 0))?;
+    let hashed = hash_open_file(py, &file, path, &mut hasher);
     // Closed on every path, as a `with` block would; the first error wins.
     let closed = file.call_method0("close");
     hashed?;

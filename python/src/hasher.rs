@@ -10,57 +10,24 @@
 //! Output: pyskein clears the unused low bits of the last byte of a digest
 //! whose length is not a multiple of 8; the specification and its reference
 //! code (and so the library) leave them as they come. This module follows
-//! pyskein ([`mask_unused_bits`]).
+//! pyskein ([`mask_unused_bits_of_slice`]).
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
+use crate::common::{
+    alloc_output, detach_if, mask_unused_bits_of_slice, CHUNK_BYTES, GIL_RELEASE_BYTES,
+};
 use crate::pickling;
-use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
 use skein_simd::{DynSkein, StateSize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-/// Inputs at least this long are hashed with the GIL released (`hashlib`'s
-/// threshold): below it, releasing and taking the GIL costs more than it lets
-/// other threads do.
-pub const GIL_RELEASE_BYTES: usize = 2048;
-
-/// Long inputs are hashed in pieces of this many bytes, with pending signals
-/// (Ctrl-C) handled between two pieces: a millisecond or so of hashing each,
-/// so an interrupt comes through at once, at no measurable cost.
-pub const CHUNK_BYTES: usize = 1 << 20;
-
-/// Clear the unused low bits of a whole digest's last byte, as pyskein does.
-pub fn mask_unused_bits(out: &mut [u8], digest_bits: u64) {
-    mask_unused_bits_of_slice(out, out.len() as u64, digest_bits);
-}
-
-/// The same for `out`, a slice of the digest that ends at its byte `stop`
-/// (exclusive): only a slice that ends with the digest holds its last byte.
-fn mask_unused_bits_of_slice(out: &mut [u8], stop: u64, digest_bits: u64) {
-    let unused = (8 - digest_bits % 8) % 8;
-    if stop == digest_bits.div_ceil(8) {
-        if let (Some(last), 1..=7) = (out.last_mut(), unused) {
-            *last &= 0xFFu8 << unused;
-        }
-    }
-}
-
 /// The first `n` (0..=8) bits of a byte, most significant first.
 fn top_bits(byte: u8, n: u8) -> u8 {
     byte & (0xFF00u16 >> n) as u8
-}
-
-/// A Vec of `len` zero bytes, or `MemoryError` instead of an abort.
-pub fn alloc_output(len: u64) -> PyResult<Vec<u8>> {
-    let too_big = || PyMemoryError::new_err(format!("cannot allocate a digest of {len} bytes"));
-    let len = usize::try_from(len).map_err(|_| too_big())?;
-    let mut out = Vec::new();
-    out.try_reserve_exact(len).map_err(|_| too_big())?;
-    out.resize(len, 0);
-    Ok(out)
 }
 
 /// Why `update` refused its arguments (pyskein's `ValueError`s, and an
@@ -190,7 +157,7 @@ impl State {
         reader.set_position(start);
         let filled = reader.fill(&mut out);
         debug_assert_eq!(filled, out.len(), "the slice lies inside the output");
-        mask_unused_bits_of_slice(&mut out, stop, digest_bits);
+        mask_unused_bits_of_slice(&mut out, start, digest_bits);
         Ok(out)
     }
 }
@@ -301,11 +268,7 @@ impl Skein {
         let long = self.tree || stop - start >= GIL_RELEASE_BYTES as u64;
         let digest_bits = self.digest_bits;
         let snapshot = self.snapshot(py)?;
-        if long {
-            py.detach(|| snapshot.digest(digest_bits, start, stop))
-        } else {
-            snapshot.digest(digest_bits, start, stop)
-        }
+        detach_if(py, long, || snapshot.digest(digest_bits, start, stop))
     }
 
     /// The whole digest.
@@ -362,7 +325,7 @@ impl Skein {
             let _ = state.update(init, None); // cannot fail without `bits`
             Ok::<State, String>(state)
         };
-        let state = if long { py.detach(build) } else { build() }.map_err(PyValueError::new_err)?;
+        let state = detach_if(py, long, build).map_err(PyValueError::new_err)?;
         Ok(Skein::with(
             state_bits,
             hash_args.digest_bits,

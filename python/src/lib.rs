@@ -5,6 +5,7 @@
 
 mod args;
 mod buffer;
+mod common;
 mod constructions;
 mod extras;
 mod hasher;

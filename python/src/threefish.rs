@@ -1,6 +1,7 @@
 //! pyskein's `threefish(key, tweak)` block cipher object.
 
 use crate::buffer::Bytes;
+use crate::common::{alloc_output, detach_if, GIL_RELEASE_BYTES};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -60,13 +61,18 @@ fn tweak_array(tweak: &[u8], message: &str) -> PyResult<[u8; 16]> {
         .map_err(|_| PyValueError::new_err(message.to_string()))
 }
 
+/// Threefish keys (and blocks) are 32, 64 or 128 bytes.
+fn check_key_len(len: usize) -> PyResult<()> {
+    match len {
+        32 | 64 | 128 => Ok(()),
+        _ => Err(PyValueError::new_err(
+            "key must be 32, 64 or 128 bytes long",
+        )),
+    }
+}
+
 impl Threefish {
-    fn run<'py>(
-        &self,
-        py: Python<'py>,
-        block: &Bound<'py, PyAny>,
-        encrypt: bool,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn run<'py>(&self, block: &Bound<'py, PyAny>, encrypt: bool) -> PyResult<Bound<'py, PyBytes>> {
         let buf = Bytes::get(block)?;
         if buf.len() != self.block_bytes {
             return Err(PyValueError::new_err(format!(
@@ -80,7 +86,7 @@ impl Threefish {
             .unwrap_or_else(|e| e.into_inner())
             .cipher
             .apply(&mut out, encrypt);
-        Ok(PyBytes::new(py, &out))
+        Ok(PyBytes::new(block.py(), &out))
     }
 }
 
@@ -91,11 +97,7 @@ impl Threefish {
     fn new(key: &Bound<'_, PyAny>, tweak: &Bound<'_, PyAny>) -> PyResult<Threefish> {
         let key = Bytes::get(key)?;
         let tweak = Bytes::get(tweak)?;
-        if !matches!(key.len(), 32 | 64 | 128) {
-            return Err(PyValueError::new_err(
-                "key must be 32, 64 or 128 bytes long",
-            ));
-        }
+        check_key_len(key.len())?;
         let tweak = tweak_array(tweak.as_slice(), "tweak must be 16 bytes long")?;
         let key = Zeroizing::new(key.as_slice().to_vec());
         let cipher = Cipher::new(&key, &tweak);
@@ -107,22 +109,14 @@ impl Threefish {
 
     /// Encrypt one block (as long as the key); returns the ciphertext.
     #[pyo3(signature = (block, /))]
-    fn encrypt_block<'py>(
-        &self,
-        py: Python<'py>,
-        block: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        self.run(py, block, true)
+    fn encrypt_block<'py>(&self, block: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        self.run(block, true)
     }
 
     /// Decrypt one block (as long as the key); returns the plaintext.
     #[pyo3(signature = (block, /))]
-    fn decrypt_block<'py>(
-        &self,
-        py: Python<'py>,
-        block: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        self.run(py, block, false)
+    fn decrypt_block<'py>(&self, block: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        self.run(block, false)
     }
 
     /// The 16-byte tweak; may be set to another `bytes` or `bytearray` of 16 bytes.
@@ -180,15 +174,11 @@ pub fn prng_blocks<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let tweak = tweak_array(tweak, "tweak must be 16 bytes long")?;
     let size = state.len();
-    if !matches!(size, 32 | 64 | 128) {
-        return Err(PyValueError::new_err(
-            "key must be 32, 64 or 128 bytes long",
-        ));
-    }
+    check_key_len(size)?;
     let total = count
         .checked_mul(size)
         .ok_or_else(|| pyo3::exceptions::PyMemoryError::new_err("too many random bytes"))?;
-    let mut out = crate::hasher::alloc_output(total as u64)?;
+    let mut out = alloc_output(total as u64)?;
     let mut key = Zeroizing::new(state.to_vec());
     let run = |out: &mut [u8], key: &mut [u8]| {
         for block in out.chunks_exact_mut(size) {
@@ -201,10 +191,6 @@ pub fn prng_blocks<'py>(
             cipher.apply(key, true);
         }
     };
-    if total >= crate::hasher::GIL_RELEASE_BYTES {
-        py.detach(|| run(&mut out, &mut key));
-    } else {
-        run(&mut out, &mut key);
-    }
+    detach_if(py, total >= GIL_RELEASE_BYTES, || run(&mut out, &mut key));
     Ok((PyBytes::new(py, &key), PyBytes::new(py, &out)))
 }

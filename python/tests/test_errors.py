@@ -184,34 +184,26 @@ def run_table(table, name):
     assert ours == theirs, f"{name}: skein_simd raised {ours}, pyskein {theirs}"
 
 
-@pytest.mark.parametrize("name", list(CONSTRUCTOR_CASES))
-def test_constructor_errors(name):
-    run_table(CONSTRUCTOR_CASES, name)
+TABLES = {
+    "constructor": CONSTRUCTOR_CASES,
+    "update": UPDATE_CASES,
+    "digest": DIGEST_CASES,
+    "threefish": THREEFISH_CASES,
+    "attribute": ATTRIBUTE_CASES,
+    "buffer": BUFFER_CASES,
+}
 
 
-@pytest.mark.parametrize("name", list(UPDATE_CASES))
-def test_update_errors(name):
-    run_table(UPDATE_CASES, name)
-
-
-@pytest.mark.parametrize("name", list(DIGEST_CASES))
-def test_digest_errors(name):
-    run_table(DIGEST_CASES, name)
-
-
-@pytest.mark.parametrize("name", list(THREEFISH_CASES))
-def test_threefish_errors(name):
-    run_table(THREEFISH_CASES, name)
-
-
-@pytest.mark.parametrize("name", list(ATTRIBUTE_CASES))
-def test_attribute_errors(name):
-    run_table(ATTRIBUTE_CASES, name)
-
-
-@pytest.mark.parametrize("name", list(BUFFER_CASES))
-def test_buffer_inputs(name):
-    run_table(BUFFER_CASES, name)
+@pytest.mark.parametrize(
+    "table, name",
+    [
+        pytest.param(table, name, id=f"{kind}: {name}")
+        for kind, table in TABLES.items()
+        for name in table
+    ],
+)
+def test_errors_as_pyskein(table, name):
+    run_table(table, name)
 
 
 def test_error_tables_raise_where_expected():

@@ -30,7 +30,13 @@ assert work()
 """
 
 
-def check(proc):
+def check(code, timeout, hang_message="hang"):
+    """Run `code` in a subprocess: it has to end within `timeout` seconds,
+    exit 0 and print "ok" last."""
+    try:
+        proc = run_snippet(code, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError(hang_message) from e
     assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
     assert proc.stdout.strip().endswith("ok"), proc.stdout
 
@@ -59,10 +65,7 @@ assert work()  # the parent still works
 print("ok")
 """
     )
-    try:
-        check(run_snippet(code, timeout=120))
-    except subprocess.TimeoutExpired as e:
-        raise AssertionError("hang") from e
+    check(code, timeout=120)
 
 
 def test_parallel_paths_in_a_multiprocessing_fork_pool():
@@ -80,10 +83,7 @@ assert results == [True] * 4, results
 print("ok")
 """
     )
-    try:
-        check(run_snippet(code, timeout=120))
-    except subprocess.TimeoutExpired as e:
-        raise AssertionError("hang") from e
+    check(code, timeout=120)
 
 
 def test_hash_many_of_no_messages_returns_at_once():
@@ -96,7 +96,4 @@ for bits in [2**64 - 1, 2**40, 1]:
     assert skein_simd.hash_many(iter(()), bits, key=b"k", tree=(1, 1, 2)) == []
 print("ok")
 """
-    try:
-        check(run_snippet(code, timeout=20))
-    except subprocess.TimeoutExpired as e:
-        raise AssertionError("hash_many([], ...) did not return") from e
+    check(code, timeout=20, hang_message="hash_many([], ...) did not return")

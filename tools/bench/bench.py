@@ -115,6 +115,7 @@ def write_csv(path, best, py, ghz):
 
 
 def size_label(n):
+    """A message size for people: 64 B, 16 KiB, 16 MiB (chart.py too)."""
     if n >= 1 << 20:
         return f"{n >> 20} MiB"
     if n >= 1024:

@@ -24,6 +24,8 @@ import csv
 import math
 from xml.sax.saxutils import escape
 
+from bench import size_label  # the sizes as bench.py prints them
+
 # Contender in the CSV -> (legend label, colour, dashed).
 SERIES = [
     ("skein-simd hash_many", "skein-simd hash_many (SIMD lanes, 1 thread)", "#1b7837", True),
@@ -35,14 +37,6 @@ SERIES = [
     ("RustCrypto 0.2", "RustCrypto skein 0.2", "#555555", False),
     ("RustCrypto 0.1", "RustCrypto skein 0.1", "#999999", False),
 ]
-
-
-def size_label(n):
-    if n >= 1 << 20:
-        return f"{n >> 20} MiB"
-    if n >= 1024:
-        return f"{n >> 10} KiB"
-    return f"{n} B"
 
 
 def load(paths, case):

@@ -22,10 +22,7 @@
 # (default altivec; e.g. portable for comparison).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$repo"
-count="$repo/tools/qemu-insn-count/count.sh"
-target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+. "$(dirname "${BASH_SOURCE[0]}")/insn-count-lib.sh"
 backend="${G4_BACKEND:-altivec}"
 detail=0
 [ "${1:-}" = "--detail" ] && detail=1
@@ -58,7 +55,7 @@ vspltisb vspltish vspltisw vsl vsr vslo vsro vpkuhum vpkuwum vpkpx vupkhsb
 vupkhsh vupklsb vupklsh
 "
 
-RUSTC_BOOTSTRAP=1 cargo build -q --release --example hash_bytes --target "$triple" >&2
+build_example hash_bytes "$triple"
 
 hist() { # bits nbytes -> "mnemonic count" lines and "total N"
     bash "$count" --quiet --mode hist --qemu qemu-ppc --cpu 7450 \

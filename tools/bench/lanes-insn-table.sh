@@ -23,10 +23,7 @@
 # (default: all four). Environment: CARGO_TARGET_DIR (default <repo>/target).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$repo"
-count="$repo/tools/qemu-insn-count/count.sh"
-target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+. "$(dirname "${BASH_SOURCE[0]}")/insn-count-lib.sh"
 if [ $# -gt 0 ]; then rows=("$@"); else rows=(aarch64-max aarch64-a53 ppc64le-power9 ppc64-power8); fi
 
 # row -> "triple qemu cpu sysroot lane-backend stream-backend"
@@ -40,7 +37,6 @@ spec() {
     esac
 }
 
-built=""
 echo "Instructions per message byte, 64 messages x 64 KiB, 256-bit digests, one thread, QEMU user mode:"
 echo
 echo "| CPU (QEMU) | state | lanes | one stream | stream / lanes |"
@@ -48,13 +44,7 @@ echo "|---|---|---|---|---|"
 for row in "${rows[@]}"; do
     read -r triple qemu cpu sysroot lanes stream <<< "$(spec "$row")"
     bin="$target_dir/$triple/release/examples/many_bytes"
-    case " $built " in
-        *" $triple "*) ;;
-        *)
-            RUSTC_BOOTSTRAP=1 cargo build -q --release --example many_bytes --target "$triple" >&2
-            built="$built $triple"
-            ;;
-    esac
+    build_example many_bytes "$triple"
     run() { bash "$count" --quiet --qemu "$qemu" --cpu "$cpu" -L "$sysroot" "$bin" "$@"; }
     for bits in 256 512 1024; do
         zero="$(run "$stream" stream "$bits" 256 0 65536)"

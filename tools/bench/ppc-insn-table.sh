@@ -26,10 +26,7 @@
 # ppc64le; cpus as above, ppc64 runs on power8).
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$repo"
-count="$repo/tools/qemu-insn-count/count.sh"
-target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+. "$(dirname "${BASH_SOURCE[0]}")/insn-count-lib.sh"
 anchors=1
 [ "${1:-}" = "--no-anchors" ] && anchors=0
 
@@ -46,17 +43,10 @@ spec() {
     esac
 }
 
-built=""
 per_byte() { # backend target bits
     read -r triple qemu cpu sysroot <<< "$(spec "$2")"
     local bin="$target_dir/$triple/release/examples/hash_bytes"
-    case " $built " in
-        *" $triple "*) ;;
-        *)
-            RUSTC_BOOTSTRAP=1 cargo build -q --release --example hash_bytes --target "$triple" >&2
-            built="$built $triple"
-            ;;
-    esac
+    build_example hash_bytes "$triple"
     local a b
     a="$(bash "$count" --quiet --qemu "$qemu" --cpu "$cpu" -L "$sysroot" "$bin" "$1" "$3" 0)"
     b="$(bash "$count" --quiet --qemu "$qemu" --cpu "$cpu" -L "$sysroot" "$bin" "$1" "$3" "$mib")"

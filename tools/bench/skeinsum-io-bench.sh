@@ -28,26 +28,8 @@ PEERS=$HERE/skeinsum-peers/target/release
 if [ ! -x "$PEERS/open-read-close" ] || [ ! -x "$PEERS/in-memory" ]; then
     (cd "$HERE/skeinsum-peers" && cargo build --release -q)
 fi
-if [ ! -e "$D/done" ]; then
-    mkdir -p "$D/b128" "$D/b4"
-    python3 - "$D" <<'EOF'
-import os, sys
-d = sys.argv[1]
-with open('/dev/urandom', 'rb') as r:
-    with open(f'{d}/cat128', 'wb') as c:
-        for i in range(1000):
-            b = r.read(128 << 10); open(f'{d}/b128/f{i:04d}', 'wb').write(b); c.write(b)
-    for i in range(10000):
-        open(f'{d}/b4/f{i:05d}', 'wb').write(r.read(4096))
-    with open(f'{d}/big', 'wb') as c:
-        for i in range(1024):
-            c.write(r.read(1 << 20))
-    with open(f'{d}/m256', 'wb') as c:
-        for i in range(256):
-            c.write(r.read(1 << 20))
-EOF
-    touch "$D/done"
-fi
+. "$HERE/skeinsum-bench-lib.sh"
+bench_files "$D" b128 b4 big m256
 cd "$D"
 if [ -n "${SIZES:-}" ]; then
     python3 - <<'EOF'
@@ -75,28 +57,19 @@ cases=()
 cases+=(-n "floor open/read/close 10000 x 4 KiB" "$PEERS/open-read-close $F4")
 cases+=(-n "floor io_uring 10000 x 4 KiB" "$PEERS/open-read-close --uring $F4")
 cases+=(-n "floor open/read/close 1000 x 128 KiB" "$PEERS/open-read-close $F128")
-bins=("$S")
-[ -n "$OTHER" ] && bins+=("$OTHER")
-for bin in "${bins[@]}"; do
-    tag=$([ "$bin" = "$S" ] && echo "" || echo "other ")
+rows() {
+    local bin=$1 tag=$2
     cases+=(-n "${tag}one stream 128 MB" "$bin -a 512 -l 256 cat128")
     cases+=(-n "${tag}1000 x 128 KiB -j 2" "$bin -a 512 -l 256 -j 2 $F128")
     cases+=(-n "${tag}1000 x 128 KiB -j 2 --no-mmap" "$bin -a 512 -l 256 -j 2 --no-mmap $F128")
     cases+=(-n "${tag}10000 x 4 KiB -j 2" "$bin -a 512 -l 256 -j 2 $F4")
     cases+=(-n "${tag}tree 10,1,255 -j 2, 1 GiB" "$bin -a 512 --tree 10,1,255 -j 2 big")
     cases+=(-n "${tag}one 256 MiB file" "$bin -a 512 -l 256 m256")
-done
+}
+for_each_skeinsum rows
 fi
-json=$(mktemp)
 uptime
-hyperfine -N -w 1 -r "$RUNS" "${prepare[@]}" --export-json "$json" "${cases[@]}" >/dev/null
-python3 - "$json" <<'EOF'
-import json, statistics, sys
-for r in json.load(open(sys.argv[1]))['results']:
-    t = r['times']
-    print(f"{r['command']:38} min {min(t)*1e3:7.1f}  median {statistics.median(t)*1e3:7.1f}  user {r['user']*1e3:7.1f}  sys {r['system']*1e3:6.1f}")
-EOF
-rm -f "$json"
+bench_table "${prepare[@]}" "${cases[@]}"
 [ -n "${SIZES:-}" ] && exit 0
 # The library on the same bytes in memory: min and median ms.
 echo "in memory, tree 10,1,255 2 threads, 1 GiB: $("$PEERS/in-memory" 5 tree big)"

@@ -14,47 +14,20 @@ S=$(realpath "$1")
 RUNS=${2:-15}
 OTHER=${3:+$(realpath "$3")}
 D=/dev/shm/skeinsum-many-bench
-if [ ! -e "$D/done" ]; then
-    mkdir -p "$D/b128" "$D/b4"
-    python3 - "$D" <<'EOF'
-import os, sys
-d = sys.argv[1]
-with open('/dev/urandom', 'rb') as r:
-    with open(f'{d}/cat128', 'wb') as c:
-        for i in range(1000):
-            b = r.read(128 << 10); open(f'{d}/b128/f{i:04d}', 'wb').write(b); c.write(b)
-    with open(f'{d}/cat4', 'wb') as c:
-        for i in range(10000):
-            b = r.read(4096); open(f'{d}/b4/f{i:05d}', 'wb').write(b); c.write(b)
-    with open(f'{d}/big', 'wb') as c:
-        for i in range(1024):
-            c.write(r.read(1 << 20))
-EOF
-    touch "$D/done"
-fi
+. "$(dirname "$(realpath "$0")")/skeinsum-bench-lib.sh"
+bench_files "$D" b128 b4 big
 cd "$D"
 F128=$(echo b128/f*)
 F4=$(echo b4/f*)
-cases=()
-bins=("$S")
-[ -n "$OTHER" ] && bins+=("$OTHER")
-for bin in "${bins[@]}"; do
-    tag=$([ "$bin" = "$S" ] && echo "" || echo "other ")
+rows() {
+    local bin=$1 tag=$2 j
     cases+=(-n "${tag}one stream 128 MB" "$bin -a 512 -l 256 cat128")
-    cases+=(-n "${tag}1000 x 128 KiB -j 1" "$bin -a 512 -l 256 -j 1 $F128")
-    cases+=(-n "${tag}1000 x 128 KiB -j 2" "$bin -a 512 -l 256 -j 2 $F128")
+    for j in 1 2; do cases+=(-n "${tag}1000 x 128 KiB -j $j" "$bin -a 512 -l 256 -j $j $F128"); done
     cases+=(-n "${tag}one stream 40 MB" "$bin -a 512 -l 256 cat4")
-    cases+=(-n "${tag}10000 x 4 KiB -j 1" "$bin -a 512 -l 256 -j 1 $F4")
-    cases+=(-n "${tag}10000 x 4 KiB -j 2" "$bin -a 512 -l 256 -j 2 $F4")
+    for j in 1 2; do cases+=(-n "${tag}10000 x 4 KiB -j $j" "$bin -a 512 -l 256 -j $j $F4"); done
     cases+=(-n "${tag}1 GiB file" "$bin -a 512 -l 256 big")
     cases+=(-n "${tag}tree 10,1,255 -j 2, 1 GiB" "$bin -a 512 --tree 10,1,255 -j 2 big")
-done
-json=$(mktemp)
-hyperfine -N -w 1 -r "$RUNS" --export-json "$json" "${cases[@]}" >/dev/null
-python3 - "$json" <<'EOF'
-import json, statistics, sys
-for r in json.load(open(sys.argv[1]))['results']:
-    t = r['times']
-    print(f"{r['command']:34} min {min(t)*1e3:7.1f}  median {statistics.median(t)*1e3:7.1f}  user {r['user']*1e3:7.1f}  sys {r['system']*1e3:6.1f}")
-EOF
-rm -f "$json"
+}
+cases=()
+for_each_skeinsum rows
+bench_table "${cases[@]}"

@@ -18,6 +18,7 @@
 set -euo pipefail
 S=$(realpath "$1")
 RUNS=${2:-10}
+. "$(dirname "$(realpath "$0")")/skeinsum-bench-lib.sh"
 D=/dev/shm/skeinsum-recursive-bench
 if [ ! -e "$D/done" ]; then
     rm -rf "$D"
@@ -48,20 +49,12 @@ XARGS="xargs -0 -x -s 4000000 -a list0"
 [ "$($XARGS sh -c 'echo $#' sh)" = 100000 ] || { echo "xargs would not pass all names at once" >&2; exit 1; }
 cmp <("$S" -a 512 -l 256 -r t) <($XARGS "$S" -a 512 -l 256) || { echo "-r and list outputs differ" >&2; exit 1; }
 
-json=$(mktemp)
-hyperfine -N -w 1 -r "$RUNS" --export-json "$json" \
+bench_table \
     -n "recursive t, -j 2" "$S -a 512 -l 256 -j 2 -r t" \
     -n "100000 names, -j 2" "$XARGS $S -a 512 -l 256 -j 2" \
     -n "recursive t, -j 1" "$S -a 512 -l 256 -j 1 -r t" \
     -n "100000 names, -j 1" "$XARGS $S -a 512 -l 256 -j 1" \
-    -n "xargs true (names only)" "$XARGS true" >/dev/null
-python3 - "$json" <<'EOF'
-import json, statistics, sys
-for r in json.load(open(sys.argv[1]))['results']:
-    t = r['times']
-    print(f"{r['command']:26} min {min(t)*1e3:7.1f}  median {statistics.median(t)*1e3:7.1f}  user {r['user']*1e3:7.1f}  sys {r['system']*1e3:6.1f}")
-EOF
-rm -f "$json"
+    -n "xargs true (names only)" "$XARGS true"
 
 rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 head -c $(( $(tr '\0' '\n' < list0 | grep '^t/d0/' | wc -c) )) list0 > list0.tenth

@@ -23,6 +23,19 @@ typedef struct {
     uint64_t (*tweak)(const void *ctx, int i);      /* Skein_Get_Tweak */
 } api_t;
 
+/* The api_t functions both libraries spell alike, for the context type
+ * P##Ctxt_t of the file that expands it (libskein_simd's in skein_test.c,
+ * the reference's in ref_peer.c): NAME##_update, _final, _set_t0,
+ * _set_level, _set_bit_pad, _b_cnt and _tweak. */
+#define API_SHARED(P, NAME)                                                                    \
+    static int NAME##_update(void *c, const uint8_t *m, size_t n) { return P##Update((P##Ctxt_t *)c, m, n); } \
+    static int NAME##_final(void *c, uint8_t *out) { return P##Final((P##Ctxt_t *)c, out); }   \
+    static void NAME##_set_t0(void *c, uint64_t t0) { Skein_Set_T0((P##Ctxt_t *)c, t0); }      \
+    static void NAME##_set_level(void *c, unsigned lv) { Skein_Set_Tree_Level(((P##Ctxt_t *)c)->h, lv); } \
+    static void NAME##_set_bit_pad(void *c) { Skein_Set_Bit_Pad_Flag(((P##Ctxt_t *)c)->h); }   \
+    static size_t NAME##_b_cnt(const void *c) { return ((const P##Ctxt_t *)c)->h.bCnt; }      \
+    static uint64_t NAME##_tweak(const void *c, int i) { return Skein_Get_Tweak((const P##Ctxt_t *)c, i); }
+
 /* The reference code's tables for Skein-512 and Skein-1024. The copy of the
  * reference code at hand (crates.io skein-ffi 0.5.0, ext/skein/c_skein.c)
  * compiles out InitExt, Final_Pad, Output and Skein_256_Init, so these do

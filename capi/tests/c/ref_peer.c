@@ -10,6 +10,7 @@
 #include "c_skein.c"
 
 #include "capi_test.h"
+#include "layout.h"
 
 #define PEER(P, NAME)                                                                          \
     static int NAME##_init_ext(void *c, size_t bits, uint64_t tree, const uint8_t *k, size_t kb) { \
@@ -17,13 +18,7 @@
         if (tree != 0 || kb != 0) return SKEIN_FAIL;                                           \
         return P##Init((P##Ctxt_t *)c, bits);                                                  \
     }                                                                                          \
-    static int NAME##_update(void *c, const uint8_t *m, size_t n) { return P##Update((P##Ctxt_t *)c, m, n); } \
-    static int NAME##_final(void *c, uint8_t *out) { return P##Final((P##Ctxt_t *)c, out); }   \
-    static void NAME##_set_t0(void *c, uint64_t t0) { Skein_Set_T0((P##Ctxt_t *)c, t0); }      \
-    static void NAME##_set_level(void *c, unsigned lv) { Skein_Set_Tree_Level(((P##Ctxt_t *)c)->h, lv); } \
-    static void NAME##_set_bit_pad(void *c) { Skein_Set_Bit_Pad_Flag(((P##Ctxt_t *)c)->h); }   \
-    static size_t NAME##_b_cnt(const void *c) { return ((const P##Ctxt_t *)c)->h.bCnt; }      \
-    static uint64_t NAME##_tweak(const void *c, int i) { return Skein_Get_Tweak((const P##Ctxt_t *)c, i); }
+    API_SHARED(P, NAME)
 
 PEER(Skein_512_, ref512)
 PEER(Skein1024_, ref1024)
@@ -35,24 +30,7 @@ const api_t REF_API[2] = {
      ref1024_set_t0, ref1024_set_level, ref1024_set_bit_pad, ref1024_b_cnt, ref1024_tweak},
 };
 
-void ref_layout(size_t out[LAYOUT_COUNT]) {
-    size_t i = 0;
-    out[i++] = sizeof(Skein_Ctxt_Hdr_t);
-    out[i++] = offsetof(Skein_Ctxt_Hdr_t, hashBitLen);
-    out[i++] = offsetof(Skein_Ctxt_Hdr_t, bCnt);
-    out[i++] = offsetof(Skein_Ctxt_Hdr_t, T);
-#define CTX(T)                  \
-    out[i++] = sizeof(T);       \
-    out[i++] = offsetof(T, h);  \
-    out[i++] = offsetof(T, X);  \
-    out[i++] = offsetof(T, b);
-    CTX(Skein_256_Ctxt_t)
-    CTX(Skein_512_Ctxt_t)
-    CTX(Skein1024_Ctxt_t)
-    out[i++] = sizeof(hashState);
-    out[i++] = offsetof(hashState, statebits);
-    out[i++] = offsetof(hashState, u);
-}
+void ref_layout(size_t out[LAYOUT_COUNT]) { fill_layout(out); }
 
 const int REF_NIST_256_MAX_HASHBITS = SKEIN_256_NIST_MAX_HASHBITS;
 const int REF_NIST_512_MAX_HASHBITS = SKEIN_512_NIST_MAX_HASHBITS;

@@ -33,6 +33,7 @@
 #include "capi_test.h"
 #include "test_data.h"
 #include "check.h"
+#include "layout.h"
 
 /* ---- libskein_simd behind the api_t table ---- */
 
@@ -40,15 +41,9 @@
     static int NAME##_init_ext(void *c, size_t bits, uint64_t tree, const uint8_t *k, size_t kb) { \
         return P##InitExt((P##Ctxt_t *)c, bits, tree, k, kb);                                  \
     }                                                                                          \
-    static int NAME##_update(void *c, const uint8_t *m, size_t n) { return P##Update((P##Ctxt_t *)c, m, n); } \
-    static int NAME##_final(void *c, uint8_t *out) { return P##Final((P##Ctxt_t *)c, out); }   \
     static int NAME##_final_pad(void *c, uint8_t *out) { return P##Final_Pad((P##Ctxt_t *)c, out); } \
     static int NAME##_output(void *c, uint8_t *out) { return P##Output((P##Ctxt_t *)c, out); } \
-    static void NAME##_set_t0(void *c, uint64_t t0) { Skein_Set_T0((P##Ctxt_t *)c, t0); }      \
-    static void NAME##_set_level(void *c, unsigned lv) { Skein_Set_Tree_Level(((P##Ctxt_t *)c)->h, lv); } \
-    static void NAME##_set_bit_pad(void *c) { Skein_Set_Bit_Pad_Flag(((P##Ctxt_t *)c)->h); }   \
-    static size_t NAME##_b_cnt(const void *c) { return ((const P##Ctxt_t *)c)->h.bCnt; }      \
-    static uint64_t NAME##_tweak(const void *c, int i) { return Skein_Get_Tweak((const P##Ctxt_t *)c, i); }
+    API_SHARED(P, NAME)
 
 OURS(Skein_256_, our256)
 OURS(Skein_512_, our512)
@@ -149,25 +144,6 @@ static int tree_hash(const api_t *a, const void *G, unsigned leaf, unsigned node
 
 /* ---- layout ---- */
 
-static void our_layout(size_t out[LAYOUT_COUNT]) {
-    size_t i = 0;
-    out[i++] = sizeof(Skein_Ctxt_Hdr_t);
-    out[i++] = offsetof(Skein_Ctxt_Hdr_t, hashBitLen);
-    out[i++] = offsetof(Skein_Ctxt_Hdr_t, bCnt);
-    out[i++] = offsetof(Skein_Ctxt_Hdr_t, T);
-#define CTX(T)                 \
-    out[i++] = sizeof(T);      \
-    out[i++] = offsetof(T, h); \
-    out[i++] = offsetof(T, X); \
-    out[i++] = offsetof(T, b);
-    CTX(Skein_256_Ctxt_t)
-    CTX(Skein_512_Ctxt_t)
-    CTX(Skein1024_Ctxt_t)
-    out[i++] = sizeof(hashState);
-    out[i++] = offsetof(hashState, statebits);
-    out[i++] = offsetof(hashState, u);
-}
-
 static void test_layout(void) {
     static const char *names[LAYOUT_COUNT] = {
         "sizeof(Skein_Ctxt_Hdr_t)", "hdr.hashBitLen", "hdr.bCnt", "hdr.T",
@@ -176,7 +152,7 @@ static void test_layout(void) {
         "sizeof(Skein1024_Ctxt_t)", "1024.h", "1024.X", "1024.b",
         "sizeof(hashState)", "hashState.statebits", "hashState.u"};
     size_t mine[LAYOUT_COUNT], ref[LAYOUT_COUNT], z = sizeof(size_t), i;
-    our_layout(mine);
+    fill_layout(mine);
     ref_layout(ref);
     for (i = 0; i < LAYOUT_COUNT; i++) CHECK(mine[i] == ref[i], "%s: %zu, reference %zu", names[i], mine[i], ref[i]);
     /* and as derived from the reference's definitions: size_t, size_t, u64b_t[2]; X; b */
@@ -277,24 +253,15 @@ static void golden_entry(const kat_t *e) {
 }
 
 static int test_golden(const char *path) {
-    kat_t *e = xmalloc(sizeof *e);
-    char *text = read_file(path, NULL), *cursor = text;
-    int r;
-    if (!text) {
+    int r = for_each_kat(path, golden_entry, &golden_entries);
+    if (r < 0) {
         CHECK(0, "cannot read the golden KAT file %s", path);
-        free(e);
         return 0;
     }
-    while ((r = next_kat(&cursor, e)) == 1) {
-        golden_entries++;
-        golden_entry(e);
-    }
-    CHECK(r == 0, "malformed golden KAT entry after %lu entries", golden_entries);
+    CHECK(r == 1, "malformed golden KAT entry after %lu entries", golden_entries);
     CHECK(golden_entries == 491, "golden KAT: %lu entries, expected 491", golden_entries);
     printf("golden KAT: %lu entries (%lu through the NIST API, %lu as template copies)\n", golden_entries,
            nist_checked, template_checked);
-    free(text);
-    free(e);
     return 1;
 }
 
@@ -811,6 +778,32 @@ static int many_of_nothing_check(void *arg) {
     return ok;
 }
 
+/* Plain Skein-512-512 parameters for hash_many. */
+static skein_simd_params_t params_512(void) {
+    skein_simd_params_t p;
+    memset(&p, 0, sizeof p);
+    p.hashBitLen = 512;
+    return p;
+}
+
+/* Skein-512-512 of `n` messages of `len` bytes laid out one after another
+ * from `data` (pointers and lengths left in msgs and lens) through hash_many
+ * into `out`, every `step`-th digest checked against the reference. */
+static void hash_many_laid_out(uint8_t *data, size_t len, size_t n, const uint8_t **msgs, size_t *lens, uint8_t *out,
+                               size_t step, const char *what) {
+    skein_simd_params_t p = params_512();
+    size_t i;
+    for (i = 0; i < n; i++) msgs[i] = data + i * len, lens[i] = len;
+    CHECK(skein_simd_512_hash_many(&p, msgs, lens, n, out) == SKEIN_SUCCESS, "%s", what);
+    for (i = 0; i < n; i += step) {
+        uint8_t one[64];
+        ctx_t c;
+        int rc = REF_API[0].init_ext(&c, 512, 0, NULL, 0) | REF_API[0].update(&c, msgs[i], lens[i]) |
+                 REF_API[0].final(&c, one);
+        CHECK(rc == 0 && memcmp(one, out + 64 * i, 64) == 0, "%s, message %zu, against the reference", what, i);
+    }
+}
+
 /* Messages laid out in one buffer, 64 of 4 KiB (256 KiB in all: the
  * parallel path), and outputs placed over them. */
 #define OVERLAP_MSGS 64
@@ -820,19 +813,9 @@ static void test_overlap(void) {
             *copy = xmalloc(OVERLAP_MSGS * OVERLAP_LEN + 4096), *out = xmalloc(OVERLAP_MSGS * 64 + 1);
     const uint8_t *msgs[OVERLAP_MSGS];
     size_t lens[OVERLAP_MSGS], i, k;
-    skein_simd_params_t p;
-    memset(&p, 0, sizeof p);
-    p.hashBitLen = 512;
-    for (i = 0; i < OVERLAP_MSGS; i++) msgs[i] = buf + i * OVERLAP_LEN, lens[i] = OVERLAP_LEN;
-    CHECK(skein_simd_512_hash_many(&p, msgs, lens, OVERLAP_MSGS, want) == SKEIN_SUCCESS, "hash_many out of place");
-    /* out of place against the reference, message by message */
-    for (i = 0; i < OVERLAP_MSGS; i += 21) {
-        uint8_t one[64];
-        ctx_t c;
-        int rc = REF_API[0].init_ext(&c, 512, 0, NULL, 0) | REF_API[0].update(&c, msgs[i], lens[i]) |
-                 REF_API[0].final(&c, one);
-        CHECK(rc == 0 && memcmp(one, want + 64 * i, 64) == 0, "hash_many out of place, message %zu, against the reference", i);
-    }
+    skein_simd_params_t p = params_512();
+    /* out of place, against the reference */
+    hash_many_laid_out(buf, OVERLAP_LEN, OVERLAP_MSGS, msgs, lens, want, 21, "hash_many out of place");
     memcpy(copy, buf, OVERLAP_MSGS * OVERLAP_LEN + 4096);
     /* result i over message i + K: in place (K = 0) and shifted */
     for (k = 0; k < 4; k++) {
@@ -871,21 +854,11 @@ static void test_overlap(void) {
 static void test_fork(void) {
     uint8_t *data = message(FORK_MSGS * FORK_LEN), *before = xmalloc(FORK_MSGS * 64), *after = xmalloc(FORK_MSGS * 64);
     const uint8_t *msgs[FORK_MSGS];
-    size_t lens[FORK_MSGS], i, got = 0;
-    skein_simd_params_t p;
+    size_t lens[FORK_MSGS], got = 0;
+    skein_simd_params_t p = params_512();
     int fds[2], status = 0;
     pid_t pid;
-    memset(&p, 0, sizeof p);
-    p.hashBitLen = 512;
-    for (i = 0; i < FORK_MSGS; i++) msgs[i] = data + i * FORK_LEN, lens[i] = FORK_LEN;
-    CHECK(skein_simd_512_hash_many(&p, msgs, lens, FORK_MSGS, before) == SKEIN_SUCCESS, "hash_many before fork");
-    for (i = 0; i < FORK_MSGS; i += 51) {
-        uint8_t one[64];
-        ctx_t c;
-        int rc = REF_API[0].init_ext(&c, 512, 0, NULL, 0) | REF_API[0].update(&c, msgs[i], lens[i]) |
-                 REF_API[0].final(&c, one);
-        CHECK(rc == 0 && memcmp(one, before + 64 * i, 64) == 0, "hash_many before fork, message %zu, against the reference", i);
-    }
+    hash_many_laid_out(data, FORK_LEN, FORK_MSGS, msgs, lens, before, 51, "hash_many before fork");
     if (pipe(fds) != 0) {
         CHECK(0, "pipe failed");
         return;

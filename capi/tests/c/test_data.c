@@ -105,6 +105,22 @@ int next_kat(char **cursor, kat_t *e) {
     return -1;
 }
 
+int for_each_kat(const char *path, void (*visit)(const kat_t *e), unsigned long *entries) {
+    kat_t *e;
+    char *text = read_file(path, NULL), *cursor = text;
+    int r;
+    *entries = 0;
+    if (!text) return -1;
+    e = xmalloc(sizeof *e);
+    while ((r = next_kat(&cursor, e)) == 1) {
+        ++*entries;
+        visit(e);
+    }
+    free(text);
+    free(e);
+    return r == 0;
+}
+
 int parse_vector(char *line, vec_t *v) {
     char *tok[10];
     int n = 0, i;

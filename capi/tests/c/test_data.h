@@ -32,6 +32,11 @@ typedef struct {
 /* The next entry: 1, or 0 at the end, or -1 for a malformed one. */
 int next_kat(char **cursor, kat_t *e);
 
+/* visit(e) for each entry of the golden KAT file at `path`, in order, with
+ * their count in *entries: 1 when all were read, 0 at a malformed entry, -1
+ * when the file cannot be read. */
+int for_each_kat(const char *path, void (*visit)(const kat_t *e), unsigned long *entries);
+
 /* ---- pyskein's vectors (the reference C code through pyskein) ---- */
 
 /* One line: state output_bits msg_len key pers public_key key_id nonce tree

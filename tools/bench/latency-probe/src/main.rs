@@ -60,7 +60,7 @@ mod probe {
     macro_rules! pair {
         ($lat:ident, $thr:ident, $feature:literal, $op:literal, $r:literal, $tail:literal) => {
             #[target_feature(enable = $feature)]
-            unsafe fn $lat() {
+            pub unsafe fn $lat() {
                 for _ in 0..ITERS {
                     // SAFETY: register arithmetic only; the clobbered
                     // registers are declared.
@@ -74,7 +74,7 @@ mod probe {
                 }
             }
             #[target_feature(enable = $feature)]
-            unsafe fn $thr() {
+            pub unsafe fn $thr() {
                 for _ in 0..ITERS {
                     // SAFETY: register arithmetic only; the clobbered
                     // registers are declared.
@@ -92,48 +92,6 @@ mod probe {
             }
         };
     }
-
-    pair!(add_x_lat, add_x_thr, "avx2", "vpaddq", "xmm", ", xmm15");
-    pair!(add_y_lat, add_y_thr, "avx2", "vpaddq", "ymm", ", ymm15");
-    pair!(xor_x_lat, xor_x_thr, "avx2", "vpxor", "xmm", ", xmm15");
-    pair!(xor_y_lat, xor_y_thr, "avx2", "vpxor", "ymm", ", ymm15");
-    pair!(or_x_lat, or_x_thr, "avx2", "vpor", "xmm", ", xmm15");
-    pair!(or_y_lat, or_y_thr, "avx2", "vpor", "ymm", ", ymm15");
-    pair!(sll_x_lat, sll_x_thr, "avx2", "vpsllq", "xmm", ", 7");
-    pair!(sll_y_lat, sll_y_thr, "avx2", "vpsllq", "ymm", ", 7");
-    pair!(srl_y_lat, srl_y_thr, "avx2", "vpsrlq", "ymm", ", 7");
-    pair!(mul_y_lat, mul_y_thr, "avx2", "vpmuludq", "ymm", ", ymm15");
-    pair!(shufd_y_lat, shufd_y_thr, "avx2", "vpshufd", "ymm", ", 0x4e");
-    pair!(sllv_y_lat, sllv_y_thr, "avx2", "vpsllvq", "ymm", ", ymm15");
-    pair!(
-        shufb_y_lat,
-        shufb_y_thr,
-        "avx2",
-        "vpshufb",
-        "ymm",
-        ", ymm15"
-    );
-    pair!(add_z_lat, add_z_thr, "avx512f", "vpaddq", "zmm", ", zmm15");
-    pair!(xor_z_lat, xor_z_thr, "avx512f", "vpxorq", "zmm", ", zmm15");
-    pair!(or_z_lat, or_z_thr, "avx512f", "vporq", "zmm", ", zmm15");
-    pair!(sll_z_lat, sll_z_thr, "avx512f", "vpsllq", "zmm", ", 7");
-    pair!(
-        rol_x_lat,
-        rol_x_thr,
-        "avx512f,avx512vl",
-        "vprolq",
-        "xmm",
-        ", 7"
-    );
-    pair!(
-        rol_y_lat,
-        rol_y_thr,
-        "avx512f,avx512vl",
-        "vprolq",
-        "ymm",
-        ", 7"
-    );
-    pair!(rol_z_lat, rol_z_thr, "avx512f", "vprolq", "zmm", ", 7");
 
     /// Two instructions alternating on 12 independent registers: whether
     /// they share a pipe (`$a` on even registers, `$b` on odd ones).
@@ -181,52 +139,73 @@ mod probe {
         std::hint::black_box(x);
     }
 
-    type Probe = (&'static str, &'static str, unsafe fn(), unsafe fn());
+    /// The instructions a probe needs beyond AVX2: none, or AVX-512F+VL.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Needs {
+        Avx2,
+        Avx512,
+    }
+
+    /// Instruction, register file, latency loop, throughput loop.
+    type Probe = (Needs, &'static str, &'static str, unsafe fn(), unsafe fn());
+
+    /// One row a probe: the instruction sets it needs, their target
+    /// features, a name, the table's label, the instruction, its register
+    /// file and operand tail. Each becomes a module `name` with `lat` and `thr` (`pair!`),
+    /// and a row of `PROBES`.
+    macro_rules! probes {
+        ($($needs:ident $feature:literal $name:ident $label:literal $op:literal $r:literal $tail:literal;)*) => {
+            $(
+                mod $name {
+                    use super::*;
+                    pair!(lat, thr, $feature, $op, $r, $tail);
+                }
+            )*
+            const PROBES: &[Probe] = &[$((Needs::$needs, $label, $r, $name::lat, $name::thr)),*];
+        };
+    }
+
+    probes! {
+        Avx2 "avx2" add_x "vpaddq" "vpaddq" "xmm" ", xmm15";
+        Avx2 "avx2" add_y "vpaddq" "vpaddq" "ymm" ", ymm15";
+        Avx2 "avx2" xor_x "vpxor" "vpxor" "xmm" ", xmm15";
+        Avx2 "avx2" xor_y "vpxor" "vpxor" "ymm" ", ymm15";
+        Avx2 "avx2" or_x "vpor" "vpor" "xmm" ", xmm15";
+        Avx2 "avx2" or_y "vpor" "vpor" "ymm" ", ymm15";
+        Avx2 "avx2" sll_x "vpsllq imm" "vpsllq" "xmm" ", 7";
+        Avx2 "avx2" sll_y "vpsllq imm" "vpsllq" "ymm" ", 7";
+        Avx2 "avx2" srl_y "vpsrlq imm" "vpsrlq" "ymm" ", 7";
+        Avx2 "avx2" mul_y "vpmuludq" "vpmuludq" "ymm" ", ymm15";
+        Avx2 "avx2" shufd_y "vpshufd" "vpshufd" "ymm" ", 0x4e";
+        Avx2 "avx2" sllv_y "vpsllvq" "vpsllvq" "ymm" ", ymm15";
+        Avx2 "avx2" shufb_y "vpshufb" "vpshufb" "ymm" ", ymm15";
+        Avx512 "avx512f" add_z "vpaddq" "vpaddq" "zmm" ", zmm15";
+        Avx512 "avx512f" xor_z "vpxorq" "vpxorq" "zmm" ", zmm15";
+        Avx512 "avx512f" or_z "vporq" "vporq" "zmm" ", zmm15";
+        Avx512 "avx512f" sll_z "vpsllq imm" "vpsllq" "zmm" ", 7";
+        Avx512 "avx512f,avx512vl" rol_x "vprolq imm" "vprolq" "xmm" ", 7";
+        Avx512 "avx512f,avx512vl" rol_y "vprolq imm" "vprolq" "ymm" ", 7";
+        Avx512 "avx512f" rol_z "vprolq imm" "vprolq" "zmm" ", 7";
+    }
+
+    /// Nanoseconds of one scalar add, from the dependent chain (one add per
+    /// cycle), measured in the same trial round as the probe it scales, so
+    /// that a clock change between probes scales both alike.
+    fn ns_per_cycle() -> f64 {
+        best(scalar) / (16.0 * ITERS as f64)
+    }
+
+    /// Instructions per cycle of a loop of 12 independent chains that took
+    /// `ns` nanoseconds.
+    fn per_cycle(ns: f64, ns_per_cycle: f64) -> f64 {
+        12.0 * ITERS as f64 / (ns / ns_per_cycle)
+    }
 
     pub fn run() {
         let avx2 = std::arch::is_x86_feature_detected!("avx2");
         let avx512 = std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vl");
         let ghz = bench_clock::clock_ghz();
-        let mut probes: Vec<Probe> = Vec::new();
-        if avx2 {
-            probes.extend([
-                (
-                    "vpaddq",
-                    "xmm",
-                    add_x_lat as unsafe fn(),
-                    add_x_thr as unsafe fn(),
-                ),
-                ("vpaddq", "ymm", add_y_lat, add_y_thr),
-                ("vpxor", "xmm", xor_x_lat, xor_x_thr),
-                ("vpxor", "ymm", xor_y_lat, xor_y_thr),
-                ("vpor", "xmm", or_x_lat, or_x_thr),
-                ("vpor", "ymm", or_y_lat, or_y_thr),
-                ("vpsllq imm", "xmm", sll_x_lat, sll_x_thr),
-                ("vpsllq imm", "ymm", sll_y_lat, sll_y_thr),
-                ("vpsrlq imm", "ymm", srl_y_lat, srl_y_thr),
-                ("vpmuludq", "ymm", mul_y_lat, mul_y_thr),
-                ("vpshufd", "ymm", shufd_y_lat, shufd_y_thr),
-                ("vpsllvq", "ymm", sllv_y_lat, sllv_y_thr),
-                ("vpshufb", "ymm", shufb_y_lat, shufb_y_thr),
-            ] as [Probe; 13]);
-        }
-        if avx512 {
-            probes.extend([
-                (
-                    "vpaddq",
-                    "zmm",
-                    add_z_lat as unsafe fn(),
-                    add_z_thr as unsafe fn(),
-                ),
-                ("vpxorq", "zmm", xor_z_lat, xor_z_thr),
-                ("vporq", "zmm", or_z_lat, or_z_thr),
-                ("vpsllq imm", "zmm", sll_z_lat, sll_z_thr),
-                ("vprolq imm", "xmm", rol_x_lat, rol_x_thr),
-                ("vprolq imm", "ymm", rol_y_lat, rol_y_thr),
-                ("vprolq imm", "zmm", rol_z_lat, rol_z_thr),
-            ] as [Probe; 7]);
-        }
         println!(
             "clock {ghz:.2} GHz (dependent adds); AVX2 {}, AVX-512F+VL {}",
             if avx2 { "yes" } else { "no" },
@@ -245,27 +224,29 @@ mod probe {
                 ("vpsllq + vpshufd", sll_shufd),
                 ("vpsllq + vpaddq", sll_add),
             ] {
-                let add = best(scalar);
+                let cycle = ns_per_cycle();
                 // SAFETY: AVX2 was detected.
                 let t = best(|| unsafe { f() });
-                let per_add = add / (16.0 * ITERS as f64);
-                println!("  {name}: {:.2}", 12.0 * ITERS as f64 / (t / per_add));
+                println!("  {name}: {:.2}", per_cycle(t, cycle));
             }
         }
         println!("| instruction | register | latency (cycles) | throughput (per cycle) |");
         println!("|---|---|---|---|");
-        // Cycles are measured against the scalar chain of the same trial
-        // round, so a clock change between probes scales both alike.
-        for (name, reg, lat, thr) in probes {
-            let add = best(scalar);
+        let detected = |needs| match needs {
+            Needs::Avx2 => avx2,
+            Needs::Avx512 => avx512,
+        };
+        for &(_, name, reg, lat, thr) in PROBES.iter().filter(|p| detected(p.0)) {
+            let cycle = ns_per_cycle();
             // SAFETY: each probe runs only when its features were detected.
             let l = best(|| unsafe { lat() });
             // SAFETY: as above.
             let t = best(|| unsafe { thr() });
-            let per_add = add / (16.0 * ITERS as f64);
-            let latency = l / (16.0 * ITERS as f64) / per_add;
-            let throughput = (12.0 * ITERS as f64) / (t / per_add);
-            println!("| `{name}` | {reg} | {latency:.2} | {throughput:.2} |");
+            let latency = l / (16.0 * ITERS as f64) / cycle;
+            println!(
+                "| `{name}` | {reg} | {latency:.2} | {:.2} |",
+                per_cycle(t, cycle)
+            );
         }
     }
 }
