@@ -7,8 +7,8 @@
 mod common;
 
 use common::pyskein_vectors;
-use skein_simd::{DynSkein, Params, Skein, Skein1024, Skein256, Skein512, StateError};
 use skein_simd::TreeParams;
+use skein_simd::{DynSkein, Params, Skein, Skein1024, Skein256, Skein512, StateError};
 
 /// Every pyskein vector, its message cut at several points, the state saved
 /// and resumed at each cut (the saved bytes of a resumed hasher are the same
