@@ -23,6 +23,18 @@ use digest::{consts, typenum::Unsigned, InvalidBufferSize, InvalidOutputSize};
 #[cfg(all(feature = "digest010", not(feature = "digest")))]
 use digest010::{consts, typenum::Unsigned, InvalidBufferSize, InvalidOutputSize};
 
+/// One alias a state size of `$ty<W>`, documented "Skein-<bits> `$what`".
+macro_rules! per_size_aliases {
+    ($ty:ident, $what:literal: $s256:ident, $s512:ident, $s1024:ident) => {
+        #[doc = concat!("Skein-256 ", $what)]
+        pub type $s256 = $ty<4>;
+        #[doc = concat!("Skein-512 ", $what)]
+        pub type $s512 = $ty<8>;
+        #[doc = concat!("Skein-1024 ", $what)]
+        pub type $s1024 = $ty<16>;
+    };
+}
+
 /// `Clone` for a type of a `Skein<W>` and a `PhantomData<N>`, with no
 /// `N: Clone` bound (the derive would add one).
 macro_rules! clone_without_bound {
@@ -111,12 +123,10 @@ pub struct SkeinVar<const W: usize> {
     inner: Skein<W>,
 }
 
-/// Skein-256 with a run-time output length.
-pub type Skein256Var = SkeinVar<4>;
-/// Skein-512 with a run-time output length.
-pub type Skein512Var = SkeinVar<8>;
-/// Skein-1024 with a run-time output length.
-pub type Skein1024Var = SkeinVar<16>;
+per_size_aliases!(
+    SkeinVar, "with a run-time output length.":
+    Skein256Var, Skein512Var, Skein1024Var
+);
 
 impl<const W: usize> SkeinVar<W> {
     /// Largest output length in bytes.
@@ -235,12 +245,10 @@ pub struct SkeinXof<const W: usize> {
     inner: Skein<W>,
 }
 
-/// Skein-256 as an XOF (No = 2^64 - 1 bits).
-pub type Skein256Xof = SkeinXof<4>;
-/// Skein-512 as an XOF (No = 2^64 - 1 bits).
-pub type Skein512Xof = SkeinXof<8>;
-/// Skein-1024 as an XOF (No = 2^64 - 1 bits).
-pub type Skein1024Xof = SkeinXof<16>;
+per_size_aliases!(
+    SkeinXof, "as an XOF (No = 2^64 - 1 bits).":
+    Skein256Xof, Skein512Xof, Skein1024Xof
+);
 
 impl<const W: usize> Default for SkeinXof<W> {
     fn default() -> Self {

@@ -4,19 +4,19 @@
 use crate::ubi::config_chain;
 
 /// The precomputed chaining values, each as a constant, and [`lookup`]
-/// over them: one line a (state, output) pair.
+/// over them: one line a state size.
 macro_rules! chaining_values {
-    ($($name:ident: $words:literal words, $state:literal, $out:literal;)*) => {
-        $(
+    ($($words:literal words, $state:literal: $($name:ident = $out:literal),*;)*) => {
+        $($(
             #[doc = concat!("Skein-", $state, " with ", $out, "-bit output.")]
             pub const $name: [u64; $words] = config_chain::<$words>($out, 0, 0, 0);
-        )*
+        )*)*
 
         /// The precomputed chaining value for a plain hash of `W` words and
         /// `output_bits`, if there is one.
         pub fn lookup<const W: usize>(output_bits: u64) -> Option<[u64; W]> {
             let words: &[u64] = match (W, output_bits) {
-                $(($words, $out) => &$name,)*
+                $($(($words, $out) => &$name,)*)*
                 _ => return None,
             };
             words.try_into().ok()
@@ -25,17 +25,8 @@ macro_rules! chaining_values {
 }
 
 chaining_values! {
-    S256_128: 4 words, 256, 128;
-    S256_160: 4 words, 256, 160;
-    S256_224: 4 words, 256, 224;
-    S256_256: 4 words, 256, 256;
-    S512_128: 8 words, 512, 128;
-    S512_160: 8 words, 512, 160;
-    S512_224: 8 words, 512, 224;
-    S512_256: 8 words, 512, 256;
-    S512_384: 8 words, 512, 384;
-    S512_512: 8 words, 512, 512;
-    S1024_384: 16 words, 1024, 384;
-    S1024_512: 16 words, 1024, 512;
-    S1024_1024: 16 words, 1024, 1024;
+    4 words, 256: S256_128 = 128, S256_160 = 160, S256_224 = 224, S256_256 = 256;
+    8 words, 512: S512_128 = 128, S512_160 = 160, S512_224 = 224, S512_256 = 256,
+        S512_384 = 384, S512_512 = 512;
+    16 words, 1024: S1024_384 = 384, S1024_512 = 512, S1024_1024 = 1024;
 }
