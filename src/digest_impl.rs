@@ -451,68 +451,44 @@ mod serializable {
     use digest::array::ArraySize;
     use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 
+    /// `SerializableState` for `$ty`: `$save` writes the state, `$load`
+    /// (given the saved bytes as `$state`) rebuilds it.
+    macro_rules! state_format {
+        ([$($gen:tt)*] $ty:ty, $size:ident, $save:ident, |$state:ident| $load:expr) => {
+            impl<$($gen)*> SerializableState for $ty {
+                type SerializedStateSize = digest::consts::$size;
+                fn serialize(&self) -> SerializedState<Self> {
+                    let mut out = SerializedState::<Self>::default();
+                    $save(&self.inner, &mut out);
+                    out
+                }
+                fn deserialize(
+                    $state: &SerializedState<Self>,
+                ) -> Result<Self, DeserializeStateError> {
+                    $load
+                }
+            }
+        };
+    }
+
     macro_rules! serializable {
         ($($w:literal => $base:ident, $var:ident, $keyed:ident;)*) => {$(
-            impl<N: ArraySize + 'static> SerializableState for SkeinFixed<$w, N> {
-                type SerializedStateSize = digest::consts::$base;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_layout(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let inner = deserialize_fixed::<$w>(state, N::U64 * 8)?;
-                    Ok(SkeinFixed { inner, _n: PhantomData })
-                }
-            }
-
-            impl SerializableState for SkeinVar<$w> {
-                type SerializedStateSize = digest::consts::$var;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_with_length(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let max = Self::MAX_OUTPUT_SIZE as u64;
-                    let inner = deserialize_with_length::<$w>(state, max)?;
-                    Ok(SkeinVar { inner })
-                }
-            }
-
-            impl<N: ArraySize + 'static> SerializableState for SkeinMac<$w, N> {
-                type SerializedStateSize = digest::consts::$keyed;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_keyed(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let inner = deserialize_keyed::<$w>(state, N::U64 * 8)?;
-                    Ok(SkeinMac { inner, _n: PhantomData })
-                }
-            }
-
-            impl SerializableState for SkeinXof<$w> {
-                type SerializedStateSize = digest::consts::$keyed;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_keyed(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let inner = deserialize_keyed::<$w>(state, u64::MAX)?;
-                    Ok(SkeinXof { inner })
-                }
-            }
+            state_format!([N: ArraySize + 'static] SkeinFixed<$w, N>, $base, serialize_layout, |s| {
+                let inner = deserialize_fixed::<$w>(s, N::U64 * 8)?;
+                Ok(SkeinFixed { inner, _n: PhantomData })
+            });
+            state_format!([] SkeinVar<$w>, $var, serialize_with_length, |s| {
+                let inner = deserialize_with_length::<$w>(s, Self::MAX_OUTPUT_SIZE as u64)?;
+                Ok(SkeinVar { inner })
+            });
+            state_format!([N: ArraySize + 'static] SkeinMac<$w, N>, $keyed, serialize_keyed, |s| {
+                let inner = deserialize_keyed::<$w>(s, N::U64 * 8)?;
+                Ok(SkeinMac { inner, _n: PhantomData })
+            });
+            state_format!([] SkeinXof<$w>, $keyed, serialize_keyed, |s| {
+                let inner = deserialize_keyed::<$w>(s, u64::MAX)?;
+                Ok(SkeinXof { inner })
+            });
         )*};
     }
 
