@@ -203,7 +203,7 @@ pub fn message_chain<const W: usize>(
 
 /// Skein with a state of `W` words of the first `bits` bits of `data`.
 pub fn skein<const W: usize>(args: &Args<'_>, data: &[u8], bits: u64) -> Vec<u8> {
-    skein_padded::<W>(args, &pad_bits(data, bits), bits % 8 != 0)
+    skein_padded::<W>(args, &pad_bits(data, bits), !bits.is_multiple_of(8))
 }
 
 /// [`skein`] of a message already bit-padded (when `bit_pad`).
