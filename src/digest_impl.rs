@@ -6,7 +6,7 @@
 //! With `digest` 0.11 every one of them implements `SerializableState`
 //! (`digest::common::hazmat`): the layout of RustCrypto `skein` 0.2, so a
 //! state it saved for `Skein512<U32>` restores as [`Skein512_256`] and back
-//! (see `serialize_layout`).
+//! (the layout is in `state_rustcrypto`).
 //!
 //! The traits are those of `digest` 0.11 (feature `digest`, on by default)
 //! and, with the feature `digest010`, also those of `digest` 0.10 (re-exported
@@ -15,8 +15,6 @@
 //! `output_size` and `finalize_variable` as methods of its own (and
 //! implements 0.10's `VariableOutput` with `digest010`).
 
-#[cfg(feature = "digest")]
-use crate::hasher::Message;
 use crate::{Error, OutputReader, Params, Skein};
 use core::marker::PhantomData;
 
@@ -24,6 +22,33 @@ use core::marker::PhantomData;
 use digest::{consts, typenum::Unsigned, InvalidBufferSize, InvalidOutputSize};
 #[cfg(all(feature = "digest010", not(feature = "digest")))]
 use digest010::{consts, typenum::Unsigned, InvalidBufferSize, InvalidOutputSize};
+
+/// One alias a state size of `$ty<W>`, documented "Skein-<bits> `$what`".
+macro_rules! per_size_aliases {
+    ($ty:ident, $what:literal: $s256:ident, $s512:ident, $s1024:ident) => {
+        #[doc = concat!("Skein-256 ", $what)]
+        pub type $s256 = $ty<4>;
+        #[doc = concat!("Skein-512 ", $what)]
+        pub type $s512 = $ty<8>;
+        #[doc = concat!("Skein-1024 ", $what)]
+        pub type $s1024 = $ty<16>;
+    };
+}
+
+/// `Clone` for a type of a `Skein<W>` and a `PhantomData<N>`, with no
+/// `N: Clone` bound (the derive would add one).
+macro_rules! clone_without_bound {
+    ($ty:ident) => {
+        impl<const W: usize, N: 'static> Clone for $ty<W, N> {
+            fn clone(&self) -> Self {
+                $ty {
+                    inner: self.inner.clone(),
+                    _n: PhantomData,
+                }
+            }
+        }
+    };
+}
 
 /// Skein with a `W`-word state and an output of `N` bytes (a `typenum`
 /// number, e.g. `consts::U32`), for the RustCrypto `Digest` trait.
@@ -49,14 +74,7 @@ impl<const W: usize, N: Unsigned + 'static> Default for SkeinFixed<W, N> {
         }
     }
 }
-impl<const W: usize, N: 'static> Clone for SkeinFixed<W, N> {
-    fn clone(&self) -> Self {
-        SkeinFixed {
-            inner: self.inner.clone(),
-            _n: PhantomData,
-        }
-    }
-}
+clone_without_bound!(SkeinFixed);
 impl<const W: usize, N: 'static> core::fmt::Debug for SkeinFixed<W, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.inner.fmt(f)
@@ -105,12 +123,10 @@ pub struct SkeinVar<const W: usize> {
     inner: Skein<W>,
 }
 
-/// Skein-256 with a run-time output length.
-pub type Skein256Var = SkeinVar<4>;
-/// Skein-512 with a run-time output length.
-pub type Skein512Var = SkeinVar<8>;
-/// Skein-1024 with a run-time output length.
-pub type Skein1024Var = SkeinVar<16>;
+per_size_aliases!(
+    SkeinVar, "with a run-time output length.":
+    Skein256Var, Skein512Var, Skein1024Var
+);
 
 impl<const W: usize> SkeinVar<W> {
     /// Largest output length in bytes.
@@ -173,14 +189,7 @@ pub struct SkeinMac<const W: usize, N: 'static> {
     _n: PhantomData<N>,
 }
 
-impl<const W: usize, N: 'static> Clone for SkeinMac<W, N> {
-    fn clone(&self) -> Self {
-        SkeinMac {
-            inner: self.inner.clone(),
-            _n: PhantomData,
-        }
-    }
-}
+clone_without_bound!(SkeinMac);
 impl<const W: usize, N: 'static> core::fmt::Debug for SkeinMac<W, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "SkeinMac{} {{ .. }}", 64 * W)
@@ -236,12 +245,10 @@ pub struct SkeinXof<const W: usize> {
     inner: Skein<W>,
 }
 
-/// Skein-256 as an XOF (No = 2^64 - 1 bits).
-pub type Skein256Xof = SkeinXof<4>;
-/// Skein-512 as an XOF (No = 2^64 - 1 bits).
-pub type Skein512Xof = SkeinXof<8>;
-/// Skein-1024 as an XOF (No = 2^64 - 1 bits).
-pub type Skein1024Xof = SkeinXof<16>;
+per_size_aliases!(
+    SkeinXof, "as an XOF (No = 2^64 - 1 bits).":
+    Skein256Xof, Skein512Xof, Skein1024Xof
+);
 
 impl<const W: usize> Default for SkeinXof<W> {
     fn default() -> Self {
@@ -311,56 +318,56 @@ macro_rules! digest_traits {
             }
         }
     )*};
-    ($d:ident, $key_size_user:path, $size:path) => {
-        impl<const W: usize, N: $size + 'static> $d::HashMarker for SkeinFixed<W, N> {}
-        impl<const W: usize, N: $size + 'static> $d::Update for SkeinFixed<W, N> {
+    // The fixed-length output of the hash and MAC types, both a `Skein<W>`
+    // named `inner`.
+    (@fixed $d:ident, $size:path, $ty:ident) => {
+        impl<const W: usize, N: $size + 'static> $d::Update for $ty<W, N> {
             fn update(&mut self, data: &[u8]) {
                 self.inner.update(data);
             }
         }
-        impl<const W: usize, N: $size + 'static> $d::OutputSizeUser for SkeinFixed<W, N> {
+        impl<const W: usize, N: $size + 'static> $d::OutputSizeUser for $ty<W, N> {
             type OutputSize = N;
         }
-        impl<const W: usize, N: $size + 'static> $d::FixedOutput for SkeinFixed<W, N> {
+        impl<const W: usize, N: $size + 'static> $d::FixedOutput for $ty<W, N> {
             fn finalize_into(self, out: &mut $d::Output<Self>) {
                 self.inner.finalize_into(out);
             }
         }
-        impl<const W: usize, N: $size + 'static> $d::Reset for SkeinFixed<W, N> {
+        impl<const W: usize, N: $size + 'static> $d::Reset for $ty<W, N> {
             fn reset(&mut self) {
                 self.inner.reset();
             }
         }
-        impl<const W: usize, N: $size + 'static> $d::FixedOutputReset for SkeinFixed<W, N> {
+        impl<const W: usize, N: $size + 'static> $d::FixedOutputReset for $ty<W, N> {
             fn finalize_into_reset(&mut self, out: &mut $d::Output<Self>) {
                 self.inner.clone().finalize_into(out);
                 self.inner.reset();
             }
         }
+    };
+    // Input and reset of the run-time-length and XOF types.
+    (@stream $d:ident, $ty:ident) => {
+        impl<const W: usize> $d::Update for $ty<W> {
+            fn update(&mut self, data: &[u8]) {
+                self.inner.update(data);
+            }
+        }
+        impl<const W: usize> $d::Reset for $ty<W> {
+            fn reset(&mut self) {
+                self.inner.reset();
+            }
+        }
+    };
+    ($d:ident, $key_size_user:path, $size:path) => {
+        impl<const W: usize, N: $size + 'static> $d::HashMarker for SkeinFixed<W, N> {}
+        digest_traits!(@fixed $d, $size, SkeinFixed);
 
         impl<const W: usize> $d::HashMarker for SkeinVar<W> {}
-        impl<const W: usize> $d::Update for SkeinVar<W> {
-            fn update(&mut self, data: &[u8]) {
-                self.inner.update(data);
-            }
-        }
-        impl<const W: usize> $d::Reset for SkeinVar<W> {
-            fn reset(&mut self) {
-                self.inner.reset();
-            }
-        }
+        digest_traits!(@stream $d, SkeinVar);
 
         impl<const W: usize> $d::HashMarker for SkeinXof<W> {}
-        impl<const W: usize> $d::Update for SkeinXof<W> {
-            fn update(&mut self, data: &[u8]) {
-                self.inner.update(data);
-            }
-        }
-        impl<const W: usize> $d::Reset for SkeinXof<W> {
-            fn reset(&mut self) {
-                self.inner.reset();
-            }
-        }
+        digest_traits!(@stream $d, SkeinXof);
         impl<const W: usize> $d::ExtendableOutput for SkeinXof<W> {
             type Reader = OutputReader<W>;
             fn finalize_xof(self) -> OutputReader<W> {
@@ -382,30 +389,7 @@ macro_rules! digest_traits {
 
         digest_traits!(@key $d, $key_size_user, $size, 4 => U32, 8 => U64, 16 => U128);
         impl<const W: usize, N: $size + 'static> $d::MacMarker for SkeinMac<W, N> {}
-        impl<const W: usize, N: $size + 'static> $d::Update for SkeinMac<W, N> {
-            fn update(&mut self, data: &[u8]) {
-                self.inner.update(data);
-            }
-        }
-        impl<const W: usize, N: $size + 'static> $d::OutputSizeUser for SkeinMac<W, N> {
-            type OutputSize = N;
-        }
-        impl<const W: usize, N: $size + 'static> $d::FixedOutput for SkeinMac<W, N> {
-            fn finalize_into(self, out: &mut $d::Output<Self>) {
-                self.inner.finalize_into(out);
-            }
-        }
-        impl<const W: usize, N: $size + 'static> $d::Reset for SkeinMac<W, N> {
-            fn reset(&mut self) {
-                self.inner.reset();
-            }
-        }
-        impl<const W: usize, N: $size + 'static> $d::FixedOutputReset for SkeinMac<W, N> {
-            fn finalize_into_reset(&mut self, out: &mut $d::Output<Self>) {
-                self.inner.clone().finalize_into(out);
-                self.inner.reset();
-            }
-        }
+        digest_traits!(@fixed $d, $size, SkeinMac);
     };
 }
 
@@ -447,77 +431,6 @@ impl<const W: usize> digest010::VariableOutputReset for SkeinVar<W> {
     }
 }
 
-/// Bytes of RustCrypto `skein` 0.2's state layout for a `W`-word state:
-/// the tweak (2 words), the chaining value (W words), the count of buffered
-/// bytes (1 byte, 0 ..= 8W) and the buffer (8W bytes, zero after the count),
-/// integers little-endian. Like this crate's hasher it keeps the last block
-/// buffered until more input shows it is not the last.
-#[cfg(feature = "digest")]
-const fn layout_bytes<const W: usize>() -> usize {
-    16 + 16 * W + 1
-}
-
-/// Write `h`'s message state in RustCrypto `skein` 0.2's layout.
-#[cfg(feature = "digest")]
-fn serialize_layout<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
-    #[allow(clippy::infallible_destructuring_match)] // without `alloc`, no trees
-    let u = match &h.msg {
-        Message::Sequential(u) => u,
-        #[cfg(feature = "alloc")]
-        Message::Tree(_) => unreachable!("the digest types never hash trees"),
-    };
-    let (tweak, chain) = out[..16 + 8 * W].split_at_mut(16);
-    crate::threefish::words_to_le(&u.tweak(), tweak);
-    crate::threefish::words_to_le(u.chain(), chain);
-    let buffered = u.buffered();
-    out[16 + 8 * W] = buffered.len() as u8;
-    let block = &mut out[17 + 8 * W..layout_bytes::<W>()];
-    block[..buffered.len()].copy_from_slice(buffered);
-    block[buffered.len()..].fill(0);
-}
-
-/// A hasher from RustCrypto `skein` 0.2's layout, which must describe a
-/// message UBI: type message, first-block flag exactly when no block is
-/// compressed, no final or bit-pad flag, tree level 0, a position of whole
-/// blocks at most `MAX_RESUMED_POSITION` (as `import_state`: more input can
-/// then never reach the tweak's reserved bits), a buffered count of at most one block with zeros after it, at
-/// least one byte buffered once a block is compressed, and the starting
-/// chaining value `start` while none is.
-#[cfg(feature = "digest")]
-fn deserialize_layout<const W: usize>(
-    bytes: &[u8],
-    start: [u64; W],
-    output_bits: u64,
-) -> Result<Skein<W>, digest::common::hazmat::DeserializeStateError> {
-    use crate::spec::{types, T1_FIRST, T1_TYPE_SHIFT};
-    use digest::common::hazmat::DeserializeStateError;
-    let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
-    let tweak = [word(0), word(1)];
-    let chain: [u64; W] = core::array::from_fn(|i| word(2 + i));
-    let count = bytes[16 + 8 * W] as usize;
-    let block = &bytes[17 + 8 * W..layout_bytes::<W>()];
-    let position = tweak[0] as u128 | ((tweak[1] & 0xFFFF_FFFF) as u128) << 64;
-    let first = if position == 0 { T1_FIRST } else { 0 };
-    let valid = tweak[1] & !0xFFFF_FFFF == (types::MSG << T1_TYPE_SHIFT) | first
-        && position.is_multiple_of(8 * W as u128)
-        && position <= crate::hasher::MAX_RESUMED_POSITION
-        && count <= 8 * W
-        && block[count..].iter().all(|&b| b == 0)
-        && (position == 0 || count > 0)
-        && (position > 0 || chain == start);
-    if !valid {
-        return Err(DeserializeStateError);
-    }
-    let u = crate::ubi::Ubi::from_parts(chain, tweak, &block[..count]);
-    Ok(Skein::from_parts(
-        crate::Platform::detect(),
-        output_bits,
-        start,
-        Message::Sequential(u),
-        false,
-    ))
-}
-
 /// `SerializableState` for each state size, whose serialized sizes are
 /// `typenum` numbers: the layout, then for [`SkeinVar`] the output length
 /// in bits (u64), for [`SkeinMac`] and [`SkeinXof`] the chaining value after
@@ -531,109 +444,51 @@ fn deserialize_layout<const W: usize>(
 #[cfg(feature = "digest")]
 mod serializable {
     use super::*;
-    use crate::params::plain_chain;
+    use crate::state_rustcrypto::{
+        deserialize_fixed, deserialize_keyed, deserialize_with_length, serialize_keyed,
+        serialize_layout, serialize_with_length,
+    };
     use digest::array::ArraySize;
     use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 
-    fn read_words<const W: usize>(bytes: &[u8]) -> [u64; W] {
-        core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
-    }
-
-    /// The layout, then the keyed start chain and the output length in bits
-    /// (the MAC and XOF types).
-    fn serialize_keyed<const W: usize>(h: &Skein<W>, out: &mut [u8]) {
-        let n = layout_bytes::<W>();
-        serialize_layout(h, &mut out[..n]);
-        crate::threefish::words_to_le(&h.start, &mut out[n..n + 8 * W]);
-        out[n + 8 * W..].copy_from_slice(&h.output_bits().to_le_bytes());
-    }
-
-    /// A keyed state of the type whose output length is `output_bits`: the
-    /// saved output length must be it (a MAC of another tag length or an
-    /// XOF has the same layout).
-    fn deserialize_keyed<const W: usize>(
-        state: &[u8],
-        output_bits: u64,
-    ) -> Result<Skein<W>, DeserializeStateError> {
-        let n = layout_bytes::<W>();
-        let saved_bits = u64::from_le_bytes(state[n + 8 * W..].try_into().unwrap());
-        if saved_bits != output_bits {
-            return Err(DeserializeStateError);
-        }
-        let start = read_words::<W>(&state[n..n + 8 * W]);
-        deserialize_layout::<W>(&state[..n], start, output_bits)
+    /// `SerializableState` for `$ty`: `$save` writes the state, `$load`
+    /// (given the saved bytes as `$state`) rebuilds it.
+    macro_rules! state_format {
+        ([$($gen:tt)*] $ty:ty, $size:ident, $save:ident, |$state:ident| $load:expr) => {
+            impl<$($gen)*> SerializableState for $ty {
+                type SerializedStateSize = digest::consts::$size;
+                fn serialize(&self) -> SerializedState<Self> {
+                    let mut out = SerializedState::<Self>::default();
+                    $save(&self.inner, &mut out);
+                    out
+                }
+                fn deserialize(
+                    $state: &SerializedState<Self>,
+                ) -> Result<Self, DeserializeStateError> {
+                    $load
+                }
+            }
+        };
     }
 
     macro_rules! serializable {
         ($($w:literal => $base:ident, $var:ident, $keyed:ident;)*) => {$(
-            impl<N: ArraySize + 'static> SerializableState for SkeinFixed<$w, N> {
-                type SerializedStateSize = digest::consts::$base;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_layout(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let bits = N::U64 * 8;
-                    let inner = deserialize_layout::<$w>(state, plain_chain::<$w>(bits), bits)?;
-                    Ok(SkeinFixed { inner, _n: PhantomData })
-                }
-            }
-
-            impl SerializableState for SkeinVar<$w> {
-                type SerializedStateSize = digest::consts::$var;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    let n = layout_bytes::<$w>();
-                    serialize_layout(&self.inner, &mut out[..n]);
-                    out[n..].copy_from_slice(&self.inner.output_bits().to_le_bytes());
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let n = layout_bytes::<$w>();
-                    let bits = u64::from_le_bytes(state[n..].try_into().unwrap());
-                    let bytes = bits / 8;
-                    if bits % 8 != 0 || bytes == 0 || bytes > Self::MAX_OUTPUT_SIZE as u64 {
-                        return Err(DeserializeStateError);
-                    }
-                    let inner = deserialize_layout::<$w>(&state[..n], plain_chain::<$w>(bits), bits)?;
-                    Ok(SkeinVar { inner })
-                }
-            }
-
-            impl<N: ArraySize + 'static> SerializableState for SkeinMac<$w, N> {
-                type SerializedStateSize = digest::consts::$keyed;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_keyed(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let inner = deserialize_keyed::<$w>(state, N::U64 * 8)?;
-                    Ok(SkeinMac { inner, _n: PhantomData })
-                }
-            }
-
-            impl SerializableState for SkeinXof<$w> {
-                type SerializedStateSize = digest::consts::$keyed;
-                fn serialize(&self) -> SerializedState<Self> {
-                    let mut out = SerializedState::<Self>::default();
-                    serialize_keyed(&self.inner, &mut out);
-                    out
-                }
-                fn deserialize(
-                    state: &SerializedState<Self>,
-                ) -> Result<Self, DeserializeStateError> {
-                    let inner = deserialize_keyed::<$w>(state, u64::MAX)?;
-                    Ok(SkeinXof { inner })
-                }
-            }
+            state_format!([N: ArraySize + 'static] SkeinFixed<$w, N>, $base, serialize_layout, |s| {
+                let inner = deserialize_fixed::<$w>(s, N::U64 * 8)?;
+                Ok(SkeinFixed { inner, _n: PhantomData })
+            });
+            state_format!([] SkeinVar<$w>, $var, serialize_with_length, |s| {
+                let inner = deserialize_with_length::<$w>(s, Self::MAX_OUTPUT_SIZE as u64)?;
+                Ok(SkeinVar { inner })
+            });
+            state_format!([N: ArraySize + 'static] SkeinMac<$w, N>, $keyed, serialize_keyed, |s| {
+                let inner = deserialize_keyed::<$w>(s, N::U64 * 8)?;
+                Ok(SkeinMac { inner, _n: PhantomData })
+            });
+            state_format!([] SkeinXof<$w>, $keyed, serialize_keyed, |s| {
+                let inner = deserialize_keyed::<$w>(s, u64::MAX)?;
+                Ok(SkeinXof { inner })
+            });
         )*};
     }
 

@@ -51,13 +51,32 @@ pub enum DynSkein {
     S1024(Skein1024),
 }
 
+/// `$e` on the value inside whichever variant of the per-state-size enum
+/// `$enum` (one variant a state size: `S256`, `S512`, `S1024`, as
+/// [`StateSize`]) `$self` is; with `=> $to`, the result wrapped in the same
+/// variant of `$to`. The one list of the sizes' variants for [`DynSkein`]
+/// and [`crate::DynOutputReader`].
+macro_rules! each_size {
+    ($enum:ident, $self:expr, $x:ident => $e:expr) => {
+        match $self {
+            $enum::S256($x) => $e,
+            $enum::S512($x) => $e,
+            $enum::S1024($x) => $e,
+        }
+    };
+    ($enum:ident, $self:expr, $x:ident => $e:expr => $to:ident) => {
+        match $self {
+            $enum::S256($x) => $to::S256($e),
+            $enum::S512($x) => $to::S512($e),
+            $enum::S1024($x) => $to::S1024($e),
+        }
+    };
+}
+pub(crate) use each_size;
+
 macro_rules! each {
     ($self:expr, $h:ident => $e:expr) => {
-        match $self {
-            DynSkein::S256($h) => $e,
-            DynSkein::S512($h) => $e,
-            DynSkein::S1024($h) => $e,
-        }
+        each_size!(DynSkein, $self, $h => $e)
     };
 }
 

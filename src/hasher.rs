@@ -97,14 +97,7 @@ impl<const W: usize> Skein<W> {
     pub fn with_params(params: &Params<'_>) -> Result<Self, Error> {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;
-        let output_bits = params.output_bits.unwrap_or(64 * W as u64);
-        if output_bits == 0 {
-            return Err(Error::ZeroOutputBits);
-        }
-        let platform = match params.backend {
-            Some(b) => Platform::force(b)?,
-            None => Platform::detect(),
-        };
+        let (output_bits, platform) = params.output_and_platform::<W>()?;
         #[cfg(not(feature = "alloc"))]
         if params.tree.is_some() {
             return Err(Error::TreeNeedsAlloc);

@@ -59,6 +59,8 @@ mod schedule;
 mod spec;
 #[cfg(feature = "alloc")]
 mod state;
+#[cfg(feature = "digest")]
+mod state_rustcrypto;
 mod threefish;
 #[cfg(feature = "alloc")]
 mod tree;

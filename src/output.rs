@@ -232,11 +232,7 @@ pub enum DynOutputReader {
 
 macro_rules! each_reader {
     ($self:expr, $r:ident => $e:expr) => {
-        match $self {
-            DynOutputReader::S256($r) => $e,
-            DynOutputReader::S512($r) => $e,
-            DynOutputReader::S1024($r) => $e,
-        }
+        crate::dyn_hasher::each_size!(DynOutputReader, $self, $r => $e)
     };
 }
 
@@ -244,11 +240,7 @@ impl DynSkein {
     /// Finish and return the output as a seekable stream (see
     /// [`OutputReader`]).
     pub fn finalize_xof(self) -> DynOutputReader {
-        match self {
-            DynSkein::S256(h) => DynOutputReader::S256(h.finalize_xof()),
-            DynSkein::S512(h) => DynOutputReader::S512(h.finalize_xof()),
-            DynSkein::S1024(h) => DynOutputReader::S1024(h.finalize_xof()),
-        }
+        crate::dyn_hasher::each_size!(DynSkein, self, h => h.finalize_xof() => DynOutputReader)
     }
 }
 

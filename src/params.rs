@@ -83,6 +83,17 @@ pub struct Params<'a> {
     pub(crate) backend: Option<Backend>,
 }
 
+/// The setters of the byte-string arguments: each sets the field of its name.
+macro_rules! byte_arguments {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(mut self, $name: &'a [u8]) -> Self {
+            self.$name = $name;
+            self
+        }
+    )*};
+}
+
 impl<'a> Params<'a> {
     /// Plain hashing with the state size as output length.
     pub fn new() -> Self {
@@ -93,30 +104,17 @@ impl<'a> Params<'a> {
         self.output_bits = Some(bits);
         self
     }
-    /// MAC key (makes the result Skein-MAC; with `key_id`, a KDF).
-    pub fn key(mut self, key: &'a [u8]) -> Self {
-        self.key = key;
-        self
-    }
-    /// Personalization string.
-    pub fn personalization(mut self, p: &'a [u8]) -> Self {
-        self.personalization = p;
-        self
-    }
-    /// Public key (for hashing messages to be signed).
-    pub fn public_key(mut self, pk: &'a [u8]) -> Self {
-        self.public_key = pk;
-        self
-    }
-    /// Key identifier (KDF use, together with a key).
-    pub fn key_id(mut self, id: &'a [u8]) -> Self {
-        self.key_id = id;
-        self
-    }
-    /// Nonce (randomized hashing, stream-cipher use).
-    pub fn nonce(mut self, nonce: &'a [u8]) -> Self {
-        self.nonce = nonce;
-        self
+    byte_arguments! {
+        /// MAC key (makes the result Skein-MAC; with `key_id`, a KDF).
+        key;
+        /// Personalization string.
+        personalization;
+        /// Public key (for hashing messages to be signed).
+        public_key;
+        /// Key identifier (KDF use, together with a key).
+        key_id;
+        /// Nonce (randomized hashing, stream-cipher use).
+        nonce;
     }
     /// Tree hashing with this shape.
     pub fn tree(mut self, tree: TreeParams) -> Self {
@@ -203,6 +201,23 @@ pub(crate) fn argument_chain<const W: usize>(
         }
     }
     chain
+}
+
+impl Params<'_> {
+    /// The output length (default: the state of `W` words) and the
+    /// backends these arguments ask for: an output of 0 bits or an
+    /// unavailable forced backend is an error.
+    pub(crate) fn output_and_platform<const W: usize>(&self) -> Result<(u64, Platform), Error> {
+        let output_bits = self.output_bits.unwrap_or(64 * W as u64);
+        if output_bits == 0 {
+            return Err(Error::ZeroOutputBits);
+        }
+        let platform = match self.backend {
+            Some(b) => Platform::force(b)?,
+            None => Platform::detect(),
+        };
+        Ok((output_bits, platform))
+    }
 }
 
 /// The chaining value for plain hashing (no key, tree or other argument):

@@ -319,16 +319,7 @@ impl<const W: usize> Threefish<W> {
     /// cipher.encrypt_block(&mut block);
     /// ```
     pub fn encrypt_block(&self, block: &mut [u8]) {
-        assert_eq!(
-            block.len(),
-            8 * W,
-            "Threefish block must be {} bytes",
-            8 * W
-        );
-        let mut x = words_from_le::<W>(block);
-        encrypt_words::<W>(&self.ks, &self.ts, &mut x);
-        words_to_le(&x, block);
-        x.zeroize();
+        self.in_place(block, encrypt_words::<W>);
     }
 
     /// Decrypt one block of `8 * W` bytes in place.
@@ -344,6 +335,13 @@ impl<const W: usize> Threefish<W> {
     /// assert_eq!(block, [3u8; 32]);
     /// ```
     pub fn decrypt_block(&self, block: &mut [u8]) {
+        self.in_place(block, decrypt_words::<W>);
+    }
+}
+
+impl<const W: usize> Threefish<W> {
+    /// `cipher` (encryption or decryption) on `block` as words, in place.
+    fn in_place(&self, block: &mut [u8], cipher: fn(&KeySchedule, &[u64; 3], &mut [u64; W])) {
         assert_eq!(
             block.len(),
             8 * W,
@@ -351,7 +349,7 @@ impl<const W: usize> Threefish<W> {
             8 * W
         );
         let mut x = words_from_le::<W>(block);
-        decrypt_words::<W>(&self.ks, &self.ts, &mut x);
+        cipher(&self.ks, &self.ts, &mut x);
         words_to_le(&x, block);
         x.zeroize();
     }

@@ -63,9 +63,13 @@ fn random_messages(rng: &mut impl Rng, count: usize, max_len: usize) -> Vec<Vec<
     (0..count)
         .map(|_| {
             let len = rng.gen_range(0..=max_len);
-            (0..len).map(|_| rng.gen()).collect()
+            random_bytes(rng, len)
         })
         .collect()
+}
+
+fn random_bytes(rng: &mut impl Rng, len: usize) -> Vec<u8> {
+    (0..len).map(|_| rng.gen()).collect()
 }
 
 fn all_sizes(params: &Params, messages: &[Vec<u8>], what: &str) {
@@ -77,9 +81,7 @@ fn all_sizes(params: &Params, messages: &[Vec<u8>], what: &str) {
 #[test]
 fn every_length_0_to_600_in_one_batch() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    let messages: Vec<Vec<u8>> = (0..=600)
-        .map(|len| (0..len).map(|_| rng.gen()).collect())
-        .collect();
+    let messages: Vec<_> = (0..=600).map(|len| random_bytes(&mut rng, len)).collect();
     all_sizes(&Params::new(), &messages, "lengths 0..=600");
 }
 
@@ -99,9 +101,7 @@ fn equal_lengths_every_batch_size() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     for count in 1..=17 {
         for len in [0usize, 1, 31, 32, 33, 64, 127, 128, 129, 1024] {
-            let messages: Vec<Vec<u8>> = (0..count)
-                .map(|_| (0..len).map(|_| rng.gen()).collect())
-                .collect();
+            let messages: Vec<_> = (0..count).map(|_| random_bytes(&mut rng, len)).collect();
             all_sizes(&Params::new(), &messages, "equal lengths");
         }
     }

@@ -22,14 +22,7 @@ fn golden_long_outputs_through_the_reader() {
         .collect();
     assert!(long.len() >= 20, "only {} long-output entries", long.len());
     for e in long {
-        let mut params = Params::new().output_bits(e.output_bits);
-        if let Some(k) = &e.key {
-            params = params.key(k);
-        }
-        if let Some((l, f, m)) = e.tree {
-            params = params.tree(TreeParams::new(l, f, m).unwrap());
-        }
-        let mut h = DynSkein::new(StateSize::from_bits(e.state_bits).unwrap(), &params).unwrap();
+        let mut h = common::entry_hasher(e, None);
         h.update_bits(&e.msg, e.msg_bits);
         let reader = h.finalize_xof();
         assert_eq!(reader.len(), e.result.len() as u64, "{}", e.header);

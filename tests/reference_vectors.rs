@@ -5,7 +5,7 @@
 //! key, key identifier, nonce, tree parameters and long outputs.
 mod common;
 use common::{hex, pyskein_vectors, PyskeinVector};
-use skein_simd::{raw, Backend, DynSkein, Params, Platform, StateSize, TreeParams};
+use skein_simd::{raw, Backend, Platform};
 
 fn falling(n: usize) -> Vec<u8> {
     (0..n).map(|i| 0xFF - i as u8).collect()
@@ -115,23 +115,7 @@ fn precomputed_ivs_match_the_specification() {
 
 fn hash_vector(v: &PyskeinVector, backend: Backend, split: usize) -> Vec<u8> {
     let msg: Vec<u8> = (0..v.len).map(|i| (7 * i + 3) as u8).collect();
-    let empty = Vec::new();
-    let [key, pers, pk, kid, nonce] = v
-        .fields
-        .each_ref()
-        .map(|f| f.as_ref().unwrap_or(&empty).as_slice());
-    let mut params = Params::new()
-        .output_bits(v.bits)
-        .key(key)
-        .personalization(pers)
-        .public_key(pk)
-        .key_id(kid)
-        .nonce(nonce)
-        .backend(backend);
-    if let Some((l, f, m)) = v.tree {
-        params = params.tree(TreeParams::new(l, f, m).unwrap());
-    }
-    let mut h = DynSkein::new(StateSize::from_bits(v.state).unwrap(), &params).unwrap();
+    let mut h = v.hasher(Some(backend));
     for chunk in msg.chunks(split.max(1)) {
         h.update(chunk);
     }

@@ -6,28 +6,9 @@
 
 mod common;
 
-use common::{pyskein_vectors, PyskeinVector};
+use common::pyskein_vectors;
+use skein_simd::TreeParams;
 use skein_simd::{DynSkein, Params, Skein, Skein1024, Skein256, Skein512, StateError};
-use skein_simd::{StateSize, TreeParams};
-
-fn new_hasher(v: &PyskeinVector) -> DynSkein {
-    let empty = Vec::new();
-    let [key, pers, pk, kid, nonce] = v
-        .fields
-        .each_ref()
-        .map(|f| f.as_ref().unwrap_or(&empty).as_slice());
-    let mut params = Params::new()
-        .output_bits(v.bits)
-        .key(key)
-        .personalization(pers)
-        .public_key(pk)
-        .key_id(kid)
-        .nonce(nonce);
-    if let Some((l, f, m)) = v.tree {
-        params = params.tree(TreeParams::new(l, f, m).unwrap());
-    }
-    DynSkein::new(StateSize::from_bits(v.state).unwrap(), &params).unwrap()
-}
 
 /// Every pyskein vector, its message cut at several points, the state saved
 /// and resumed at each cut (the saved bytes of a resumed hasher are the same
@@ -51,7 +32,7 @@ fn resumed_hashes_give_pyskein_digests() {
             v.len,
         ];
         let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= v.len).collect();
-        let mut h = new_hasher(v);
+        let mut h = v.hasher(None);
         let mut at = 0;
         for &cut in &cuts {
             h.update(&msg[at..cut]);
@@ -90,15 +71,7 @@ fn resumed_hashes_give_pyskein_digests() {
 #[test]
 fn resumed_hashes_give_golden_digests() {
     for e in common::load_golden_kat() {
-        let mut params = Params::new().output_bits(e.output_bits);
-        if let Some(k) = &e.key {
-            params = params.key(k);
-        }
-        if let Some((l, f, m)) = e.tree {
-            params = params.tree(TreeParams::new(l, f, m).unwrap());
-        }
-        let size = StateSize::from_bits(e.state_bits).unwrap();
-        let mut h = DynSkein::new(size, &params).unwrap();
+        let mut h = common::entry_hasher(&e, None);
         let whole = (e.msg_bits / 8) as usize;
         let step = (e.state_bits as usize / 8 - 1).max(1);
         let mut at = 0;

@@ -7,117 +7,14 @@
 
 mod common;
 
+use common::reference::{
+    argument_chain, output, pad_bits, skein_dyn, skein_padded, ubi, ubi_from, Args, TYPE_MSG,
+};
 use rand::{Rng, SeedableRng};
-use skein_simd::{Backend, Params, Skein, Threefish, TreeParams};
+use skein_simd::{Backend, Params, Skein, TreeParams};
 
-const T1_FIRST: u64 = 1 << 62;
-const T1_FINAL: u64 = 1 << 63;
-const T1_BIT_PAD: u64 = 1 << 55;
-const TYPE_KEY: u64 = 0;
-const TYPE_CFG: u64 = 4;
-const TYPE_MSG: u64 = 48;
-const TYPE_OUT: u64 = 63;
-
-/// UBI(G, M, Ts) with Ts = position + level * 2^112 + type * 2^120 (spec
-/// 3.4), on `Threefish`: one block at a time, message bytes counted in the
-/// tweak, first and final flags, bit-pad flag on the final block.
-fn ubi<const W: usize>(
-    g: &[u8],
-    msg: &[u8],
-    ubi_type: u64,
-    level: u64,
-    position: u64,
-    bit_pad: bool,
-) -> Vec<u8> {
-    ubi_from::<W>(g, msg, ubi_type, level, position as u128, true, bit_pad)
-}
-
-/// The rest of a UBI that stands at the 96-bit byte `position` with
-/// chaining value `g`: `first` when no block of it is compressed yet (then
-/// `g` is its starting value).
-fn ubi_from<const W: usize>(
-    g: &[u8],
-    msg: &[u8],
-    ubi_type: u64,
-    level: u64,
-    position: u128,
-    first: bool,
-    bit_pad: bool,
-) -> Vec<u8> {
-    let nb = 8 * W;
-    let blocks = msg.len().div_ceil(nb).max(1);
-    let mut h = g.to_vec();
-    for b in 0..blocks {
-        let chunk = &msg[(b * nb).min(msg.len())..((b + 1) * nb).min(msg.len())];
-        let mut block = chunk.to_vec();
-        block.resize(nb, 0);
-        let processed = (b * nb + chunk.len()) as u128 + position;
-        let mut t1 = (processed >> 64) as u64 | level << 48 | ubi_type << 56;
-        if b == 0 && first {
-            t1 |= T1_FIRST;
-        }
-        if b == blocks - 1 {
-            t1 |= T1_FINAL;
-            if bit_pad {
-                t1 |= T1_BIT_PAD;
-            }
-        }
-        let mut tweak = [0u8; 16];
-        tweak[..8].copy_from_slice(&(processed as u64).to_le_bytes());
-        tweak[8..].copy_from_slice(&t1.to_le_bytes());
-        let mut x = block.clone();
-        Threefish::<W>::new(&h, &tweak).encrypt_block(&mut x);
-        h = x.iter().zip(&block).map(|(a, b)| a ^ b).collect();
-    }
-    h
-}
-
-/// The tree of spec 3.5.6 over whole buffers, level by level: leaves of
-/// Nb * 2^Yl bytes at level 1 (the one holding the last byte bit-padded when
-/// `bit_pad`), nodes of 2^Yf children above, until one output remains, or
-/// level Ym, which hashes its whole input as one node at position 0.
-fn tree_message<const W: usize>(
-    g: &[u8],
-    msg: &[u8],
-    bit_pad: bool,
-    (yl, yf, ym): (u8, u8, u8),
-) -> Vec<u8> {
-    let nb = 8 * W;
-    let leaf = nb << yl;
-    let leaves = msg.len().div_ceil(leaf).max(1);
-    let mut level: Vec<u8> = (0..leaves)
-        .flat_map(|i| {
-            let part = &msg[(i * leaf).min(msg.len())..((i + 1) * leaf).min(msg.len())];
-            ubi::<W>(
-                g,
-                part,
-                TYPE_MSG,
-                1,
-                (i * leaf) as u64,
-                bit_pad && i == leaves - 1,
-            )
-        })
-        .collect();
-    let mut height = 1u64;
-    loop {
-        if level.len() == nb {
-            return level;
-        }
-        height += 1;
-        if height == ym as u64 {
-            return ubi::<W>(g, &level, TYPE_MSG, height, 0, false);
-        }
-        let node = nb << yf;
-        level = level
-            .chunks(node)
-            .enumerate()
-            .flat_map(|(i, part)| ubi::<W>(g, part, TYPE_MSG, height, (i * node) as u64, false))
-            .collect();
-    }
-}
-
-/// Whole Skein with tree parameters: key, configuration, message tree,
-/// output stage.
+/// Whole Skein with tree parameters, of a message already bit-padded (when
+/// `bit_pad`): key, configuration, message tree, output stage.
 fn reference<const W: usize>(
     key: &[u8],
     msg: &[u8],
@@ -125,49 +22,21 @@ fn reference<const W: usize>(
     output_bits: u64,
     shape: (u8, u8, u8),
 ) -> Vec<u8> {
-    let g = config_chain::<W>(key, output_bits, shape);
-    let g = tree_message::<W>(&g, msg, bit_pad, shape);
-    output::<W>(&g, output_bits)
+    skein_padded::<W>(&tree_args(key, output_bits, shape), msg, bit_pad)
 }
 
 /// The chaining value after the key and the configuration of a tree hash.
 fn config_chain<const W: usize>(key: &[u8], output_bits: u64, shape: (u8, u8, u8)) -> Vec<u8> {
-    let nb = 8 * W;
-    let mut g = vec![0u8; nb];
-    if !key.is_empty() {
-        g = ubi::<W>(&g, key, TYPE_KEY, 0, 0, false);
-    }
-    let mut config = Vec::new();
-    config.extend_from_slice(b"SHA3");
-    config.extend_from_slice(&1u16.to_le_bytes());
-    config.extend_from_slice(&[0, 0]);
-    config.extend_from_slice(&output_bits.to_le_bytes());
-    config.extend_from_slice(&[shape.0, shape.1, shape.2]);
-    config.resize(32, 0);
-    ubi::<W>(&g, &config, TYPE_CFG, 0, 0, false)
+    argument_chain::<W>(&tree_args(key, output_bits, shape))
 }
 
-/// The output stage: block `i` is UBI(G, i as 8 bytes, OUT).
-fn output<const W: usize>(g: &[u8], output_bits: u64) -> Vec<u8> {
-    let nb = 8 * W;
-    let out_len = output_bits.div_ceil(8) as usize;
-    let mut out: Vec<u8> = (0..out_len.div_ceil(nb) as u64)
-        .flat_map(|c| ubi::<W>(g, &c.to_le_bytes(), TYPE_OUT, 0, 0, false))
-        .collect();
-    out.truncate(out_len);
-    out
-}
-
-/// The bit-padded form of a message of `bits` bits held in `data`.
-fn pad_bits(data: &[u8], bits: u64) -> Vec<u8> {
-    let mut m = data.to_vec();
-    let partial = (bits % 8) as u32;
-    if partial != 0 {
-        let last = m.last_mut().unwrap();
-        let pad = 0x80u8 >> partial;
-        *last = (*last & !(pad.wrapping_sub(1)) & !pad) | pad;
+fn tree_args(key: &[u8], output_bits: u64, shape: (u8, u8, u8)) -> Args<'_> {
+    Args {
+        output_bits,
+        key,
+        tree: Some(shape),
+        ..Args::default()
     }
-    m
 }
 
 /// Hash with the library: `chunks` splits the message, and the last byte
@@ -250,7 +119,7 @@ fn check_shape<const W: usize>(
             let want = reference::<W>(
                 &key,
                 &pad_bits(&data, bits),
-                bits % 8 != 0,
+                !bits.is_multiple_of(8),
                 output_bits,
                 shape,
             );
@@ -277,27 +146,24 @@ fn check_shape<const W: usize>(
     }
 }
 
+/// The reference itself (also the fuzz targets' oracle) against every entry
+/// of the official file: plain, MAC and tree entries, all three state sizes.
 #[test]
-fn reference_matches_the_golden_file_tree_entries() {
-    // The reference itself, against the official file.
-    let mut seen = 0;
-    for e in common::load_golden_kat()
-        .into_iter()
-        .filter(|e| e.tree.is_some())
-    {
+fn reference_matches_every_golden_entry() {
+    let mut trees = 0;
+    for e in common::load_golden_kat() {
         let key = e.key.clone().unwrap_or_default();
-        let shape = e.tree.unwrap();
-        let msg = pad_bits(&e.msg, e.msg_bits);
-        let pad = e.msg_bits % 8 != 0;
-        let got = match e.state_bits {
-            256 => reference::<4>(&key, &msg, pad, e.output_bits, shape),
-            512 => reference::<8>(&key, &msg, pad, e.output_bits, shape),
-            _ => reference::<16>(&key, &msg, pad, e.output_bits, shape),
+        let args = Args {
+            output_bits: e.output_bits,
+            key: &key,
+            tree: e.tree,
+            ..Args::default()
         };
+        trees += usize::from(e.tree.is_some());
+        let got = skein_dyn(e.state_bits, &args, &e.msg, e.msg_bits);
         assert_eq!(got, e.result, "{}", e.header);
-        seen += 1;
     }
-    assert!(seen > 0, "the golden file has tree entries");
+    assert!(trees > 0, "the golden file has tree entries");
 }
 
 /// The automatic choice (fastest multi-lane kernel), then every backend the
@@ -308,28 +174,27 @@ fn tree_backends() -> Vec<Option<Backend>> {
         .collect()
 }
 
+/// Every shape of [`shapes`] on every backend, for a `W`-word state.
+fn every_shape<const W: usize>(seed: u64) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    for shape in shapes() {
+        check_shape::<W>(shape, &tree_backends(), &mut rng);
+    }
+}
+
 #[test]
 fn every_shape_skein256() {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(256);
-    for shape in shapes() {
-        check_shape::<4>(shape, &tree_backends(), &mut rng);
-    }
+    every_shape::<4>(256);
 }
 
 #[test]
 fn every_shape_skein512() {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(512);
-    for shape in shapes() {
-        check_shape::<8>(shape, &tree_backends(), &mut rng);
-    }
+    every_shape::<8>(512);
 }
 
 #[test]
 fn every_shape_skein1024() {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(1024);
-    for shape in shapes() {
-        check_shape::<16>(shape, &tree_backends(), &mut rng);
-    }
+    every_shape::<16>(1024);
 }
 
 /// Large inputs (many leaves per lane group and thread, batch buffer flushes,
@@ -479,12 +344,7 @@ fn leaf_of_2_pow_63_bytes<const W: usize>(yl: u8) {
     );
     let leaf1 = ubi::<W>(&g, &data[nb..], TYPE_MSG, 1, LEAF, false);
     let root = ubi::<W>(&g, &[leaf0, leaf1].concat(), TYPE_MSG, 2, 0, false);
-    assert_eq!(
-        h.finalize_vec(),
-        output::<W>(&root, 512),
-        "Skein-{} Yl = {yl}",
-        64 * W
-    );
+    assert_root::<W>(h, &root, &format!("Yl = {yl}"));
     let whole = tree_state::<W>(&g, shape, 0, LEAF, &leaf, &[]);
     assert_eq!(
         Skein::<W>::import_state(&whole).unwrap_err(),
@@ -499,6 +359,24 @@ fn leaves_of_2_pow_63_bytes_close_at_their_end() {
     leaf_of_2_pow_63_bytes::<4>(58);
     leaf_of_2_pow_63_bytes::<8>(57);
     leaf_of_2_pow_63_bytes::<16>(56);
+}
+
+/// The finished hasher gives the 512-bit output of the message tree's `root`.
+fn assert_root<const W: usize>(h: Skein<W>, root: &[u8], what: &str) {
+    assert_eq!(
+        h.finalize_vec(),
+        output::<W>(root, 512),
+        "Skein-{} {what}",
+        64 * W
+    );
+}
+
+/// The level-2 node a saved state holds open (chaining value `node_chain`,
+/// the output `child` buffered at child `at`), closed by the output `leaf`.
+fn close_node<const W: usize>(node_chain: &[u8], child: &[u8], leaf: &[u8], at: u64) -> Vec<u8> {
+    let position = u128::from(at) * 8 * W as u128;
+    let msg = [child, leaf].concat();
+    ubi_from::<W>(node_chain, &msg, TYPE_MSG, 2, position, false, false)
 }
 
 /// A fan-out of 2^63 (Yf = 63), two-block leaves: a level-2 node one child
@@ -538,15 +416,7 @@ fn fan_out_of_2_pow_63<const W: usize>() {
         true,
         false,
     );
-    let node0 = ubi_from::<W>(
-        &node_chain,
-        &[&child[..], &leaf_a[..]].concat(),
-        TYPE_MSG,
-        2,
-        (half - 2) as u128 * nb as u128,
-        false,
-        false,
-    );
+    let node0 = close_node::<W>(&node_chain, &child, &leaf_a, half - 2);
     let leaf_b = ubi_from::<W>(
         &g,
         &data[nb..],
@@ -566,12 +436,7 @@ fn fan_out_of_2_pow_63<const W: usize>() {
         false,
     );
     let root = ubi::<W>(&g, &[node0, node1].concat(), TYPE_MSG, 3, 0, false);
-    assert_eq!(
-        h.finalize_vec(),
-        output::<W>(&root, 512),
-        "Skein-{}",
-        64 * W
-    );
+    assert_root::<W>(h, &root, "");
 }
 
 #[test]
@@ -627,15 +492,7 @@ fn positions_past_2_pow_64<const W: usize>(yf: u8) {
         true,
         false,
     );
-    let node0 = ubi_from::<W>(
-        &node_chain,
-        &[&child[..], &leaf_a[..]].concat(),
-        TYPE_MSG,
-        2,
-        (closed - 1) as u128 * nb as u128,
-        false,
-        false,
-    );
+    let node0 = close_node::<W>(&node_chain, &child, &leaf_a, closed - 1);
     let leaves: Vec<u8> = rest
         .chunks(2 * nb)
         .enumerate()

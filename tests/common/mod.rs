@@ -1,9 +1,11 @@
-//! Shared test support: the official golden KAT file (`golden.rs`), pyskein's
+//! Shared test support: the official golden KAT file (`golden.rs`), the
+//! plain Skein oracle (`reference.rs`, also the fuzz targets'), pyskein's
 //! vectors and hex helpers.
 #![allow(dead_code, unused_imports)]
 
 mod golden;
 pub mod spec;
+pub mod reference;
 pub use golden::{
     find as find_golden_kat, load as load_golden_kat, parse as parse_kat, repo_root, KatEntry,
     GOLDEN_ENTRIES,
@@ -17,17 +19,26 @@ pub fn hex(s: &str) -> Vec<u8> {
 
 /// Hash a KAT entry with the library, forcing `backend`.
 pub fn hash_entry(e: &KatEntry, backend: skein_simd::Backend) -> Vec<u8> {
+    let mut h = entry_hasher(e, Some(backend));
+    h.update_bits(&e.msg, e.msg_bits);
+    h.finalize_vec()
+}
+
+/// A hasher with a KAT entry's state size, output length, key and tree
+/// shape, on `backend` when one is given.
+pub fn entry_hasher(e: &KatEntry, backend: Option<skein_simd::Backend>) -> skein_simd::DynSkein {
     use skein_simd::{DynSkein, Params, StateSize, TreeParams};
-    let mut params = Params::new().output_bits(e.output_bits).backend(backend);
+    let mut params = Params::new().output_bits(e.output_bits);
     if let Some(k) = &e.key {
         params = params.key(k);
     }
     if let Some((l, f, m)) = e.tree {
         params = params.tree(TreeParams::new(l, f, m).unwrap());
     }
-    let mut h = DynSkein::new(StateSize::from_bits(e.state_bits).unwrap(), &params).unwrap();
-    h.update_bits(&e.msg, e.msg_bits);
-    h.finalize_vec()
+    if let Some(b) = backend {
+        params = params.backend(b);
+    }
+    DynSkein::new(StateSize::from_bits(e.state_bits).unwrap(), &params).unwrap()
 }
 
 /// Every backend usable on this machine (always includes `portable`).
@@ -44,6 +55,30 @@ pub struct PyskeinVector {
     pub fields: [Option<Vec<u8>>; 5],
     pub tree: Option<(u8, u8, u8)>,
     pub digest: Vec<u8>,
+}
+
+impl PyskeinVector {
+    /// A hasher with this vector's state size and arguments, on `backend`
+    /// when one is given.
+    pub fn hasher(&self, backend: Option<skein_simd::Backend>) -> skein_simd::DynSkein {
+        use skein_simd::{DynSkein, Params, StateSize, TreeParams};
+        let [key, pers, pk, kid, nonce] =
+            self.fields.each_ref().map(|f| f.as_deref().unwrap_or(&[]));
+        let mut params = Params::new()
+            .output_bits(self.bits)
+            .key(key)
+            .personalization(pers)
+            .public_key(pk)
+            .key_id(kid)
+            .nonce(nonce);
+        if let Some((l, f, m)) = self.tree {
+            params = params.tree(TreeParams::new(l, f, m).unwrap());
+        }
+        if let Some(b) = backend {
+            params = params.backend(b);
+        }
+        DynSkein::new(StateSize::from_bits(self.state).unwrap(), &params).unwrap()
+    }
 }
 
 /// Every vector of `tests/data/pyskein_vectors.txt`.
