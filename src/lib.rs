@@ -122,11 +122,7 @@ impl std::error::Error for Error {}
 /// assert_eq!(skein_simd::hash256(b"").len(), 32);
 /// ```
 pub fn hash256(data: &[u8]) -> [u8; 32] {
-    let mut h = Skein256::new(256);
-    h.update(data);
-    let mut out = [0; 32];
-    h.finalize_into(&mut out);
-    out
+    hash_whole_state::<4, 32>(data)
 }
 
 /// Skein-512-512 of `data`.
@@ -135,11 +131,7 @@ pub fn hash256(data: &[u8]) -> [u8; 32] {
 /// assert_eq!(skein_simd::hash512(b"").len(), 64);
 /// ```
 pub fn hash512(data: &[u8]) -> [u8; 64] {
-    let mut h = Skein512::new(512);
-    h.update(data);
-    let mut out = [0; 64];
-    h.finalize_into(&mut out);
-    out
+    hash_whole_state::<8, 64>(data)
 }
 
 /// Skein-1024-1024 of `data`.
@@ -148,9 +140,13 @@ pub fn hash512(data: &[u8]) -> [u8; 64] {
 /// assert_eq!(skein_simd::hash1024(b"").len(), 128);
 /// ```
 pub fn hash1024(data: &[u8]) -> [u8; 128] {
-    let mut h = Skein1024::new(1024);
-    h.update(data);
-    let mut out = [0; 128];
-    h.finalize_into(&mut out);
+    hash_whole_state::<16, 128>(data)
+}
+
+/// Skein with a `W`-word state and an output of the state's size (`N`
+/// bytes, `8 * W`).
+fn hash_whole_state<const W: usize, const N: usize>(data: &[u8]) -> [u8; N] {
+    let mut out = [0; N];
+    Skein::<W>::hash_into(8 * N as u64, data, &mut out);
     out
 }

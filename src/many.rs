@@ -12,7 +12,7 @@ use crate::params::argument_chain;
 use crate::schedule::{for_each_chunk, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
 use crate::spec::types;
 use crate::ubi::{output_on_lanes, start_tweak};
-use crate::{Backend, Error, Params, Platform, Skein};
+use crate::{Backend, Error, Params, Skein};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
 
@@ -88,7 +88,7 @@ impl<const W: usize> SkeinMany<W> {
     ///
     /// A forced [`Params::backend`] picks that instruction set's multi-lane
     /// kernel, or the portable one when it has none (see [`Backend::lanes`]),
-    /// as [`Platform::force`] does; error if this CPU or build lacks the
+    /// as [`Platform::force`](crate::Platform::force) does; error if this CPU or build lacks the
     /// backend. Otherwise the fastest kernel is used.
     ///
     /// ```
@@ -98,16 +98,9 @@ impl<const W: usize> SkeinMany<W> {
     /// assert!(SkeinMany256::new(&Params::new().output_bits(0)).is_err());
     /// ```
     pub fn new(params: &Params<'_>) -> Result<Self, Error> {
-        let output_bits = params.output_bits.unwrap_or(64 * W as u64);
-        if output_bits == 0 {
-            return Err(Error::ZeroOutputBits);
-        }
         // A forced backend brings its own lane kernel, or the portable one
         // (the rule of `Platform::force`).
-        let platform = match params.backend {
-            Some(b) => Platform::force(b)?,
-            None => Platform::detect(),
-        };
+        let (output_bits, platform) = params.output_and_platform::<W>()?;
         let lanes = platform.lane_choice();
         let tree = match params.tree {
             Some(_) => Some(Skein::<W>::with_params(params)?),

@@ -25,7 +25,7 @@ use core::ffi::{c_char, c_int, c_uint};
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use skein_simd::{Params, Platform, Skein, SkeinMany, TreeParams};
-use skein_simd_capi::context::{Ctx, CtxHdr};
+use skein_simd_capi::context::Ctx;
 use skein_simd_fuzz as reference;
 
 const SKEIN_SUCCESS: c_int = 0;
@@ -266,18 +266,6 @@ fn nullable(s: &[u8]) -> *const u8 {
     }
 }
 
-fn blank<const W: usize>() -> Ctx<W> {
-    Ctx {
-        h: CtxHdr {
-            hash_bit_len: 0,
-            b_cnt: 0,
-            t: [0; 2],
-        },
-        x: [0; W],
-        b: [[0; 8]; W],
-    }
-}
-
 #[derive(Arbitrary, Debug)]
 enum Corruption {
     BufferFill(u16),
@@ -419,7 +407,7 @@ fn c_hash<const W: usize>(api: &Api<W>, mut ctx: Ctx<W>, input: &Input) -> Vec<u
 
 fn check_reference_api<const W: usize>(api: &Api<W>, input: &Input) {
     let bits = input.output_bits();
-    let mut ctx = blank::<W>();
+    let mut ctx = Ctx::<W>::ZEROED;
     if bits == 0 {
         assert_eq!(api.init(&mut ctx, 0), SKEIN_BAD_HASHLEN);
         assert_eq!(api.init_ext(&mut ctx, 0, 0, &input.key), SKEIN_BAD_HASHLEN);
@@ -437,7 +425,7 @@ fn check_reference_api<const W: usize>(api: &Api<W>, input: &Input) {
         "Init"
     );
 
-    let mut ctx = blank::<W>();
+    let mut ctx = Ctx::<W>::ZEROED;
     assert_eq!(api.init_ext(&mut ctx, bits, 0, &input.key), SKEIN_SUCCESS);
     // A copy of an initialized context is a template (ZFS reuses one per salt).
     let template = ctx;
@@ -452,7 +440,7 @@ fn check_reference_api<const W: usize>(api: &Api<W>, input: &Input) {
         "InitExt, copied"
     );
 
-    let mut ctx = blank::<W>();
+    let mut ctx = Ctx::<W>::ZEROED;
     assert_eq!(api.init_params(&mut ctx, &input.c_params(0)), SKEIN_SUCCESS);
     assert_eq!(
         c_hash(api, ctx, input),
@@ -471,7 +459,7 @@ fn check_tree_walk<const W: usize>(api: &Api<W>, input: &Input) {
     if bits == 0 {
         return;
     }
-    let mut template = blank::<W>();
+    let mut template = Ctx::<W>::ZEROED;
     assert_eq!(
         api.init_params(&mut template, &input.c_params(u64::from(input.tree_info))),
         SKEIN_SUCCESS
@@ -580,7 +568,7 @@ fn context_of_bytes<const W: usize>(bytes: &[u8]) -> Ctx<W> {
             .collect()
     };
     const Z: usize = size_of::<usize>();
-    let mut ctx = blank::<W>();
+    let mut ctx = Ctx::<W>::ZEROED;
     ctx.h.hash_bit_len = usize::from_le_bytes(next(Z).try_into().unwrap());
     ctx.h.b_cnt = usize::from_le_bytes(next(Z).try_into().unwrap());
     for t in &mut ctx.h.t {
@@ -650,7 +638,7 @@ fn finish_guarded<const W: usize>(
 /// one: `SKEIN_FAIL` exactly when it is one no init produces, and then
 /// nothing written and the context unchanged.
 fn check_corrupted<const W: usize>(api: &Api<W>, input: &Input) {
-    let mut ctx = blank::<W>();
+    let mut ctx = Ctx::<W>::ZEROED;
     if api.init_ext(
         &mut ctx,
         input.output_bits().max(1),
@@ -757,7 +745,7 @@ fn check_overlap<const W: usize>(api: &Api<W>, input: &Input) {
 }
 
 fn check_null_pointers<const W: usize>(api: &Api<W>) {
-    let mut ctx = blank::<W>();
+    let mut ctx = Ctx::<W>::ZEROED;
     assert_eq!(api.init(&mut ctx, 8 * W), SKEIN_SUCCESS);
     let mut out = [0u8; 128];
     // SAFETY: null pointers, which the library must refuse (or accept with a
@@ -823,7 +811,7 @@ fn check_nist(input: &Input) {
     };
     let mut state = HashState {
         statebits: 0,
-        ctx: blank(),
+        ctx: Ctx::ZEROED,
     };
     let mut out = vec![0u8; usize::try_from(bits).unwrap_or(0).div_ceil(8)];
     // SAFETY: `out` has the result's bytes; the message slice is live.

@@ -144,9 +144,15 @@ fn deserialize_every_type(bytes: &[u8]) {
             h.finalize_variable(&mut out).unwrap();
         }
     });
-    deserialize::<Skein256Xof>(bytes, |h| ExtendableOutput::finalize_xof(h).read(&mut [0; 40]));
-    deserialize::<Skein512Xof>(bytes, |h| ExtendableOutput::finalize_xof(h).read(&mut [0; 40]));
-    deserialize::<Skein1024Xof>(bytes, |h| ExtendableOutput::finalize_xof(h).read(&mut [0; 40]));
+    deserialize::<Skein256Xof>(bytes, |h| {
+        ExtendableOutput::finalize_xof(h).read(&mut [0; 40])
+    });
+    deserialize::<Skein512Xof>(bytes, |h| {
+        ExtendableOutput::finalize_xof(h).read(&mut [0; 40])
+    });
+    deserialize::<Skein1024Xof>(bytes, |h| {
+        ExtendableOutput::finalize_xof(h).read(&mut [0; 40])
+    });
 }
 
 fn check<const W: usize>(input: &Input) {

@@ -4,8 +4,8 @@
 #![allow(dead_code, unused_imports)]
 
 mod golden;
-pub mod spec;
 pub mod reference;
+pub mod spec;
 pub use golden::{
     find as find_golden_kat, load as load_golden_kat, parse as parse_kat, repo_root, KatEntry,
     GOLDEN_ENTRIES,
