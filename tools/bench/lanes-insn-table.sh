@@ -25,7 +25,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-count="$repo/tools/qemu-insn-count/count.sh"
+count="$repo/tools/bench/qemu-insn-count/count.sh"
 target_dir="${CARGO_TARGET_DIR:-$repo/target}"
 if [ $# -gt 0 ]; then rows=("$@"); else rows=(aarch64-max aarch64-a53 ppc64le-power9 ppc64-power8); fi
 

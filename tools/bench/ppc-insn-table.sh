@@ -28,7 +28,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-count="$repo/tools/qemu-insn-count/count.sh"
+count="$repo/tools/bench/qemu-insn-count/count.sh"
 target_dir="${CARGO_TARGET_DIR:-$repo/target}"
 anchors=1
 [ "${1:-}" = "--no-anchors" ] && anchors=0
