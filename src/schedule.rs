@@ -226,7 +226,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::backend::{portable, portable_lanes};
     use crate::spec::{types, T1_FIRST};
@@ -324,7 +324,7 @@ mod tests {
 
     /// Every kernel this CPU runs, straight against `portable::compress`
     /// lane by lane: random chains, tweaks near the carry, per-lane lengths.
-    struct KernelCheck<const W: usize>(u64);
+    pub(crate) struct KernelCheck<const W: usize>(pub(crate) u64);
     impl<const W: usize> LaneJob<W> for KernelCheck<W> {
         type Output = ();
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {

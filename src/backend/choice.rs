@@ -1,7 +1,7 @@
 //! Dispatch: what a [`Choice`] (a backend with its token) does, written once
 //! over the [`Isa`] trait that every backend's token implements.
 
-use super::isa::Isa;
+use super::isa::{BlockRun, Isa};
 use super::lanes::LaneJob;
 use super::{portable, Backend, Choice};
 
@@ -39,15 +39,21 @@ impl Choice {
         blocks: &[u8],
         bytes_per_block: u64,
     ) {
-        struct Compress<'a, const W: usize>(&'a mut [u64; W], &'a mut [u64; 2], &'a [u8], u64);
+        struct Compress<'a, const W: usize>(BlockRun<'a, W>);
         impl<const W: usize> WithIsa for Compress<'_, W> {
             type Output = ();
             #[inline(always)]
             fn call<I: Isa>(self, isa: I) {
-                isa.compress::<W>(self.0, self.1, self.2, self.3)
+                isa.compress::<W>(self.0)
             }
         }
-        self.with(Compress(chain, tweak, blocks, bytes_per_block))
+        let run = BlockRun {
+            chain,
+            tweak,
+            blocks,
+            bytes_per_block,
+        };
+        self.with(Compress(run))
     }
 
     /// How many computations one call of this instruction set's multi-lane

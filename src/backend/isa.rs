@@ -28,17 +28,11 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
     fn detect() -> Option<Self>;
 
     /// The single-stream block function for a state of `W` words (4, 8 or
-    /// 16): for each block of `8 * W` bytes, advance the tweak position by
-    /// `bytes_per_block` (carrying from word 0 into word 1), set `chain =
-    /// Threefish(chain, tweak, block) ^ block` and clear the first-block
-    /// flag. `blocks` is a whole number of blocks.
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    );
+    /// 16): for each block of `8 * W` bytes of `run.blocks`, advance the
+    /// tweak position by `run.bytes_per_block` (carrying from word 0 into
+    /// word 1), set `chain = Threefish(chain, tweak, block) ^ block` and
+    /// clear the first-block flag. `run.blocks` is a whole number of blocks.
+    fn compress<const W: usize>(self, run: BlockRun<'_, W>);
 
     /// Run `job` on the multi-lane kernel (`two`: its interleaved form, where
     /// it has one). Called only when `LANES > 0`.
@@ -47,6 +41,172 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
         unreachable!("no multi-lane kernel")
     }
 }
+
+/// One call of the single-stream block function: a run of consecutive
+/// blocks of one state, and the state it advances.
+pub(crate) struct BlockRun<'a, const W: usize> {
+    pub(crate) chain: &'a mut [u64; W],
+    pub(crate) tweak: &'a mut [u64; 2],
+    /// A whole number of blocks of `8 * W` bytes.
+    pub(crate) blocks: &'a [u8],
+    /// How far the tweak position advances per block.
+    pub(crate) bytes_per_block: u64,
+}
+
+/// A single-stream block function over some registers, compiled inside the
+/// `#[target_feature]` entry of a [`feature_backend!`] module: every
+/// implementation is `#[inline(always)]`, so that it, and the intrinsics in
+/// it, inline there.
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(dead_code)
+)]
+pub(crate) trait SingleStream {
+    /// [`Isa::compress`].
+    ///
+    /// # Safety
+    /// The CPU runs the instructions the implementation uses.
+    unsafe fn compress<const W: usize>(run: BlockRun<'_, W>);
+}
+
+/// The `#[target_feature]` entry of a multi-lane kernel, written once:
+/// `$name::<R, L, W>(state, blocks, bytes_per_block, n)` runs
+/// `lane_kernel::blocks` on rows `R` compiled with `$features`.
+///
+/// # Safety (of the function it writes)
+/// The CPU has `$features`; every `blocks[i]` holds `n` blocks.
+#[cfg_attr(
+    not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
+    allow(unused_macros)
+)]
+macro_rules! lane_entry {
+    ($name:ident, $features:literal) => {
+        /// # Safety
+        #[doc = concat!("The CPU has ", $features, "; every `blocks[i]` holds `n` blocks.")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
+            state: &mut $crate::backend::lanes::LaneState<W, L>,
+            blocks: &[&[u8]; L],
+            bytes_per_block: &[u64; L],
+            n: usize,
+        ) {
+            // SAFETY: the caller's.
+            unsafe {
+                $crate::backend::lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n)
+            }
+        }
+    };
+}
+#[cfg_attr(
+    not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
+    allow(unused_imports)
+)]
+pub(crate) use lane_entry;
+
+/// A backend whose detection token proves one set of target features, with
+/// a [`SingleStream`] block function and a multi-lane kernel on one row
+/// type, written once: the `Token` (`$doc` is its documentation), its
+/// [`Isa`] and the `#[target_feature(enable = $features)]` entries that
+/// reach the code. `$detect` must be true only where the CPU (and OS) runs
+/// `$features`: it is what makes the entries sound. `interleaved` adds the
+/// interleaved form of the lane kernel, [`Pair`] of two rows.
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(unused_macros)
+)]
+macro_rules! feature_backend {
+    (
+        $(#[$doc:meta])*
+        token if $detect:expr, features $features:literal;
+        single stream $stream:ty;
+        lanes $row:ty, $lanes:literal $(, $interleaved:ident)?;
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct Token(());
+
+        impl $crate::backend::isa::Isa for Token {
+            const LANES: usize = $lanes;
+            const INTERLEAVED: bool = $crate::backend::isa::feature_backend!(@is $($interleaved)?);
+
+            fn detect() -> Option<Token> {
+                ($detect).then_some(Token(()))
+            }
+
+            #[inline]
+            fn compress<const W: usize>(self, run: $crate::backend::isa::BlockRun<'_, W>) {
+                let $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block } = run;
+                // SAFETY: a Token exists only where detection found the features.
+                unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
+            }
+
+            #[inline]
+            fn run_lanes<const W: usize, J: $crate::backend::lanes::LaneJob<W>>(
+                self,
+                two: bool,
+                job: J,
+            ) -> J::Output {
+                use $crate::backend::lanes::Kernel;
+                let token = self;
+                $crate::backend::isa::feature_backend!(@two two, job, token, $row, $lanes $(, $interleaved)?);
+                job.run::<$lanes, _>(Kernel(token, lanes::<$row, $lanes, W>))
+            }
+        }
+
+        /// The single-stream block function with the token's features. Out
+        /// of line, one instance per width, so that callers share it (also
+        /// where the features are the target's baseline).
+        ///
+        /// # Safety
+        /// The CPU has the features.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        unsafe fn single_stream<const W: usize>(
+            chain: &mut [u64; W],
+            tweak: &mut [u64; 2],
+            blocks: &[u8],
+            bytes_per_block: u64,
+        ) {
+            let run = $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block };
+            // SAFETY: the caller's.
+            unsafe { <$stream as $crate::backend::isa::SingleStream>::compress::<W>(run) }
+        }
+
+        /// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
+        ///
+        /// # Panics
+        /// If the `blocks` are not all the same whole number of blocks long.
+        fn lanes<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
+            _: Token,
+            state: &mut $crate::backend::lanes::LaneState<W, L>,
+            blocks: [&[u8]; L],
+            bytes_per_block: [u64; L],
+        ) {
+            let n = $crate::backend::lanes::block_count::<W, L>(&blocks);
+            // SAFETY: the token proves the features; every lane holds `n`
+            // whole blocks.
+            unsafe { lanes_with_features::<R, L, W>(state, &blocks, &bytes_per_block, n) }
+        }
+
+        $crate::backend::isa::lane_entry!(lanes_with_features, $features);
+    };
+    (@is) => { false };
+    (@is interleaved) => { true };
+    (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
+        let _ = $two; // no interleaved form
+    };
+    (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal, interleaved) => {
+        if $two {
+            type Two = $crate::backend::isa::Pair<$row, $lanes>;
+            return $job.run::<{ 2 * $lanes }, _>(Kernel($token, lanes::<Two, { 2 * $lanes }, W>));
+        }
+    };
+}
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(unused_imports)
+)]
+pub(crate) use feature_backend;
 
 /// `words` as the `[u64; N]` it is when `W == N`: lets a `compress::<W>`
 /// hand its state to code written for one width (checked, free after
@@ -90,6 +250,56 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// Also: every `blocks[i]` holds at least `offset + 8 * W` bytes.
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; L], offset: usize) -> [Self; W];
 }
+
+/// The lane-wise `add`, `xor` and `and` of a [`Row`] implementation whose
+/// operations are one intrinsic (or generic SIMD operation) each, written
+/// once: invoked inside the `impl`, as `lanewise!(add = f, xor = g, and =
+/// h);`.
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(unused_macros)
+)]
+macro_rules! lanewise {
+    ($($op:ident = $f:path),+ $(,)?) => {
+        $(
+            #[inline(always)]
+            unsafe fn $op(self, b: Self) -> Self {
+                // SAFETY: the trait's contract.
+                unsafe { $f(self, b) }
+            }
+        )+
+    };
+}
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(unused_imports)
+)]
+pub(crate) use lanewise;
+
+/// `splat`, `load_row` and `store_row` of an x86 [`Row`] of `$lanes` lanes
+/// in one register: one broadcast, one unaligned load, one unaligned store.
+#[cfg_attr(not(skein_simd_x86), allow(unused_macros))]
+macro_rules! register_row {
+    ($lanes:literal, splat = $splat:path, load = $load:path, store = $store:path) => {
+        #[inline(always)]
+        unsafe fn splat(v: u64) -> Self {
+            // SAFETY: the trait's contract.
+            unsafe { $splat(v as i64) }
+        }
+        #[inline(always)]
+        unsafe fn load_row(row: &[u64; $lanes]) -> Self {
+            // SAFETY: the trait's contract; `row` is readable.
+            unsafe { $load(row.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        unsafe fn store_row(self, row: &mut [u64; $lanes]) {
+            // SAFETY: the trait's contract; `row` is writable.
+            unsafe { $store(row.as_mut_ptr().cast(), self) }
+        }
+    };
+}
+#[cfg_attr(not(skein_simd_x86), allow(unused_imports))]
+pub(crate) use register_row;
 
 /// The interleaved form: two independent groups of `L` lanes, lanes `0..L`
 /// in `.0[0]` and `L..T` in `.0[1]` (`T = 2 * L`). Each operation acts on

@@ -8,7 +8,7 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use super::isa::Isa;
+use super::isa::{BlockRun, Isa};
 use super::lanes::{Kernel, LaneJob, LaneState};
 use super::portable::{block_function, Token};
 use crate::spec::{rot, rounds, slots, C240, T1_FIRST};
@@ -109,14 +109,8 @@ impl Isa for Token {
     }
 
     #[inline]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        block_function::<W>(chain, tweak, blocks, bytes_per_block)
+    fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
+        block_function::<W>(run.chain, run.tweak, run.blocks, run.bytes_per_block)
     }
 
     #[inline]

@@ -23,8 +23,7 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use crate::backend::isa::{Isa, Row};
-use crate::backend::lane_kernel;
+use crate::backend::isa::{lane_entry, BlockRun, Isa, Row};
 use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
 use crate::backend::portable;
 use core::arch::aarch64::*;
@@ -51,14 +50,8 @@ impl Isa for Token {
 
     /// The portable block function (see the module documentation).
     #[inline]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        portable::block_function::<W>(chain, tweak, blocks, bytes_per_block)
+    fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
+        portable::Token.compress::<W>(run)
     }
 
     #[inline]
@@ -119,38 +112,15 @@ fn lanes<const W: usize>(
     // holds `n` whole blocks.
     unsafe {
         if token.sha3 {
-            lanes_xar::<W>(state, &blocks, &bytes_per_block, n)
+            lanes_xar::<Neon<true>, 4, W>(state, &blocks, &bytes_per_block, n)
         } else {
-            lanes_shift::<W>(state, &blocks, &bytes_per_block, n)
+            lanes_shift::<Neon<false>, 4, W>(state, &blocks, &bytes_per_block, n)
         }
     }
 }
 
-/// # Safety
-/// The CPU has NEON; every `blocks[i]` holds `n` blocks.
-#[target_feature(enable = "neon")]
-unsafe fn lanes_shift<const W: usize>(
-    state: &mut LaneState<W, 4>,
-    blocks: &[&[u8]; 4],
-    bytes_per_block: &[u64; 4],
-    n: usize,
-) {
-    // SAFETY: the caller's.
-    unsafe { lane_kernel::blocks::<Neon<false>, 4, W>(state, blocks, bytes_per_block, n) }
-}
-
-/// # Safety
-/// The CPU has NEON and SHA3; every `blocks[i]` holds `n` blocks.
-#[target_feature(enable = "sha3")]
-unsafe fn lanes_xar<const W: usize>(
-    state: &mut LaneState<W, 4>,
-    blocks: &[&[u8]; 4],
-    bytes_per_block: &[u64; 4],
-    n: usize,
-) {
-    // SAFETY: the caller's.
-    unsafe { lane_kernel::blocks::<Neon<true>, 4, W>(state, blocks, bytes_per_block, n) }
-}
+lane_entry!(lanes_shift, "neon");
+lane_entry!(lanes_xar, "sha3");
 
 /// Rotate both lanes left by `r`: `SHL` by `r`, then `SRI` by `64 - r`
 /// inserts the bits that wrap around; a rotation by 32 is one `REV64` of
@@ -268,59 +238,7 @@ impl<const XAR: bool> Row<4> for Neon<XAR> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::T1_FIRST;
-    use rand::{Rng, SeedableRng};
-
-    /// Both kernels (the XAR one where this CPU has SHA3) against the
-    /// portable block function, lane by lane: random chains, tweaks near the
-    /// 64-bit carry, different lengths per lane, unaligned input.
-    fn check<const W: usize>(token: Token, seed: u64) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        for n in [1usize, 3] {
-            let mut state = LaneState::<W, 4>::new();
-            let data: Vec<Vec<u8>> = (0..4)
-                .map(|_| (0..n * 8 * W + 3).map(|_| rng.gen()).collect())
-                .collect();
-            let bytes_per_block = [
-                8 * W as u64,
-                rng.gen_range(1..8 * W as u64),
-                rng.gen(),
-                8 * W as u64,
-            ];
-            let mut want = Vec::new();
-            for i in 0..4 {
-                let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
-                let tweak = [
-                    u64::MAX - rng.gen_range(0..2 * 8 * W as u64),
-                    rng.gen::<u64>() | T1_FIRST,
-                ];
-                state.load(i, &chain, tweak);
-                let (mut c, mut t) = (chain, tweak);
-                portable::compress::<W>(
-                    &mut c,
-                    &mut t,
-                    &data[i][i..i + n * 8 * W],
-                    bytes_per_block[i],
-                );
-                want.push((c, t));
-            }
-            let blocks: [&[u8]; 4] = core::array::from_fn(|i| &data[i][i..i + n * 8 * W]);
-            lanes::<W>(token, &mut state, blocks, bytes_per_block);
-            for (i, (c, t)) in want.iter().enumerate() {
-                assert_eq!(
-                    &state.chain_of(i),
-                    c,
-                    "W={W} n={n} lane {i} sha3={}",
-                    token.sha3
-                );
-                assert_eq!(
-                    [state.tweak[0][i], state.tweak[1][i]],
-                    *t,
-                    "W={W} n={n} lane {i} tweak"
-                );
-            }
-        }
-    }
+    use crate::schedule::tests::KernelCheck;
 
     #[test]
     fn both_kernels_match_portable() {
@@ -336,10 +254,12 @@ mod tests {
         } else {
             vec![token]
         };
-        for (k, kernel) in kernels.into_iter().enumerate() {
-            check::<4>(kernel, 10 + k as u64);
-            check::<8>(kernel, 20 + k as u64);
-            check::<16>(kernel, 30 + k as u64);
+        // Each kernel against the portable block function, lane by lane
+        // (the check of every kernel in `schedule.rs`).
+        for (k, token) in kernels.into_iter().enumerate() {
+            KernelCheck::<4>(10 + k as u64).run::<4, _>(Kernel(token, lanes::<4>));
+            KernelCheck::<8>(20 + k as u64).run::<4, _>(Kernel(token, lanes::<8>));
+            KernelCheck::<16>(30 + k as u64).run::<4, _>(Kernel(token, lanes::<16>));
         }
     }
 }

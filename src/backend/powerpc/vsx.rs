@@ -30,7 +30,7 @@ impl crate::backend::isa::Isa for Token {
         None
     }
 
-    fn compress<const W: usize>(self, _: &mut [u64; W], _: &mut [u64; 2], _: &[u8], _: u64) {
+    fn compress<const W: usize>(self, _: crate::backend::isa::BlockRun<'_, W>) {
         match self {}
     }
 }
@@ -42,44 +42,15 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
-    use crate::backend::isa::Isa;
-    use crate::backend::lanes::{Kernel, LaneJob};
+    use crate::backend::isa::{feature_backend, BlockRun, SingleStream};
     use crate::backend::layout::{mix_of, odd_source_in};
     use crate::spec::{rot, C240, T1_FIRST};
 
-    /// Proof that this CPU has POWER8 vector instructions.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub(crate) struct Token(());
-
-    impl Isa for Token {
-        const LANES: usize = 2;
-
-        fn detect() -> Option<Token> {
-            power8_vector_detected().then_some(Token(()))
-        }
-
-        /// Out of line, one instance per width, so that callers share it
-        /// (also where POWER8 vectors are the target's baseline, ppc64le).
-        #[inline(never)]
-        fn compress<const W: usize>(
-            self,
-            chain: &mut [u64; W],
-            tweak: &mut [u64; 2],
-            blocks: &[u8],
-            bytes_per_block: u64,
-        ) {
-            let mut words = Words::from_chain(chain);
-            let n = blocks.len() / (8 * W);
-            // SAFETY: the token proves POWER8 vectors; `blocks` holds `n`
-            // whole blocks.
-            unsafe { blocks_power8::<W>(&mut words, tweak, blocks.as_ptr(), n, bytes_per_block) };
-            *chain = words.to_chain();
-        }
-
-        #[inline]
-        fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
-            job.run::<2, _>(Kernel(self, lanes::lanes::<W>))
-        }
+    feature_backend! {
+        /// Proof that this CPU has POWER8 vector instructions.
+        token if power8_vector_detected(), features "power8-vector";
+        single stream Power8;
+        lanes D, 2;
     }
 
     #[cfg(feature = "std")]
@@ -502,18 +473,20 @@ mod imp {
         }
     }
 
-    /// # Safety
-    /// `b` points to `n` blocks of `8 * W` bytes; the CPU has POWER8 vectors.
-    #[target_feature(enable = "power8-vector")]
-    unsafe fn blocks_power8<const W: usize>(
-        words: &mut Words,
-        tweak: &mut [u64; 2],
-        b: *const u8,
-        n: usize,
-        bytes_per_block: u64,
-    ) {
-        // SAFETY: forwarded from the caller; POWER8 vectors are enabled here.
-        unsafe { blocks::<W>(words, tweak, b, n, bytes_per_block) }
+    /// The single-stream block function on the `Words` layout.
+    struct Power8;
+
+    impl SingleStream for Power8 {
+        #[inline(always)]
+        unsafe fn compress<const W: usize>(run: BlockRun<'_, W>) {
+            let mut words = Words::from_chain(run.chain);
+            let n = run.blocks.len() / (8 * W);
+            let start = run.blocks.as_ptr();
+            // SAFETY: the caller's (POWER8 vectors); `blocks` holds `n`
+            // whole blocks.
+            unsafe { blocks::<W>(&mut words, run.tweak, start, n, run.bytes_per_block) };
+            *run.chain = words.to_chain();
+        }
     }
 
     // =======================================================================
@@ -527,44 +500,13 @@ mod imp {
     // =======================================================================
 
     mod lanes {
-        use super::{load_words, Token, D};
-        use crate::backend::isa::Row;
-        use crate::backend::lane_kernel;
-        use crate::backend::lanes::{block_count, LaneState};
+        use super::{load_words, D};
+        use crate::backend::isa::{lanewise, Row};
         use core::intrinsics::simd::{
             simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor,
         };
         use core::mem::transmute;
         use core::simd::Simd;
-
-        /// The multi-lane block function (seam in `backend::lanes`).
-        ///
-        /// # Panics
-        /// If the `blocks` are not all the same whole number of blocks long.
-        pub(super) fn lanes<const W: usize>(
-            _: Token,
-            state: &mut LaneState<W, 2>,
-            blocks: [&[u8]; 2],
-            bytes_per_block: [u64; 2],
-        ) {
-            let n = block_count::<W, 2>(&blocks);
-            // SAFETY: the token proves POWER8 vectors; every lane holds `n`
-            // whole blocks.
-            unsafe { lanes_power8::<W>(state, &blocks, &bytes_per_block, n) }
-        }
-
-        /// # Safety
-        /// The CPU has POWER8 vectors; every `blocks[i]` holds `n` blocks.
-        #[target_feature(enable = "power8-vector")]
-        unsafe fn lanes_power8<const W: usize>(
-            state: &mut LaneState<W, 2>,
-            blocks: &[&[u8]; 2],
-            bytes_per_block: &[u64; 2],
-            n: usize,
-        ) {
-            // SAFETY: the caller's.
-            unsafe { lane_kernel::blocks::<D, 2, W>(state, blocks, bytes_per_block, n) }
-        }
 
         // SAFETY (every `unsafe` block in this impl): the trait's contract,
         // the CPU has POWER8 vectors; loads and stores stay within the
@@ -574,19 +516,8 @@ mod imp {
             unsafe fn splat(v: u64) -> Self {
                 unsafe { transmute([v, v]) }
             }
-            /// `vaddudm`.
-            #[inline(always)]
-            unsafe fn add(self, b: Self) -> Self {
-                unsafe { simd_add(self, b) }
-            }
-            #[inline(always)]
-            unsafe fn xor(self, b: Self) -> Self {
-                unsafe { simd_xor(self, b) }
-            }
-            #[inline(always)]
-            unsafe fn and(self, b: Self) -> Self {
-                unsafe { simd_and(self, b) }
-            }
+            // `vaddudm`, `xxlxor`, `xxland`.
+            lanewise! { add = simd_add, xor = simd_xor, and = simd_and }
             /// One `vrld`: a funnel shift of a word with itself is a rotation.
             #[inline(always)]
             unsafe fn rol(self, r: u32) -> Self {

@@ -12,7 +12,7 @@
 //! and rotates, which on this core is worth 7 % for Skein-256 (see the
 //! generator for the numbers).
 
-use crate::backend::isa::{width, Isa};
+use crate::backend::isa::{width, BlockRun, Isa};
 
 include!("asm_generated.rs");
 
@@ -26,17 +26,12 @@ impl Isa for Token {
     }
 
     #[inline]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
+    fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
+        let (tweak, blocks, step) = (run.tweak, run.blocks, run.bytes_per_block);
         match W {
-            4 => ubi_256(width(chain), tweak, blocks, bytes_per_block),
-            8 => ubi_512(width(chain), tweak, blocks, bytes_per_block),
-            _ => ubi_1024(width(chain), tweak, blocks, bytes_per_block),
+            4 => ubi_256(width(run.chain), tweak, blocks, step),
+            8 => ubi_512(width(run.chain), tweak, blocks, step),
+            _ => ubi_1024(width(run.chain), tweak, blocks, step),
         }
     }
 }
@@ -134,7 +129,12 @@ mod tests {
                         let (mut c1, mut t1) = (chain0, tweak);
                         let (mut c2, mut t2) = (chain0, tweak);
                         portable::compress::<W>(&mut c1, &mut t1, blocks, bpb);
-                        token.compress::<W>(&mut c2, &mut t2, blocks, bpb);
+                        token.compress::<W>(BlockRun {
+                            chain: &mut c2,
+                            tweak: &mut t2,
+                            blocks,
+                            bytes_per_block: bpb,
+                        });
                         assert_eq!(
                             (c1, t1),
                             (c2, t2),

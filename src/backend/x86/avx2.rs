@@ -4,17 +4,18 @@
 //! for Skein-1024 (whose odd permutations happen to swap the two registers
 //! and shuffle within each, so no blends are needed).
 
-use super::engine::{compress, Half};
-use crate::backend::isa::{width, Isa, Pair, Row};
-use crate::backend::lane_kernel;
-use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
+use super::engine::{register_half, EvenOdd, Half};
+use crate::backend::isa::{feature_backend, lanewise, register_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
 
-/// Proof that this CPU has AVX2 (and the OS saves ymm state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Token(());
+feature_backend! {
+    /// Proof that this CPU has AVX2 (and the OS saves ymm state).
+    token if avx2_cpuid::get(), features "avx2";
+    single stream EvenOdd<X2, X4, X8>;
+    lanes __m256i, 4, interleaved;
+}
 
 /// Two lanes (Skein-256 half state).
 #[derive(Clone, Copy)]
@@ -69,29 +70,13 @@ unsafe fn permute256(v: __m256i, i: &[usize]) -> __m256i {
 }
 
 impl Half for X2 {
-    const WORDS: usize = 2;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 2);
-        // SAFETY: two readable words, unaligned load.
-        X2(unsafe { _mm_loadu_si128(words.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 2);
-        // SAFETY: two writable words, unaligned store.
-        unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        X2(unsafe { _mm_add_epi64(self.0, o.0) })
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        X2(unsafe { _mm_xor_si128(self.0, o.0) })
-    }
+    register_half!(
+        2,
+        load = _mm_loadu_si128,
+        store = _mm_storeu_si128,
+        add = _mm_add_epi64,
+        xor = _mm_xor_si128
+    );
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
@@ -116,29 +101,13 @@ impl Half for X2 {
 }
 
 impl Half for X4 {
-    const WORDS: usize = 4;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 4);
-        // SAFETY: four readable words, unaligned load.
-        X4(unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 4);
-        // SAFETY: four writable words, unaligned store.
-        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        X4(unsafe { _mm256_add_epi64(self.0, o.0) })
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        X4(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
+    register_half!(
+        4,
+        load = _mm256_loadu_si256,
+        store = _mm256_storeu_si256,
+        add = _mm256_add_epi64,
+        xor = _mm256_xor_si256
+    );
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
@@ -226,84 +195,6 @@ unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
     }
 }
 
-impl Isa for Token {
-    const LANES: usize = 4;
-    const INTERLEAVED: bool = true;
-
-    fn detect() -> Option<Token> {
-        avx2_cpuid::get().then_some(Token(()))
-    }
-
-    #[inline]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        // SAFETY: a Token exists only if detection found AVX2.
-        unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
-    }
-
-    #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
-        if two {
-            job.run::<8, _>(Kernel(self, lanes::<Pair<__m256i, 4>, 8, W>))
-        } else {
-            job.run::<4, _>(Kernel(self, lanes::<__m256i, 4, W>))
-        }
-    }
-}
-
-/// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn single_stream<const W: usize>(
-    chain: &mut [u64; W],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target features are the ones the halves use;
-    // each arm is the one whose width is W.
-    unsafe {
-        match W {
-            4 => compress::<X2, 4>(width(chain), tweak, blocks, bytes_per_block),
-            8 => compress::<X4, 8>(width(chain), tweak, blocks, bytes_per_block),
-            _ => compress::<X8, 16>(width(chain), tweak, blocks, bytes_per_block),
-        }
-    }
-}
-
-/// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
-///
-/// # Panics
-/// If the `blocks` are not all the same whole number of blocks long.
-fn lanes<R: Row<L>, const L: usize, const W: usize>(
-    _: Token,
-    state: &mut LaneState<W, L>,
-    blocks: [&[u8]; L],
-    bytes_per_block: [u64; L],
-) {
-    let n = block_count::<W, L>(&blocks);
-    // SAFETY: the token proves AVX2; every lane holds `n` whole blocks.
-    unsafe { lanes_avx2::<R, L, W>(state, &blocks, &bytes_per_block, n) }
-}
-
-/// # Safety
-/// The CPU has AVX2; every `blocks[i]` holds `n` blocks.
-#[target_feature(enable = "avx2")]
-unsafe fn lanes_avx2<R: Row<L>, const L: usize, const W: usize>(
-    state: &mut LaneState<W, L>,
-    blocks: &[&[u8]; L],
-    bytes_per_block: &[u64; L],
-    n: usize,
-) {
-    // SAFETY: the caller's.
-    unsafe { lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n) }
-}
-
 // ===========================================================================
 // Multi-lane kernel: 4 computations at once, one per 64-bit lane.
 // ===========================================================================
@@ -319,22 +210,8 @@ unsafe fn lanes_avx2<R: Row<L>, const L: usize, const W: usize>(
 // SAFETY (every `unsafe` block in this impl): the trait's contract, the
 // CPU has AVX2; loads and stores stay within the arrays they are given.
 impl Row<4> for __m256i {
-    #[inline(always)]
-    unsafe fn splat(v: u64) -> Self {
-        unsafe { _mm256_set1_epi64x(v as i64) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, b: Self) -> Self {
-        unsafe { _mm256_add_epi64(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, b: Self) -> Self {
-        unsafe { _mm256_xor_si256(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, b: Self) -> Self {
-        unsafe { _mm256_and_si256(self, b) }
-    }
+    register_row! { 4, splat = _mm256_set1_epi64x, load = _mm256_loadu_si256, store = _mm256_storeu_si256 }
+    lanewise! { add = _mm256_add_epi64, xor = _mm256_xor_si256, and = _mm256_and_si256 }
     /// Multiples of 8 are one byte shuffle, the others two shifts and an
     /// or (docs/x86-64.md: why not a byte shuffle for 8k + 1 too).
     #[inline(always)]
@@ -369,14 +246,6 @@ impl Row<4> for __m256i {
             );
             (sum, _mm256_add_epi64(t1, _mm256_srli_epi64::<63>(carry)))
         }
-    }
-    #[inline(always)]
-    unsafe fn load_row(row: &[u64; 4]) -> Self {
-        unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store_row(self, row: &mut [u64; 4]) {
-        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), self) }
     }
     /// 4x4 transposes of each 32-byte quarter of the block.
     #[inline(always)]

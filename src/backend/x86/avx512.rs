@@ -3,17 +3,18 @@
 //! state is one register: xmm for Skein-256, ymm for Skein-512 (VL forms),
 //! zmm for Skein-1024, so a round is four instructions.
 
-use super::engine::{compress, Half};
-use crate::backend::isa::{width, Isa, Pair, Row};
-use crate::backend::lane_kernel;
-use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
+use super::engine::{register_half, EvenOdd, Half};
+use crate::backend::isa::{feature_backend, lanewise, register_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
 
-/// Proof that this CPU has AVX-512F and AVX-512VL (and the OS saves zmm state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Token(());
+feature_backend! {
+    /// Proof that this CPU has AVX-512F and AVX-512VL (and the OS saves zmm state).
+    token if avx512_cpuid::get(), features "avx512f,avx512vl";
+    single stream EvenOdd<X2, X4, X8>;
+    lanes __m512i, 8, interleaved;
+}
 
 /// Two lanes (Skein-256 half state).
 #[derive(Clone, Copy)]
@@ -26,29 +27,13 @@ struct X4(__m256i);
 struct X8(__m512i);
 
 impl Half for X2 {
-    const WORDS: usize = 2;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 2);
-        // SAFETY: two readable words, unaligned load.
-        X2(unsafe { _mm_loadu_si128(words.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 2);
-        // SAFETY: two writable words, unaligned store.
-        unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X2(_mm_add_epi64(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X2(_mm_xor_si128(self.0, o.0)) }
-    }
+    register_half!(
+        2,
+        load = _mm_loadu_si128,
+        store = _mm_storeu_si128,
+        add = _mm_add_epi64,
+        xor = _mm_xor_si128
+    );
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
@@ -73,29 +58,13 @@ impl Half for X2 {
 }
 
 impl Half for X4 {
-    const WORDS: usize = 4;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 4);
-        // SAFETY: four readable words, unaligned load.
-        X4(unsafe { _mm256_loadu_si256(words.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 4);
-        // SAFETY: four writable words, unaligned store.
-        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X4(_mm256_add_epi64(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X4(_mm256_xor_si256(self.0, o.0)) }
-    }
+    register_half!(
+        4,
+        load = _mm256_loadu_si256,
+        store = _mm256_storeu_si256,
+        add = _mm256_add_epi64,
+        xor = _mm256_xor_si256
+    );
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
@@ -123,29 +92,13 @@ impl Half for X4 {
 }
 
 impl Half for X8 {
-    const WORDS: usize = 8;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 8);
-        // SAFETY: eight readable words, unaligned load.
-        X8(unsafe { _mm512_loadu_si512(words.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 8);
-        // SAFETY: eight writable words, unaligned store.
-        unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X8(_mm512_add_epi64(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe { X8(_mm512_xor_si512(self.0, o.0)) }
-    }
+    register_half!(
+        8,
+        load = _mm512_loadu_si512,
+        store = _mm512_storeu_si512,
+        add = _mm512_add_epi64,
+        xor = _mm512_xor_si512
+    );
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: `Half` is used only under this backend's token.
@@ -180,84 +133,6 @@ impl Half for X8 {
             X8(_mm512_permutexvar_epi64(index, self.0))
         }
     }
-}
-
-impl Isa for Token {
-    const LANES: usize = 8;
-    const INTERLEAVED: bool = true;
-
-    fn detect() -> Option<Token> {
-        avx512_cpuid::get().then_some(Token(()))
-    }
-
-    #[inline]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        // SAFETY: a Token exists only if detection found AVX-512F and VL.
-        unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
-    }
-
-    #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
-        if two {
-            job.run::<16, _>(Kernel(self, lanes::<Pair<__m512i, 8>, 16, W>))
-        } else {
-            job.run::<8, _>(Kernel(self, lanes::<__m512i, 8, W>))
-        }
-    }
-}
-
-/// # Safety
-/// The CPU has AVX-512F and VL.
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn single_stream<const W: usize>(
-    chain: &mut [u64; W],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: this function's target features are the ones the halves use;
-    // each arm is the one whose width is W.
-    unsafe {
-        match W {
-            4 => compress::<X2, 4>(width(chain), tweak, blocks, bytes_per_block),
-            8 => compress::<X4, 8>(width(chain), tweak, blocks, bytes_per_block),
-            _ => compress::<X8, 16>(width(chain), tweak, blocks, bytes_per_block),
-        }
-    }
-}
-
-/// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
-///
-/// # Panics
-/// If the `blocks` are not all the same whole number of blocks long.
-fn lanes<R: Row<L>, const L: usize, const W: usize>(
-    _: Token,
-    state: &mut LaneState<W, L>,
-    blocks: [&[u8]; L],
-    bytes_per_block: [u64; L],
-) {
-    let n = block_count::<W, L>(&blocks);
-    // SAFETY: the token proves AVX-512F and VL; every lane holds `n` whole blocks.
-    unsafe { lanes_avx512::<R, L, W>(state, &blocks, &bytes_per_block, n) }
-}
-
-/// # Safety
-/// The CPU has AVX-512F and VL; every `blocks[i]` holds `n` blocks.
-#[target_feature(enable = "avx512f")]
-unsafe fn lanes_avx512<R: Row<L>, const L: usize, const W: usize>(
-    state: &mut LaneState<W, L>,
-    blocks: &[&[u8]; L],
-    bytes_per_block: &[u64; L],
-    n: usize,
-) {
-    // SAFETY: the caller's.
-    unsafe { lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n) }
 }
 
 // ===========================================================================
@@ -311,22 +186,8 @@ fn transpose8(r: [__m512i; 8]) -> [__m512i; 8] {
 // SAFETY (every `unsafe` block in this impl): the trait's contract, the
 // CPU has AVX-512F; loads and stores stay within the arrays they are given.
 impl Row<8> for __m512i {
-    #[inline(always)]
-    unsafe fn splat(v: u64) -> Self {
-        unsafe { _mm512_set1_epi64(v as i64) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, b: Self) -> Self {
-        unsafe { _mm512_add_epi64(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, b: Self) -> Self {
-        unsafe { _mm512_xor_si512(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, b: Self) -> Self {
-        unsafe { _mm512_and_si512(self, b) }
-    }
+    register_row! { 8, splat = _mm512_set1_epi64, load = _mm512_loadu_si512, store = _mm512_storeu_si512 }
+    lanewise! { add = _mm512_add_epi64, xor = _mm512_xor_si512, and = _mm512_and_si512 }
     /// With `r` a constant after inlining, a single vprolq with an immediate.
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
@@ -342,14 +203,6 @@ impl Row<8> for __m512i {
                 _mm512_mask_add_epi64(t1, carry, t1, _mm512_set1_epi64(1)),
             )
         }
-    }
-    #[inline(always)]
-    unsafe fn load_row(row: &[u64; 8]) -> Self {
-        unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store_row(self, row: &mut [u64; 8]) {
-        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), self) }
     }
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 8], offset: usize) -> [Self; W] {

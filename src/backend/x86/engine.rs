@@ -20,8 +20,10 @@
 //! subkey s are each one unaligned load at a compile-time offset. The tweak
 //! words and the subkey number are added from small per-block vectors.
 
+use crate::backend::isa::{width, BlockRun, SingleStream};
 use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
 use crate::spec::{C240, T1_FIRST};
+use core::marker::PhantomData;
 
 /// Half of a Threefish state (W/2 words) in some vector registers.
 ///
@@ -127,12 +129,72 @@ unsafe fn eight_rounds<H: Half, const W: usize, const S: usize>(
     }
 }
 
+/// `WORDS`, `load`, `store`, `add` and `xor` of a [`Half`] that is one
+/// register (a tuple struct around it) of `$words` lanes, written once
+/// (inside the `impl Half`); the unaligned load and store intrinsics and
+/// the lane-wise add and xor are the arguments.
+macro_rules! register_half {
+    ($words:literal, load = $load:path, store = $store:path, add = $add:path, xor = $xor:path) => {
+        const WORDS: usize = $words;
+        #[inline(always)]
+        unsafe fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= $words);
+            // SAFETY: the trait's contract; `$words` readable words.
+            Self(unsafe { $load(words.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, words: &mut [u64]) {
+            assert!(words.len() >= $words);
+            // SAFETY: the trait's contract; `$words` writable words.
+            unsafe { $store(words.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        unsafe fn add(self, o: Self) -> Self {
+            // SAFETY: the trait's contract.
+            Self(unsafe { $add(self.0, o.0) })
+        }
+        #[inline(always)]
+        unsafe fn xor(self, o: Self) -> Self {
+            // SAFETY: the trait's contract.
+            Self(unsafe { $xor(self.0, o.0) })
+        }
+    };
+}
+pub(super) use register_half;
+
+/// The single-stream block function of a backend whose halves are `H4`,
+/// `H8` and `H16` for Skein-256, -512 and -1024.
+pub(crate) struct EvenOdd<H4, H8, H16>(PhantomData<(H4, H8, H16)>);
+
+impl<H4: Half, H8: Half, H16: Half> SingleStream for EvenOdd<H4, H8, H16> {
+    #[inline(always)]
+    unsafe fn compress<const W: usize>(run: BlockRun<'_, W>) {
+        // SAFETY: the caller's; each arm is the one whose width is W.
+        unsafe {
+            match W {
+                4 => {
+                    compress::<H4, 4>(width(run.chain), run.tweak, run.blocks, run.bytes_per_block)
+                }
+                8 => {
+                    compress::<H8, 8>(width(run.chain), run.tweak, run.blocks, run.bytes_per_block)
+                }
+                _ => compress::<H16, 16>(
+                    width(run.chain),
+                    run.tweak,
+                    run.blocks,
+                    run.bytes_per_block,
+                ),
+            }
+        }
+    }
+}
+
 /// The block function of `portable::compress`, on the even/odd layout.
 ///
 /// # Safety
 /// The CPU must support the instructions `H` uses; `H::WORDS == W / 2`.
 #[inline(always)]
-pub(crate) unsafe fn compress<H: Half, const W: usize>(
+unsafe fn compress<H: Half, const W: usize>(
     chain: &mut [u64; W],
     tweak: &mut [u64; 2],
     blocks: &[u8],

@@ -4,17 +4,18 @@
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
 //! permutation is one `pshufd` or `shufpd` per register.
 
-use super::engine::{compress, Half};
-use crate::backend::isa::{width, Isa, Pair, Row};
-use crate::backend::lane_kernel;
-use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
+use super::engine::{EvenOdd, Half};
+use crate::backend::isa::{feature_backend, lanewise, register_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(sse2_cpuid, "sse2");
 
-/// Proof that this CPU has SSE2 (always true on x86-64; kept for symmetry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Token(());
+feature_backend! {
+    /// Proof that this CPU has SSE2 (always true on x86-64; kept for symmetry).
+    token if sse2_cpuid::get(), features "sse2";
+    single stream EvenOdd<Regs<1>, Regs<2>, Regs<4>>;
+    lanes __m128i, 2, interleaved;
+}
 
 /// `2 * K` lanes in `K` xmm registers.
 #[derive(Clone, Copy)]
@@ -132,87 +133,6 @@ impl<const K: usize> Half for Regs<K> {
     }
 }
 
-impl Isa for Token {
-    const LANES: usize = 2;
-    const INTERLEAVED: bool = true;
-
-    fn detect() -> Option<Token> {
-        sse2_cpuid::get().then_some(Token(()))
-    }
-
-    #[inline]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        // SAFETY: a Token exists only if detection found SSE2.
-        unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
-    }
-
-    #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
-        if two {
-            job.run::<4, _>(Kernel(self, lanes::<Pair<__m128i, 2>, 4, W>))
-        } else {
-            job.run::<2, _>(Kernel(self, lanes::<__m128i, 2, W>))
-        }
-    }
-}
-
-/// Out of line, one instance per width: SSE2 is the x86-64 baseline, so
-/// without this every caller would get its own copy.
-///
-/// # Safety
-/// The CPU has SSE2.
-#[target_feature(enable = "sse2")]
-#[inline(never)]
-unsafe fn single_stream<const W: usize>(
-    chain: &mut [u64; W],
-    tweak: &mut [u64; 2],
-    blocks: &[u8],
-    bytes_per_block: u64,
-) {
-    // SAFETY: `Regs` uses SSE2 only; each arm is the one whose width is W.
-    unsafe {
-        match W {
-            4 => compress::<Regs<1>, 4>(width(chain), tweak, blocks, bytes_per_block),
-            8 => compress::<Regs<2>, 8>(width(chain), tweak, blocks, bytes_per_block),
-            _ => compress::<Regs<4>, 16>(width(chain), tweak, blocks, bytes_per_block),
-        }
-    }
-}
-
-/// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
-///
-/// # Panics
-/// If the `blocks` are not all the same whole number of blocks long.
-fn lanes<R: Row<L>, const L: usize, const W: usize>(
-    _: Token,
-    state: &mut LaneState<W, L>,
-    blocks: [&[u8]; L],
-    bytes_per_block: [u64; L],
-) {
-    let n = block_count::<W, L>(&blocks);
-    // SAFETY: the token proves SSE2; every lane holds `n` whole blocks.
-    unsafe { lanes_sse2::<R, L, W>(state, &blocks, &bytes_per_block, n) }
-}
-
-/// # Safety
-/// The CPU has SSE2; every `blocks[i]` holds `n` blocks.
-#[target_feature(enable = "sse2")]
-unsafe fn lanes_sse2<R: Row<L>, const L: usize, const W: usize>(
-    state: &mut LaneState<W, L>,
-    blocks: &[&[u8]; L],
-    bytes_per_block: &[u64; L],
-    n: usize,
-) {
-    // SAFETY: the caller's.
-    unsafe { lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n) }
-}
-
 // ===========================================================================
 // Multi-lane kernel: 2 computations at once, one per 64-bit lane.
 // ===========================================================================
@@ -224,22 +144,8 @@ unsafe fn lanes_sse2<R: Row<L>, const L: usize, const W: usize>(
 // SAFETY (every `unsafe` block in this impl): the trait's contract, the
 // CPU has SSE2; loads and stores stay within the arrays they are given.
 impl Row<2> for __m128i {
-    #[inline(always)]
-    unsafe fn splat(v: u64) -> Self {
-        unsafe { _mm_set1_epi64x(v as i64) }
-    }
-    #[inline(always)]
-    unsafe fn add(self, b: Self) -> Self {
-        unsafe { _mm_add_epi64(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, b: Self) -> Self {
-        unsafe { _mm_xor_si128(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, b: Self) -> Self {
-        unsafe { _mm_and_si128(self, b) }
-    }
+    register_row! { 2, splat = _mm_set1_epi64x, load = _mm_loadu_si128, store = _mm_storeu_si128 }
+    lanewise! { add = _mm_add_epi64, xor = _mm_xor_si128, and = _mm_and_si128 }
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
         unsafe {
@@ -263,14 +169,6 @@ impl Row<2> for __m128i {
             );
             (sum, _mm_add_epi64(t1, _mm_srli_epi64::<63>(carry)))
         }
-    }
-    #[inline(always)]
-    unsafe fn load_row(row: &[u64; 2]) -> Self {
-        unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store_row(self, row: &mut [u64; 2]) {
-        unsafe { _mm_storeu_si128(row.as_mut_ptr().cast(), self) }
     }
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {

@@ -9,8 +9,7 @@
 
 use super::vector::*;
 use super::Token;
-use crate::backend::isa::{Isa, Row};
-use crate::backend::lane_kernel;
+use crate::backend::isa::{lane_entry, BlockRun, Isa, Row};
 use crate::backend::lanes::{block_count, LaneState};
 use core::intrinsics::simd::{simd_add, simd_and, simd_shl, simd_shuffle, simd_xor};
 use core::mem::transmute;
@@ -35,7 +34,7 @@ pub(super) fn compress_lanes<const W: usize>(
     let n = block_count::<W, 4>(&blocks);
     if W == 4 {
         // SAFETY: the token proves AltiVec; every lane holds `n` whole blocks.
-        return unsafe { lanes_altivec::<W>(state, &blocks, &bytes_per_block, n) };
+        return unsafe { lanes_altivec::<Halves, 4, W>(state, &blocks, &bytes_per_block, n) };
     }
     let mut words = [0u64; W];
     for (lane, (block, step)) in blocks.iter().zip(bytes_per_block).enumerate() {
@@ -43,28 +42,18 @@ pub(super) fn compress_lanes<const W: usize>(
             *w = state.chain[j][lane];
         }
         let mut tweak = [state.tweak[0][lane], state.tweak[1][lane]];
-        if let Ok(chain) = <&mut [u64; 8]>::try_from(&mut words[..]) {
-            token.compress::<8>(chain, &mut tweak, block, step);
-        } else if let Ok(chain) = <&mut [u64; 16]>::try_from(&mut words[..]) {
-            token.compress::<16>(chain, &mut tweak, block, step);
-        }
+        token.compress::<W>(BlockRun {
+            chain: &mut words,
+            tweak: &mut tweak,
+            blocks: block,
+            bytes_per_block: step,
+        });
         state.load(lane, &words, tweak);
     }
     zeroize::Zeroize::zeroize(&mut words);
 }
 
-/// # Safety
-/// The CPU has AltiVec; every `blocks[i]` holds `n` blocks.
-#[target_feature(enable = "altivec")]
-unsafe fn lanes_altivec<const W: usize>(
-    state: &mut LaneState<W, 4>,
-    blocks: &[&[u8]; 4],
-    bytes_per_block: &[u64; 4],
-    n: usize,
-) {
-    // SAFETY: the caller's.
-    unsafe { lane_kernel::blocks::<Halves, 4, W>(state, blocks, bytes_per_block, n) }
-}
+lane_entry!(lanes_altivec, "altivec");
 
 /// Word `j` of four computations: high halves in `h`, low halves in `l`.
 #[derive(Clone, Copy)]

@@ -59,7 +59,7 @@ mod pair;
 mod split;
 mod vector;
 
-use crate::backend::isa::{width, Isa};
+use crate::backend::isa::{width, BlockRun, Isa};
 use crate::backend::lanes::{Kernel, LaneJob};
 use pair::{pair_blocks_256, pair_from_words, pair_to_words};
 use split::{split_blocks_altivec, split_from_words, split_to_words};
@@ -78,26 +78,19 @@ impl Isa for Token {
     /// Out of line, one instance per width, so that callers share it (also
     /// where AltiVec is the target's baseline, ppc64le).
     #[inline(never)]
-    fn compress<const W: usize>(
-        self,
-        chain: &mut [u64; W],
-        tweak: &mut [u64; 2],
-        blocks: &[u8],
-        bytes_per_block: u64,
-    ) {
-        let n = blocks.len() / (8 * W);
+    fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
+        let (chain, tweak, step) = (run.chain, run.tweak, run.bytes_per_block);
+        let (start, n) = (run.blocks.as_ptr(), run.blocks.len() / (8 * W));
         if W == 4 {
             let chain = width::<W, 4>(chain);
             let mut lanes = pair_from_words(chain);
             // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
-            unsafe { pair_blocks_256(&mut lanes, tweak, blocks.as_ptr(), n, bytes_per_block) };
+            unsafe { pair_blocks_256(&mut lanes, tweak, start, n, step) };
             *chain = pair_to_words(&lanes);
         } else {
             let mut lanes = split_from_words(chain);
             // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
-            unsafe {
-                split_blocks_altivec::<W>(&mut lanes, tweak, blocks.as_ptr(), n, bytes_per_block)
-            };
+            unsafe { split_blocks_altivec::<W>(&mut lanes, tweak, start, n, step) };
             *chain = split_to_words(&lanes);
         }
     }
