@@ -225,11 +225,70 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
     lasts.zeroize();
 }
 
+/// The lane-kernel check the scheduler's tests and the NEON kernels' tests
+/// share (test-only).
 #[cfg(test)]
-pub(crate) mod tests {
+pub(crate) mod kernel_check {
+    use crate::backend::lanes::{LaneJob, LaneKernel, LaneState};
+    use crate::backend::portable;
+    use crate::spec::T1_FIRST;
+    use rand::{Rng, SeedableRng};
+
+    /// Every kernel this CPU runs, straight against `portable::compress`
+    /// lane by lane: random chains, tweaks near the carry, per-lane lengths.
+    pub(crate) struct KernelCheck<const W: usize>(pub(crate) u64);
+    impl<const W: usize> LaneJob<W> for KernelCheck<W> {
+        type Output = ();
+        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
+            for n in [1usize, 2, 5] {
+                let mut state = LaneState::<W, L>::new();
+                let mut want = Vec::new();
+                let data: Vec<Vec<u8>> = (0..L)
+                    .map(|_| (0..n * 8 * W + 7).map(|_| rng.gen()).collect())
+                    .collect();
+                let mut bytes_per_block = [0u64; L];
+                for i in 0..L {
+                    let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                    let tweak = [
+                        u64::MAX - rng.gen_range(0..3 * 8 * W as u64),
+                        rng.gen::<u64>() | T1_FIRST,
+                    ];
+                    bytes_per_block[i] =
+                        [8 * W as u64, rng.gen_range(1..=8 * W as u64), rng.gen()][i % 3];
+                    state.load(i, &chain, tweak);
+                    let (mut c, mut t) = (chain, tweak);
+                    let offset = i % 8; // unaligned
+                    portable::compress::<W>(
+                        &mut c,
+                        &mut t,
+                        &data[i][offset..offset + n * 8 * W],
+                        bytes_per_block[i],
+                    );
+                    want.push((c, t));
+                }
+                let blocks: [&[u8]; L] =
+                    core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
+                kernel.compress(&mut state, blocks, bytes_per_block);
+                for (i, (c, t)) in want.iter().enumerate() {
+                    assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
+                    assert_eq!(
+                        [state.tweak[0][i], state.tweak[1][i]],
+                        *t,
+                        "W={W} L={L} n={n} lane {i} tweak"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel_check::KernelCheck;
     use super::*;
-    use crate::backend::{portable, portable_lanes};
-    use crate::spec::{types, T1_FIRST};
+    use crate::backend::portable_lanes;
+    use crate::spec::types;
     use crate::ubi::{output_on_lanes, output_sequential, start_tweak};
     use crate::{Backend, Platform};
     use alloc::vec::Vec;
@@ -320,54 +379,6 @@ pub(crate) mod tests {
         scheduler_matches::<8, 8>(5);
         scheduler_matches::<16, 5>(6);
         scheduler_matches::<16, 8>(7);
-    }
-
-    /// Every kernel this CPU runs, straight against `portable::compress`
-    /// lane by lane: random chains, tweaks near the carry, per-lane lengths.
-    pub(crate) struct KernelCheck<const W: usize>(pub(crate) u64);
-    impl<const W: usize> LaneJob<W> for KernelCheck<W> {
-        type Output = ();
-        fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
-            for n in [1usize, 2, 5] {
-                let mut state = LaneState::<W, L>::new();
-                let mut want = Vec::new();
-                let data: Vec<Vec<u8>> = (0..L)
-                    .map(|_| (0..n * 8 * W + 7).map(|_| rng.gen()).collect())
-                    .collect();
-                let mut bytes_per_block = [0u64; L];
-                for i in 0..L {
-                    let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
-                    let tweak = [
-                        u64::MAX - rng.gen_range(0..3 * 8 * W as u64),
-                        rng.gen::<u64>() | T1_FIRST,
-                    ];
-                    bytes_per_block[i] =
-                        [8 * W as u64, rng.gen_range(1..=8 * W as u64), rng.gen()][i % 3];
-                    state.load(i, &chain, tweak);
-                    let (mut c, mut t) = (chain, tweak);
-                    let offset = i % 8; // unaligned
-                    portable::compress::<W>(
-                        &mut c,
-                        &mut t,
-                        &data[i][offset..offset + n * 8 * W],
-                        bytes_per_block[i],
-                    );
-                    want.push((c, t));
-                }
-                let blocks: [&[u8]; L] =
-                    core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
-                kernel.compress(&mut state, blocks, bytes_per_block);
-                for (i, (c, t)) in want.iter().enumerate() {
-                    assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
-                    assert_eq!(
-                        [state.tweak[0][i], state.tweak[1][i]],
-                        *t,
-                        "W={W} L={L} n={n} lane {i} tweak"
-                    );
-                }
-            }
-        }
     }
 
     /// `output_on_lanes` on `lanes` against the single-stream output stage,

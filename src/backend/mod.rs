@@ -14,6 +14,7 @@
 #[cfg(skein_simd_aarch64)]
 mod aarch64;
 mod choice;
+mod feature_glue;
 mod form;
 pub(crate) mod isa;
 #[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_powerpc))]

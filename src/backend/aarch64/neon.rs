@@ -23,7 +23,8 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use crate::backend::isa::{lane_entry, BlockRun, Isa, Row};
+use crate::backend::feature_glue::lane_entry;
+use crate::backend::isa::{BlockRun, Isa, Row};
 use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
 use crate::backend::portable;
 use core::arch::aarch64::*;
@@ -238,7 +239,7 @@ impl<const XAR: bool> Row<4> for Neon<XAR> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::tests::KernelCheck;
+    use crate::schedule::kernel_check::KernelCheck;
 
     #[test]
     fn both_kernels_match_portable() {

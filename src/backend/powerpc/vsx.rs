@@ -42,7 +42,8 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
-    use crate::backend::isa::{feature_backend, BlockRun, SingleStream};
+    use crate::backend::feature_glue::feature_backend;
+    use crate::backend::isa::{BlockRun, SingleStream};
     use crate::backend::layout::{mix_of, odd_source_in};
     use crate::spec::{rot, C240, T1_FIRST};
 

@@ -5,7 +5,8 @@
 //! and shuffle within each, so no blends are needed).
 
 use super::engine::{register_half, EvenOdd, Half};
-use crate::backend::isa::{feature_backend, lanewise, register_row, Row};
+use crate::backend::feature_glue::feature_backend;
+use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx2_cpuid, "avx2");

@@ -4,7 +4,8 @@
 //! zmm for Skein-1024, so a round is four instructions.
 
 use super::engine::{register_half, EvenOdd, Half};
-use crate::backend::isa::{feature_backend, lanewise, register_row, Row};
+use crate::backend::feature_glue::feature_backend;
+use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");

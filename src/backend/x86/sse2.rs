@@ -5,7 +5,8 @@
 //! permutation is one `pshufd` or `shufpd` per register.
 
 use super::engine::{EvenOdd, Half};
-use crate::backend::isa::{feature_backend, lanewise, register_row, Row};
+use crate::backend::feature_glue::feature_backend;
+use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(sse2_cpuid, "sse2");

@@ -9,7 +9,8 @@
 
 use super::vector::*;
 use super::Token;
-use crate::backend::isa::{lane_entry, BlockRun, Isa, Row};
+use crate::backend::feature_glue::lane_entry;
+use crate::backend::isa::{BlockRun, Isa, Row};
 use crate::backend::lanes::{block_count, LaneState};
 use core::intrinsics::simd::{simd_add, simd_and, simd_shl, simd_shuffle, simd_xor};
 use core::mem::transmute;

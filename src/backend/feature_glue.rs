@@ -1,0 +1,144 @@
+//! The `#[target_feature]` glue of a backend, written once: the entry of a
+//! multi-lane kernel compiled with a backend's features ([`lane_entry!`])
+//! and a whole backend from its token, block function and row type
+//! ([`feature_backend!`]). The traits they implement are in `isa.rs`; the
+//! kernel they compile is `lane_kernel.rs`.
+
+/// The `#[target_feature]` entry of a multi-lane kernel, written once:
+/// `$name::<R, L, W>(state, blocks, bytes_per_block, n)` runs
+/// `lane_kernel::blocks` on rows `R` compiled with `$features`.
+///
+/// # Safety (of the function it writes)
+/// The CPU has `$features`; every `blocks[i]` holds `n` blocks.
+#[cfg_attr(
+    not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
+    allow(unused_macros)
+)]
+macro_rules! lane_entry {
+    ($name:ident, $features:literal) => {
+        /// # Safety
+        #[doc = concat!("The CPU has ", $features, "; every `blocks[i]` holds `n` blocks.")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
+            state: &mut $crate::backend::lanes::LaneState<W, L>,
+            blocks: &[&[u8]; L],
+            bytes_per_block: &[u64; L],
+            n: usize,
+        ) {
+            // SAFETY: the caller's.
+            unsafe {
+                $crate::backend::lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n)
+            }
+        }
+    };
+}
+#[cfg_attr(
+    not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
+    allow(unused_imports)
+)]
+pub(crate) use lane_entry;
+
+/// A backend whose detection token proves one set of target features, with
+/// a [`SingleStream`](super::isa::SingleStream) block function and a multi-lane kernel on one row
+/// type, written once: the `Token` (`$doc` is its documentation), its
+/// [`Isa`](super::isa::Isa) and the `#[target_feature(enable = $features)]` entries that
+/// reach the code. `$detect` must be true only where the CPU (and OS) runs
+/// `$features`: it is what makes the entries sound. `interleaved` adds the
+/// interleaved form of the lane kernel, [`Pair`](super::isa::Pair) of two rows.
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(unused_macros)
+)]
+macro_rules! feature_backend {
+    (
+        $(#[$doc:meta])*
+        token if $detect:expr, features $features:literal;
+        single stream $stream:ty;
+        lanes $row:ty, $lanes:literal $(, $interleaved:ident)?;
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct Token(());
+
+        impl $crate::backend::isa::Isa for Token {
+            const LANES: usize = $lanes;
+            const INTERLEAVED: bool = $crate::backend::feature_glue::feature_backend!(@is $($interleaved)?);
+
+            fn detect() -> Option<Token> {
+                ($detect).then_some(Token(()))
+            }
+
+            #[inline]
+            fn compress<const W: usize>(self, run: $crate::backend::isa::BlockRun<'_, W>) {
+                let $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block } = run;
+                // SAFETY: a Token exists only where detection found the features.
+                unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
+            }
+
+            #[inline]
+            fn run_lanes<const W: usize, J: $crate::backend::lanes::LaneJob<W>>(
+                self,
+                two: bool,
+                job: J,
+            ) -> J::Output {
+                use $crate::backend::lanes::Kernel;
+                let token = self;
+                $crate::backend::feature_glue::feature_backend!(@two two, job, token, $row, $lanes $(, $interleaved)?);
+                job.run::<$lanes, _>(Kernel(token, lanes::<$row, $lanes, W>))
+            }
+        }
+
+        /// The single-stream block function with the token's features. Out
+        /// of line, one instance per width, so that callers share it (also
+        /// where the features are the target's baseline).
+        ///
+        /// # Safety
+        /// The CPU has the features.
+        #[target_feature(enable = $features)]
+        #[inline(never)]
+        unsafe fn single_stream<const W: usize>(
+            chain: &mut [u64; W],
+            tweak: &mut [u64; 2],
+            blocks: &[u8],
+            bytes_per_block: u64,
+        ) {
+            let run = $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block };
+            // SAFETY: the caller's.
+            unsafe { <$stream as $crate::backend::isa::SingleStream>::compress::<W>(run) }
+        }
+
+        /// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
+        ///
+        /// # Panics
+        /// If the `blocks` are not all the same whole number of blocks long.
+        fn lanes<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
+            _: Token,
+            state: &mut $crate::backend::lanes::LaneState<W, L>,
+            blocks: [&[u8]; L],
+            bytes_per_block: [u64; L],
+        ) {
+            let n = $crate::backend::lanes::block_count::<W, L>(&blocks);
+            // SAFETY: the token proves the features; every lane holds `n`
+            // whole blocks.
+            unsafe { lanes_with_features::<R, L, W>(state, &blocks, &bytes_per_block, n) }
+        }
+
+        $crate::backend::feature_glue::lane_entry!(lanes_with_features, $features);
+    };
+    (@is) => { false };
+    (@is interleaved) => { true };
+    (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
+        let _ = $two; // no interleaved form
+    };
+    (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal, interleaved) => {
+        if $two {
+            type Two = $crate::backend::isa::Pair<$row, $lanes>;
+            return $job.run::<{ 2 * $lanes }, _>(Kernel($token, lanes::<Two, { 2 * $lanes }, W>));
+        }
+    };
+}
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(unused_imports)
+)]
+pub(crate) use feature_backend;
