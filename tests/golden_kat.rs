@@ -33,7 +33,7 @@ fn main() {
         }
         all_ok &= failed == 0 && passed == common::GOLDEN_ENTRIES;
     }
-    // The one-shot `digest_into` (no hasher object) on every plain entry:
+    // The one-shot `hash_into` (no hasher object) on every plain entry:
     // no key, no tree, whole bytes of message.
     let (mut passed, mut failed) = (0usize, 0usize);
     for e in entries
@@ -50,10 +50,10 @@ fn main() {
             passed += 1;
         } else {
             failed += 1;
-            eprintln!("[digest_into] mismatch: {}", e.header);
+            eprintln!("[hash_into] mismatch: {}", e.header);
         }
     }
-    println!("[digest_into] golden KAT (plain entries): {passed} passed, {failed} failed");
+    println!("[hash_into] golden KAT (plain entries): {passed} passed, {failed} failed");
     all_ok &= failed == 0 && passed > 0;
     if !all_ok {
         eprintln!(
