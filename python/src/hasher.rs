@@ -336,12 +336,12 @@ impl Skein {
 }
 
 /// A `digest(start, stop)` bound, read as pyskein reads it (the `K` format
-/// of `PyArg_ParseTuple`, `PyLong_AsUnsignedLongLongMask`): an `int` (or
-/// `bool`, or any int subclass), its own value taken modulo 2**64; any other
-/// type, even one with `__index__`, is a `TypeError` naming the argument by
-/// its position (1 or 2). No method of a subclass runs: `operator.index`
-/// gives an int's value as an exact `int` without calling `__index__`, and
-/// the modulo is the exact `int`'s own `&`.
+/// of `PyArg_ParseTuple`): an `int` (or `bool`, or any int subclass), its own
+/// value taken modulo 2**64; any other type, even one with `__index__`, is a
+/// `TypeError` naming the argument by its position (1 or 2). No method of a
+/// subclass runs: `PyLong_AsUnsignedLongLongMask`, pyskein's own call, reads
+/// an int's value directly (`operator.index` and `&` would call a subclass's
+/// `__and__` on Python 3.9, where `index` returns the subclass object).
 fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
     if !v.is_instance_of::<PyInt>() {
         let type_name = if v.is_none() {
@@ -353,10 +353,17 @@ fn digest_bound(v: &Bound<'_, PyAny>, position: usize) -> PyResult<u64> {
             "digest() argument {position} must be int, not {type_name}"
         )));
     }
-    let exact = v.py().import("operator")?.call_method1("index", (v,))?;
-    debug_assert!(exact.is_exact_instance_of::<PyInt>());
-    // `int & (2**64 - 1)`: the value modulo 2**64, negative ones included.
-    exact.bitand(u64::MAX)?.extract()
+    // SAFETY: `v` is a live int object (checked above) and we hold the GIL;
+    // the call only reads it.
+    let value = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLongMask(v.as_ptr()) };
+    // An int cannot fail here, but the C API's error signal is -1 (u64::MAX)
+    // with an exception set.
+    if value == u64::MAX {
+        if let Some(err) = PyErr::take(v.py()) {
+            return Err(err);
+        }
+    }
+    Ok(value)
 }
 
 #[pymethods]
