@@ -326,6 +326,59 @@ pub fn line_end(zero: bool) -> u8 {
 // The longest output, in bytes, fits a 32-bit `usize` (and its hex too).
 const _: () = assert!(2 * (MAX_OUTPUT_BITS / 8) <= u32::MAX as u64);
 
+/// The man page and the shell completions, generated from [`Args`]: kept in
+/// the repository (doc/, completions/) so that packagers need no build step,
+/// and checked against this definition by the test below.
+#[cfg(test)]
+mod generated {
+    use super::Args;
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    use std::path::{Path, PathBuf};
+
+    /// Each generated file: its path under the package and its contents.
+    fn files() -> Vec<(PathBuf, Vec<u8>)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut man = Vec::new();
+        clap_mangen::Man::new(Args::command())
+            .render(&mut man)
+            .expect("rendering to memory cannot fail");
+        let mut files = vec![(dir.join("doc/skeinsum.1"), man)];
+        for (shell, name) in [
+            (Shell::Bash, "skeinsum.bash"),
+            (Shell::Zsh, "_skeinsum"),
+            (Shell::Fish, "skeinsum.fish"),
+        ] {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "skeinsum", &mut script);
+            files.push((dir.join("completions").join(name), script));
+        }
+        files
+    }
+
+    /// The committed man page and completions are what the current options
+    /// give. `SKEINSUM_REGENERATE=1 cargo test -p skeinsum --lib generated`
+    /// rewrites them.
+    #[test]
+    fn man_page_and_completions_are_current() {
+        let regenerate = std::env::var_os("SKEINSUM_REGENERATE").is_some_and(|v| v == "1");
+        let mut stale = Vec::new();
+        for (path, want) in files() {
+            if regenerate {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &want).unwrap();
+            } else if std::fs::read(&path).ok().as_deref() != Some(&want[..]) {
+                stale.push(path.display().to_string());
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "not what the clap definition gives (run SKEINSUM_REGENERATE=1 cargo test -p skeinsum --lib generated): {}",
+            stale.join(", ")
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

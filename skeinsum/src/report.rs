@@ -131,8 +131,9 @@ impl Output {
         closed_at_start(1).map_err(|e| self.failed(e))
     }
 
-    /// Write one whole result line (already terminated), now or soon: see
-    /// [`Pending`].
+    /// Write one whole result line (already terminated), now or soon: lines
+    /// gather in this module's buffer of pending output unless stdout is a
+    /// terminal (see `Pending` in the source).
     pub fn line(&mut self, bytes: &[u8]) -> Result<(), OutputClosed> {
         self.check_open()?;
         // The lock is released before `failed` reports (through `warn`).

@@ -10,9 +10,15 @@
 #   LIBDIR/libskein_simd.a
 #   INCLUDEDIR/skein_simd/{skein.h,skein_port.h,SHA3api_ref.h,skein_simd.h}
 #   LIBDIR/pkgconfig/skein_simd.pc
+#   PREFIX/share/doc/skein_simd/{LICENSE-MIT,LICENSE-APACHE}
 # so that `pkg-config --cflags --libs skein_simd` (add --static for the
 # archive) gives what a C program needs. DESTDIR is prepended to every path
 # written, not to the paths inside the .pc file.
+#
+# Any prefix works with only PKG_CONFIG_PATH=LIBDIR/pkgconfig set: unless
+# LIBDIR is one of the system's own (/lib*, /usr/lib*), the .pc file's Libs
+# carry -Wl,-rpath,LIBDIR, so a program linked through pkg-config finds
+# libskein_simd.so.0 at run time without LD_LIBRARY_PATH or ldconfig.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -53,6 +59,16 @@ install -m 755 "$out/libskein_simd.so" "$destdir$libdir/libskein_simd.so.$versio
 ln -sf "libskein_simd.so.$version" "$destdir$libdir/libskein_simd.so.$major"
 ln -sf "libskein_simd.so.$major" "$destdir$libdir/libskein_simd.so"
 install -m 644 capi/include/*.h "$destdir$includedir/skein_simd/"
+install -d "$destdir$prefix/share/doc/skein_simd"
+install -m 644 LICENSE-MIT LICENSE-APACHE "$destdir$prefix/share/doc/skein_simd/"
+
+# The system's library directories are searched anyway (and distributions
+# forbid an rpath to them); any other needs one for programs to run.
+rpath=""
+case "$libdir" in
+    /lib | /lib/* | /lib32 | /lib64 | /usr/lib | /usr/lib/* | /usr/lib32 | /usr/lib64) ;;
+    *) rpath=" -Wl,-rpath,\${libdir}" ;;
+esac
 
 cat > "$destdir$libdir/pkgconfig/skein_simd.pc" <<EOF
 prefix=$prefix
@@ -63,7 +79,7 @@ includedir=$includedir
 Name: skein_simd
 Description: Skein 1.3 hash family with SIMD backends: the reference C API, the NIST SHA-3 API and batch hashing
 Version: $version
-Libs: -L\${libdir} -lskein_simd
+Libs: -L\${libdir}$rpath -lskein_simd
 Libs.private: $static_libs
 Cflags: -I\${includedir}/skein_simd
 EOF
