@@ -1,9 +1,8 @@
 """The official Skein 1.3 golden known-answer file through the Python API
 (bit lengths, MAC keys, tree parameters): an independent source besides
-pyskein. Found at $SKEIN_GOLDEN_KAT, ../shared/kat/ beside the repository or
-.cache/kat/ inside it (tools/ci/fetch-golden-kat.sh); missing, the test fails."""
+pyskein. The repository's committed copy, tests/data/skein_golden_kat.txt
+(origin: tests/data/README.md); missing, the test fails."""
 
-import os
 import pathlib
 import re
 
@@ -12,7 +11,7 @@ import pytest
 import skein_simd
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-NAME = "skein_golden_kat.txt"
+KAT = REPO / "tests" / "data" / "skein_golden_kat.txt"
 HEADER = re.compile(
     r":Skein-(\d+):\s+(\d+)-bit hash, msgLen =\s*(\d+) bits"
     r"(?:, data = '[^']*'|\. Tree: leaf=([0-9A-F]{2}), node=([0-9A-F]{2}), maxLevels=([0-9A-F]{2}))"
@@ -20,15 +19,9 @@ HEADER = re.compile(
 
 
 def kat_path():
-    env = os.environ.get("SKEIN_GOLDEN_KAT")
-    candidates = ([pathlib.Path(env)] if env else []) + [
-        REPO.parent / "shared" / "kat" / NAME,
-        REPO / ".cache" / "kat" / NAME,
-    ]
-    for c in candidates:
-        if c.is_file():
-            return c
-    pytest.fail(f"golden KAT file not found (tried {', '.join(map(str, candidates))}); see tools/ci/fetch-golden-kat.sh")
+    if not KAT.is_file():
+        pytest.fail(f"golden KAT file not found: {KAT}")
+    return KAT
 
 
 def hex_lines(lines):

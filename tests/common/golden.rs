@@ -1,20 +1,17 @@
 //! The official Skein 1.3 golden known-answer file (`skein_golden_kat.txt`,
-//! 491 entries): the one loader of every test suite (library tests,
-//! `tests/tree.rs`, skeinsum's CLI tests, which include this file by path).
-//!
-//! Lookup order: `$SKEIN_GOLDEN_KAT`; else `../shared/kat/skein_golden_kat.txt`
-//! beside the repository; else `<repo>/.cache/kat/skein_golden_kat.txt`,
-//! which `tools/ci/fetch-golden-kat.sh` fills from PyPI. A missing file is a
-//! test failure, never a skip. Uses `std` only.
+//! 491 entries), committed as `tests/data/skein_golden_kat.txt` (its origin:
+//! `tests/data/README.md`): the one loader of every Rust test suite (library
+//! tests, skeinsum's CLI tests, which include this file by path). Uses `std`
+//! only.
 #![allow(dead_code)]
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Entries in the official file.
 pub const GOLDEN_ENTRIES: usize = 491;
 
-const FILE: &str = "skein_golden_kat.txt";
+/// The file, relative to the repository root.
+pub const GOLDEN_PATH: &str = "tests/data/skein_golden_kat.txt";
 
 /// One entry of `skein_golden_kat.txt`.
 #[derive(Debug, Clone)]
@@ -29,43 +26,21 @@ pub struct KatEntry {
     pub result: Vec<u8>,
 }
 
-/// The repository root: the nearest ancestor of `start` that holds
-/// `tools/ci/fetch-golden-kat.sh`.
-pub fn repo_root(start: &Path) -> PathBuf {
-    start
+/// The committed golden file of this checkout: found from the package of
+/// the test (the repository root or a member's directory below it).
+pub fn path() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
         .ancestors()
-        .find(|d| d.join("tools/ci/fetch-golden-kat.sh").is_file())
-        .unwrap_or_else(|| panic!("no tools/ci/fetch-golden-kat.sh above {}", start.display()))
-        .to_path_buf()
+        .map(|d| d.join(GOLDEN_PATH))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("no {GOLDEN_PATH} in or above {}", manifest.display()))
 }
 
-/// Where the golden file is, given the value of `SKEIN_GOLDEN_KAT` and the
-/// repository root; otherwise a message that says where it looked and how
-/// to get the file. A set `SKEIN_GOLDEN_KAT` is the only place looked at.
-pub fn find(env: Option<OsString>, root: &Path) -> Result<PathBuf, String> {
-    let candidates = match env {
-        Some(p) => vec![PathBuf::from(p)],
-        None => vec![
-            root.join("../shared/kat").join(FILE),
-            root.join(".cache/kat").join(FILE),
-        ],
-    };
-    if let Some(found) = candidates.iter().find(|p| p.is_file()) {
-        return Ok(found.clone());
-    }
-    let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
-    Err(format!(
-        "the official golden KAT file is missing (looked at {}): run `bash tools/ci/fetch-golden-kat.sh` \
-         from the repository root, or set SKEIN_GOLDEN_KAT to the file",
-        looked.join(", ")
-    ))
-}
-
-/// Every entry of the golden file; panics (a test failure) when the file is
-/// missing or does not hold all [`GOLDEN_ENTRIES`] entries.
+/// Every entry of the golden file; panics (a test failure) when the file
+/// does not hold all [`GOLDEN_ENTRIES`] entries.
 pub fn load() -> Vec<KatEntry> {
-    let root = repo_root(Path::new(env!("CARGO_MANIFEST_DIR")));
-    let path = find(std::env::var_os("SKEIN_GOLDEN_KAT"), &root).unwrap_or_else(|e| panic!("{e}"));
+    let path = path();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let entries = parse(&text);
     assert_eq!(

@@ -7,8 +7,7 @@ mod golden;
 pub mod reference;
 pub mod spec;
 pub use golden::{
-    find as find_golden_kat, load as load_golden_kat, parse as parse_kat, repo_root, KatEntry,
-    GOLDEN_ENTRIES,
+    load as load_golden_kat, parse as parse_kat, path as golden_kat_path, KatEntry, GOLDEN_ENTRIES,
 };
 
 /// Bytes of a hex string; whitespace between digits is ignored.

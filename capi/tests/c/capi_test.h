@@ -37,7 +37,7 @@ typedef struct {
     static uint64_t NAME##_tweak(const void *c, int i) { return Skein_Get_Tweak((const P##Ctxt_t *)c, i); }
 
 /* The reference code's tables for Skein-512 and Skein-1024. The copy of the
- * reference code at hand (crates.io skein-ffi 0.5.0, ext/skein/c_skein.c)
+ * reference code at hand (reference/c_skein.c, from crates.io skein-ffi 0.5.0)
  * compiles out InitExt, Final_Pad, Output and Skein_256_Init, so these do
  * plain hashing only: init_ext without key or tree calls Init and refuses
  * anything else; final_pad and output are NULL. */

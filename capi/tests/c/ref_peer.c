@@ -1,6 +1,6 @@
 /* The Skein team's reference C code as a peer for the C tests: its source
- * (crates.io skein-ffi 0.5.0, ext/skein/c_skein.c, found by the Rust test
- * and put on the include path) is compiled into this file, and its static
+ * (c_skein.c in reference/, public domain: see reference/README.md; the
+ * directory must be on the include path) is compiled into this file, and its static
  * functions and types are exposed through the api_t tables of capi_test.h. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define SKEIN_NEED_SWAP 1 /* its auto-detection always picks big-endian */

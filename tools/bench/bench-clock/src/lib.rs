@@ -1,5 +1,5 @@
 //! The clock of the core this runs on, for benchmarks that report cycles
-//! per byte: used by `examples/many_table.rs` and `tools/bench/peer-bench`.
+//! per byte: used by `benches/src/bin/many_table.rs` and `tools/bench/peer-bench`.
 
 /// Clock in GHz from a chain of dependent adds (one per cycle on any core
 /// this runs on), best of many short trials.

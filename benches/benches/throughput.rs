@@ -1,8 +1,9 @@
 //! Criterion throughput benchmarks: every backend this CPU has, forced via
 //! `Params::backend`, next to RustCrypto `skein` in the same group, for each
 //! state size (full-size output) and message size. Kept short (10 samples,
-//! 1 s) so a full `cargo bench` stays within a few minutes on two cores; for
-//! docs/performance.md use `tools/bench/bench.py` (adds the C reference and cycles).
+//! 1 s) so a full `cargo bench -p skein-simd-benches` stays within a few
+//! minutes on two cores; for docs/performance.md use `tools/bench/bench.py`
+//! (adds the C reference and cycles).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use skein::digest::{consts, Digest};

@@ -1,7 +1,7 @@
 //! The RustCrypto trait implementations against independent sources:
 //! RustCrypto's own `skein` 0.2 (digest 0.11) and 0.1 (digest 0.10, with the
 //! `digest010` feature) for hashing, the official golden KAT file for MACs.
-mod common;
+use crate::common;
 
 fn message(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 31 + 7) as u8).collect()

@@ -1,6 +1,6 @@
 //! Prints a throughput table for the many-lanes paths, each against plain
 //! single-stream hashing measured in the same run:
-//! `cargo run --release --example many_table [-- --quick] [-- --kernels]`
+//! `cargo run --release -p skein-simd-benches --bin many_table [-- --quick] [-- --kernels]`
 //! (`--kernels`: only the lane kernel sections).
 //!
 //! Rows: `hash_many` over 1 KiB messages per multi-lane kernel form (one

@@ -5,7 +5,7 @@
 //! inputs of 0 to many leaves, byte and bit lengths, any split of the input,
 //! every backend, and 1, 2, 3 or 8 threads.
 
-mod common;
+use crate::common;
 
 use common::reference::{
     argument_chain, output, pad_bits, skein_dyn, skein_padded, ubi, ubi_from, Args, TYPE_MSG,

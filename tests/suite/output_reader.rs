@@ -5,7 +5,7 @@
 //! its 32-bit counter its reference Threefish), and reads in random chunks
 //! and seeks against `finalize_vec`.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use skein_simd::{DynSkein, Params, Skein1024, Skein256, Skein512, StateSize, TreeParams};
@@ -106,7 +106,7 @@ fn longest_output_ends_at_two_to_the_61_bytes() {
 /// sources against each other below block 2^32).
 #[test]
 fn pyskein_output_slices() {
-    let text = include_str!("data/pyskein_output_slices.txt");
+    let text = include_str!("../data/pyskein_output_slices.txt");
     let mut count = 0;
     let mut far = 0;
     let mut threefish = 0;

@@ -1,7 +1,6 @@
 //! Guarantees of the public API: keys never shown by `Debug`, the list and
 //! order of backend names (what `skeinsum --list-backends` prints), state
-//! sizes, and the error for a missing golden file.
-mod common;
+//! sizes.
 
 use skein_simd::{Backend, Params};
 
@@ -38,18 +37,4 @@ fn supports_honours_the_state_size() {
             assert!(!b.supports(bits), "{b} {bits}");
         }
     }
-}
-
-#[test]
-fn a_missing_golden_file_is_an_error_naming_the_fetch_script() {
-    let empty = std::env::temp_dir().join(format!("skein-no-kat-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).unwrap();
-    for env in [None, Some("/nonexistent/skein_golden_kat.txt".into())] {
-        let err = common::find_golden_kat(env, &empty).unwrap_err();
-        assert!(err.contains("tools/ci/fetch-golden-kat.sh"), "{err}");
-    }
-    std::fs::remove_dir_all(&empty).unwrap();
-    // And the file of this checkout is found (else this test fails too).
-    let root = common::repo_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
-    common::find_golden_kat(std::env::var_os("SKEIN_GOLDEN_KAT"), &root).unwrap();
 }

@@ -5,7 +5,7 @@
 //! alternating); the best round of each is kept, and the ratio C / Rust
 //! printed.
 //!
-//!     cargo bench -p skein-simd-capi --bench vs_rust [-- ROUNDS]
+//!     cargo bench -p skein-simd-benches --bench vs_rust [-- ROUNDS]
 use std::ffi::{c_int, CStr};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -12,7 +12,7 @@
 //! `portable` itself is checked against independent sources elsewhere (the
 //! golden KAT file, RustCrypto `skein`, pyskein's vectors).
 
-mod common;
+use crate::common;
 
 use common::spec::{T1_FINAL, T1_FIRST};
 use rand::rngs::StdRng;

@@ -1,9 +1,9 @@
 //! Seeking in Skein's output is O(1): reading 64 bytes at byte 2^50 (or at
 //! the end of a 2^64 - 1 bit output) costs what reading them at byte 0 does,
 //! since output block `i` is computed from its counter alone.
-//! `cargo bench --bench output_seek`; compare the rows of each group (same
-//! run). A reader that had to walk the output would take ~2^44 block
-//! computations to get to 2^50.
+//! `cargo bench -p skein-simd-benches --bench output_seek`; compare the rows
+//! of each group (same run). A reader that had to walk the output would take
+//! ~2^44 block computations to get to 2^50.
 //!
 //! Groups: `seek_read_64B` (Skein-512, No = 2^64 - 1 bits: set_position then
 //! 64 bytes, one output block), `seek_read_4KiB` (the same with 4 KiB, the

@@ -1,8 +1,8 @@
 //! Many lanes against single-stream hashing, in the same run:
-//! `cargo bench --bench many`. Groups: `lanes_1KiB` (Skein-512-512 over 1 KiB
+//! `cargo bench -p skein-simd-benches --bench many`. Groups: `lanes_1KiB` (Skein-512-512 over 1 KiB
 //! messages, each multi-lane kernel, one thread), `zfs_128KiB` (Skein-512-256
 //! keyed, 128 KiB blocks), `tree_10_1_255` (Skein-512 tree over 64 MiB).
-//! Ratios: compare the rows of a group. `examples/many_table.rs` prints the
+//! Ratios: compare the rows of a group. `src/bin/many_table.rs` prints the
 //! same comparisons as one table.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -4,7 +4,7 @@
 //! tree shape) and the golden file's (bit-padded messages, trees); malformed
 //! states give a `StateError`, never a panic.
 
-mod common;
+use crate::common;
 
 use common::pyskein_vectors;
 use skein_simd::TreeParams;

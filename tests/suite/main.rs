@@ -1,0 +1,23 @@
+//! The library's integration tests: one test binary with a module per topic
+//! (each module's own documentation says what it covers), so that
+//! `cargo test` links the library and the dev-dependencies once rather than
+//! once per topic. `tests/fork.rs` stays a binary of its own: it forks, which
+//! is only sound while no other test runs threads in the same process.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod api_guarantees;
+mod backend_lists;
+mod backends;
+mod conformance;
+mod digest_serializable;
+mod digest_traits;
+mod golden_kat;
+mod hash_many;
+mod output_reader;
+mod properties;
+mod reference_vectors;
+mod saved_state;
+mod threefish;
+mod tree;
