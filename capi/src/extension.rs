@@ -6,7 +6,7 @@
 use crate::context::{blk_type, check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{backend_c_name, forced_backend, input, output, platform, region_of, Region, NOWHERE};
 use core::ffi::{c_char, c_int};
-use skein_simd::{Backend, Params, SkeinMany, TreeParams};
+use skein_simd::{Backend, Params, SkeinMany, StateSize, TreeParams};
 
 /// `skein_simd_params_t`: output length, tree word and the optional
 /// arguments, each a pointer and a length (`NULL, 0` when absent).
@@ -142,8 +142,8 @@ unsafe fn hash_many<const W: usize>(
         params = params.tree(t);
     }
     let many = forced_backend()
-        .and_then(|b| SkeinMany::<W>::new(&params.backend(b)).ok())
-        .or_else(|| SkeinMany::<W>::new(&params).ok());
+        .and_then(|b| SkeinMany::<W>::with_params(&params.backend(b)).ok())
+        .or_else(|| SkeinMany::<W>::with_params(&params).ok());
     let Some(many) = many else { return SKEIN_FAIL };
     // SAFETY: the caller's contract: `count` pointers and lengths.
     let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe {
@@ -237,8 +237,8 @@ fn many_of(bits: usize) -> Option<(Backend, usize)> {
     macro_rules! pick {
         ($w:literal) => {
             forced_backend()
-                .and_then(|b| SkeinMany::<$w>::new(&params.backend(b)).ok())
-                .or_else(|| SkeinMany::<$w>::new(&params).ok())
+                .and_then(|b| SkeinMany::<$w>::with_params(&params.backend(b)).ok())
+                .or_else(|| SkeinMany::<$w>::with_params(&params).ok())
                 .map(|m| (m.backend(), m.lanes()))
         };
     }
@@ -254,9 +254,9 @@ fn many_of(bits: usize) -> Option<(Backend, usize)> {
 /// 512 or 1024), e.g. `"portable"` or `"avx2"`; `NULL` for another size.
 #[no_mangle]
 pub extern "C" fn skein_simd_backend(stateBits: usize) -> *const c_char {
-    match stateBits {
-        256 | 512 | 1024 => backend_c_name(platform().backend(stateBits)),
-        _ => core::ptr::null(),
+    match StateSize::from_bits(stateBits as u64) {
+        Some(state) => backend_c_name(platform().backend(state)),
+        None => core::ptr::null(),
     }
 }
 
