@@ -10,7 +10,7 @@
 use crate::backend::lanes::LaneChoice;
 use crate::params::argument_chain;
 use crate::schedule::{for_each_chunk, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
-use crate::spec::types;
+use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Skein};
 use alloc::vec::Vec;
@@ -212,7 +212,7 @@ impl<const W: usize> SkeinMany<W> {
         let mut order: Vec<usize> = (0..messages.len()).collect();
         order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
         let mut finals = alloc::vec![[0u64; W]; messages.len()];
-        let message_tweak = start_tweak(types::MSG, 0, 0);
+        let message_tweak = start_tweak(BlockType::Message, 0, 0);
         run_ubis_on::<W>(
             self.lanes,
             messages.len(),

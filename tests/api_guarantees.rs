@@ -50,3 +50,22 @@ fn a_missing_golden_file_is_an_error_naming_the_fetch_script() {
     let root = common::repo_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
     common::find_golden_kat(std::env::var_os("SKEIN_GOLDEN_KAT"), &root).unwrap();
 }
+
+#[test]
+fn block_types_are_the_specification_table() {
+    use skein_simd::raw::BlockType;
+    // Spec 3.5.1, table 6 (the values of the Type field).
+    let table = [
+        (BlockType::Key, 0),
+        (BlockType::Config, 4),
+        (BlockType::Personalization, 8),
+        (BlockType::PublicKey, 12),
+        (BlockType::KeyId, 16),
+        (BlockType::Nonce, 20),
+        (BlockType::Message, 48),
+        (BlockType::Output, 63),
+    ];
+    for (ty, value) in table {
+        assert_eq!(ty as u64, value, "{ty:?}");
+    }
+}

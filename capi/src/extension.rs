@@ -3,9 +3,10 @@
 //! lanes (and threads, with the `rayon` feature) of `skein_simd::SkeinMany`;
 //! which backends this process uses.
 
-use crate::context::{blk_type, check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
+use crate::context::{check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{backend_c_name, forced_backend, input, output, platform, region_of, Region, NOWHERE};
 use core::ffi::{c_char, c_int};
+use skein_simd::raw::BlockType;
 use skein_simd::{Backend, Params, SkeinMany, StateSize, TreeParams};
 
 /// `skein_simd_params_t`: output length, tree word and the optional
@@ -40,7 +41,7 @@ pub struct skein_simd_params_t {
 }
 
 /// The arguments as slices: key, then (type, bytes) in hashing order.
-type Args<'a> = (&'a [u8], [(u64, &'a [u8]); 4]);
+type Args<'a> = (&'a [u8], [(BlockType, &'a [u8]); 4]);
 
 /// The arguments of `p` as slices; `None` for a null pointer with a length
 /// or an argument that overlaps `apart`.
@@ -53,10 +54,16 @@ unsafe fn args<'a>(p: &skein_simd_params_t, apart: Region) -> Option<Args<'a>> {
         Some((
             input(p.key, p.keyBytes, apart)?,
             [
-                (blk_type::PERS, input(p.pers, p.persBytes, apart)?),
-                (blk_type::PK, input(p.publicKey, p.publicKeyBytes, apart)?),
-                (blk_type::KDF, input(p.keyId, p.keyIdBytes, apart)?),
-                (blk_type::NONCE, input(p.nonce, p.nonceBytes, apart)?),
+                (
+                    BlockType::Personalization,
+                    input(p.pers, p.persBytes, apart)?,
+                ),
+                (
+                    BlockType::PublicKey,
+                    input(p.publicKey, p.publicKeyBytes, apart)?,
+                ),
+                (BlockType::KeyId, input(p.keyId, p.keyIdBytes, apart)?),
+                (BlockType::Nonce, input(p.nonce, p.nonceBytes, apart)?),
             ],
         ))
     }
