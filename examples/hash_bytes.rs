@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let used = hasher.platform().backend(state.bits() as usize);
+    let used = hasher.platform().backend(state);
     hasher.update(&data[offset..offset + nbytes]);
     let digest = hasher.finalize_vec();
     let hex = to_hex(&digest);

@@ -1,7 +1,7 @@
 //! The streaming Skein hasher: one generic core for the three state sizes.
 
 use crate::params::{argument_chain, plain_chain};
-use crate::spec::types;
+use crate::spec::BlockType;
 use crate::ubi::{output, ubi, Ubi};
 use crate::{Error, Params, Platform};
 use zeroize::Zeroize;
@@ -147,7 +147,7 @@ impl<const W: usize> Skein<W> {
         if let Some(t) = tree {
             return Message::Tree(Box::new(TreeHasher::new(*start, t)));
         }
-        Message::Sequential(Ubi::new(*start, types::MSG, 0, 0))
+        Message::Sequential(Ubi::new(*start, BlockType::Message, 0, 0))
     }
 
     /// One-shot hash of `data` with an output of `output_bits` bits.
@@ -187,7 +187,12 @@ impl<const W: usize> Skein<W> {
             "Skein: output buffer must be ceil(output_bits / 8) bytes"
         );
         let platform = Platform::detect();
-        let mut g = ubi::<W>(&platform, plain_chain::<W>(output_bits), types::MSG, data);
+        let mut g = ubi::<W>(
+            &platform,
+            plain_chain::<W>(output_bits),
+            BlockType::Message,
+            data,
+        );
         output::<W>(&platform, &g, out);
         g.zeroize();
     }

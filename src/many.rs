@@ -10,7 +10,7 @@
 use crate::backend::lanes::LaneChoice;
 use crate::params::argument_chain;
 use crate::schedule::{for_each_chunk, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
-use crate::spec::types;
+use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Skein};
 use alloc::vec::Vec;
@@ -26,7 +26,7 @@ use zeroize::Zeroize;
 /// across the threads of the current rayon pool (choose their number with
 /// `rayon::ThreadPool::install`). Messages may have any lengths; equal
 /// lengths are fastest. The chaining value after the key, configuration and
-/// other arguments is computed once, in [`new`](Self::new), and shared by every
+/// other arguments is computed once, in [`with_params`](Self::with_params), and shared by every
 /// message, so a keyed hash of many small blocks costs no more than an
 /// unkeyed one.
 ///
@@ -57,7 +57,7 @@ use zeroize::Zeroize;
 /// // ZFS-style checksums: Skein-512-256 keyed with a 32-byte salt.
 /// let salt = [7u8; 32];
 /// let params = Params::new().output_bits(256).key(&salt);
-/// let many = SkeinMany512::new(&params).unwrap();
+/// let many = SkeinMany512::with_params(&params).unwrap();
 /// let blocks: Vec<Vec<u8>> = (0..10u8).map(|i| vec![i; 4096]).collect();
 /// let mut sums = vec![0u8; blocks.len() * many.output_len()];
 /// many.hash_many_into(&blocks, &mut sums);
@@ -93,11 +93,11 @@ impl<const W: usize> SkeinMany<W> {
     ///
     /// ```
     /// use skein_simd::{Backend, Params, SkeinMany256};
-    /// let portable = SkeinMany256::new(&Params::new().backend(Backend::Portable)).unwrap();
+    /// let portable = SkeinMany256::with_params(&Params::new().backend(Backend::Portable)).unwrap();
     /// assert_eq!(portable.backend(), Backend::Portable);
-    /// assert!(SkeinMany256::new(&Params::new().output_bits(0)).is_err());
+    /// assert!(SkeinMany256::with_params(&Params::new().output_bits(0)).is_err());
     /// ```
-    pub fn new(params: &Params<'_>) -> Result<Self, Error> {
+    pub fn with_params(params: &Params<'_>) -> Result<Self, Error> {
         // A forced backend brings its own lane kernel, or the portable one
         // (the rule of `Platform::force`).
         let (output_bits, platform) = params.output_and_platform::<W>()?;
@@ -148,7 +148,7 @@ impl<const W: usize> SkeinMany<W> {
     ///
     /// ```
     /// use skein_simd::{Params, Skein256, SkeinMany256};
-    /// let many = SkeinMany256::new(&Params::new().output_bits(128)).unwrap();
+    /// let many = SkeinMany256::with_params(&Params::new().output_bits(128)).unwrap();
     /// let messages: [&[u8]; 3] = [b"", b"abc", &[0u8; 1000]];
     /// let mut out = [0u8; 3 * 16];
     /// many.hash_many_into(&messages, &mut out);
@@ -188,7 +188,7 @@ impl<const W: usize> SkeinMany<W> {
     ///
     /// ```
     /// use skein_simd::{Params, Skein1024, SkeinMany1024};
-    /// let many = SkeinMany1024::new(&Params::new()).unwrap();
+    /// let many = SkeinMany1024::with_params(&Params::new()).unwrap();
     /// let digests = many.hash_many_vec(&["one", "two", "three"]);
     /// assert_eq!(digests[1], Skein1024::hash_vec(1024, b"two"));
     /// ```
@@ -212,7 +212,7 @@ impl<const W: usize> SkeinMany<W> {
         let mut order: Vec<usize> = (0..messages.len()).collect();
         order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
         let mut finals = alloc::vec![[0u64; W]; messages.len()];
-        let message_tweak = start_tweak(types::MSG, 0, 0);
+        let message_tweak = start_tweak(BlockType::Message, 0, 0);
         run_ubis_on::<W>(
             self.lanes,
             messages.len(),
@@ -269,7 +269,7 @@ impl<const W: usize> Skein<W> {
         messages: &[M],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        SkeinMany::<W>::new(params)?.hash_many_into(messages, out);
+        SkeinMany::<W>::with_params(params)?.hash_many_into(messages, out);
         Ok(())
     }
 
@@ -285,6 +285,6 @@ impl<const W: usize> Skein<W> {
         params: &Params<'_>,
         messages: &[M],
     ) -> Result<Vec<Vec<u8>>, Error> {
-        Ok(SkeinMany::<W>::new(params)?.hash_many_vec(messages))
+        Ok(SkeinMany::<W>::with_params(params)?.hash_many_vec(messages))
     }
 }

@@ -2,7 +2,7 @@
 //! message, plus the output length, tree shape and backend; and the chaining
 //! value they lead to.
 
-use crate::spec::{iv, types};
+use crate::spec::{iv, BlockType};
 use crate::ubi::{config_chain_from, ubi};
 use crate::{Backend, Error, Platform};
 use zeroize::Zeroize;
@@ -177,7 +177,7 @@ pub(crate) fn argument_chain<const W: usize>(
     // values are wiped as they go.
     let mut chain = [0u64; W];
     if !params.key.is_empty() {
-        chain = ubi(platform, chain, types::KEY, params.key);
+        chain = ubi(platform, chain, BlockType::Key, params.key);
     }
     let mut next = if params.key.is_empty() && params.tree.is_none() {
         plain_chain::<W>(output_bits)
@@ -188,10 +188,10 @@ pub(crate) fn argument_chain<const W: usize>(
     chain = next;
     next.zeroize();
     for (ubi_type, arg) in [
-        (types::PRS, params.personalization),
-        (types::PK, params.public_key),
-        (types::KDF, params.key_id),
-        (types::NON, params.nonce),
+        (BlockType::Personalization, params.personalization),
+        (BlockType::PublicKey, params.public_key),
+        (BlockType::KeyId, params.key_id),
+        (BlockType::Nonce, params.nonce),
     ] {
         if !arg.is_empty() {
             let mut next = ubi(platform, chain, ubi_type, arg);

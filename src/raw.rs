@@ -3,17 +3,18 @@
 //! `memcpy` and whose tweak words they set directly (tree hashing in the
 //! reference's calling convention). The rest of the crate keeps its state
 //! private; these two functions are the whole seam, with
-//! [`mask_unused_bits`] for digests whose length is not whole bytes.
+//! [`mask_unused_bits`] for digests whose length is not whole bytes and
+//! [`BlockType`] for the type field of the tweak.
 //!
 //! ```
-//! use skein_simd::{raw, Platform};
+//! use skein_simd::{raw, raw::BlockType, Platform};
 //! // Skein-256-256 of the empty message, UBI by UBI (spec 3.5).
 //! let platform = Platform::detect();
 //! let mut chain = raw::config_chain::<4>(&platform, &[0; 4], 256, 0);
-//! let mut tweak = [0, (1 << 62) | (48 << 56)]; // first block, type message
-//! tweak[1] |= 1 << 63; // the only block is also the final one
+//! let (first, last) = (1 << 62, 1 << 63); // tweak word 1 flags
+//! let mut tweak = [0, first | last | (BlockType::Message as u64) << 56]; // the one block
 //! raw::compress::<4>(&platform, &mut chain, &mut tweak, &[0; 32], 0);
-//! let mut out_tweak = [0, (1 << 62) | (1 << 63) | (63 << 56)]; // output stage
+//! let mut out_tweak = [0, first | last | (BlockType::Output as u64) << 56];
 //! raw::compress::<4>(&platform, &mut chain, &mut out_tweak, &[0; 32], 8);
 //! let mut digest = [0u8; 32];
 //! for (bytes, word) in digest.chunks_exact_mut(8).zip(chain) {
@@ -29,6 +30,7 @@ use crate::Platform;
 /// kernel, for the conformance tests.
 #[cfg(any(test, feature = "test-hooks"))]
 pub use crate::backend::lanes::compress_lanes;
+pub use crate::spec::BlockType;
 pub use crate::threefish::words_to_le;
 
 /// Clears the bits of `digest`'s last byte beyond `output_bits` (spec 3.5.3

@@ -288,7 +288,7 @@ mod tests {
     use super::kernel_check::KernelCheck;
     use super::*;
     use crate::backend::portable_lanes;
-    use crate::spec::types;
+    use crate::spec::BlockType;
     use crate::ubi::{output_on_lanes, output_sequential, start_tweak};
     use crate::{Backend, Platform};
     use alloc::vec::Vec;
@@ -336,7 +336,7 @@ mod tests {
     /// One UBI at a time with the single-stream code.
     fn sequential<const W: usize>((chain, level, position, data, bit_pad): &Job<W>) -> [u64; W] {
         let platform = Platform::force(Backend::Portable).unwrap();
-        let mut u = crate::ubi::Ubi::<W>::new(*chain, types::MSG, *level, *position);
+        let mut u = crate::ubi::Ubi::<W>::new(*chain, BlockType::Message, *level, *position);
         u.update(&platform, data);
         u.finish(&platform, *bit_pad)
     }
@@ -351,7 +351,7 @@ mod tests {
                 count,
                 |i| UbiJob {
                     chain: &jobs[i].0,
-                    tweak: start_tweak(types::MSG, jobs[i].1, jobs[i].2),
+                    tweak: start_tweak(BlockType::Message, jobs[i].1, jobs[i].2),
                     data: &jobs[i].3,
                     bit_pad: jobs[i].4,
                 },

@@ -44,14 +44,14 @@ pub(crate) fn deserialize_layout<const W: usize>(
     start: [u64; W],
     output_bits: u64,
 ) -> Result<Skein<W>, DeserializeStateError> {
-    use crate::spec::{types, T1_FIRST, T1_TYPE_SHIFT};
+    use crate::spec::{BlockType, T1_FIRST, T1_TYPE_SHIFT};
     let tweak: [u64; 2] = read_words(&bytes[..16]);
     let chain: [u64; W] = read_words(&bytes[16..16 + 8 * W]);
     let count = bytes[16 + 8 * W] as usize;
     let block = &bytes[17 + 8 * W..layout_bytes::<W>()];
     let position = tweak[0] as u128 | ((tweak[1] & 0xFFFF_FFFF) as u128) << 64;
     let first = if position == 0 { T1_FIRST } else { 0 };
-    let valid = tweak[1] & !0xFFFF_FFFF == (types::MSG << T1_TYPE_SHIFT) | first
+    let valid = tweak[1] & !0xFFFF_FFFF == ((BlockType::Message as u64) << T1_TYPE_SHIFT) | first
         && position.is_multiple_of(8 * W as u128)
         && position <= crate::hasher::MAX_RESUMED_POSITION
         && count <= 8 * W

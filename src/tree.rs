@@ -21,7 +21,7 @@
 
 use crate::backend::lanes::LaneChoice;
 use crate::schedule::{for_each_chunk, run_ubis_on, threads, UbiJob, PARALLEL_MIN_BYTES};
-use crate::spec::types;
+use crate::spec::BlockType;
 use crate::threefish::words_to_le;
 use crate::ubi::{start_tweak, Ubi};
 use crate::{Platform, TreeParams};
@@ -132,7 +132,7 @@ pub(crate) fn start_of(index: u64, bytes: u128) -> u128 {
 /// starts at the 96-bit byte `position`.
 pub(crate) fn tweak_at_position(level: u8, position: u128) -> [u64; 2] {
     debug_assert!(position < 1 << 96, "a tree position past 2^96");
-    let mut tweak = start_tweak(types::MSG, level, position as u64);
+    let mut tweak = start_tweak(BlockType::Message, level, position as u64);
     tweak[1] |= (position >> 64) as u64 & 0xFFFF_FFFF;
     tweak
 }
@@ -154,7 +154,7 @@ impl<const W: usize> TreeHasher<W> {
             key,
             leaf_bytes,
             node_children: saturating_shl(1, params.fan_out_log2()),
-            leaf: Ubi::new(key, types::MSG, 1, 0),
+            leaf: Ubi::new(key, BlockType::Message, 1, 0),
             leaf_fill: 0,
             leaf_index: 0,
             levels: Vec::new(),

@@ -5,17 +5,17 @@
 
 use crate::backend::lanes::LaneChoice;
 use crate::schedule::{run_ubis_on, UbiJob};
-use crate::spec::{types, T1_BIT_PAD, T1_FINAL, T1_FIRST, T1_LEVEL_SHIFT, T1_TYPE_SHIFT};
+use crate::spec::{BlockType, T1_BIT_PAD, T1_FINAL, T1_FIRST, T1_LEVEL_SHIFT, T1_TYPE_SHIFT};
 use crate::threefish::{encrypt_const, words_to_le};
 use crate::Platform;
 use zeroize::Zeroize;
 
 /// Tweak of the first block of a UBI of `ubi_type` at tree `level`, starting at
 /// byte `position`.
-pub(crate) const fn start_tweak(ubi_type: u64, level: u8, position: u64) -> [u64; 2] {
+pub(crate) const fn start_tweak(ubi_type: BlockType, level: u8, position: u64) -> [u64; 2] {
     [
         position,
-        T1_FIRST | (ubi_type << T1_TYPE_SHIFT) | ((level as u64) << T1_LEVEL_SHIFT),
+        T1_FIRST | ((ubi_type as u64) << T1_TYPE_SHIFT) | ((level as u64) << T1_LEVEL_SHIFT),
     ]
 }
 
@@ -37,7 +37,7 @@ pub(crate) struct Ubi<const W: usize> {
 impl<const W: usize> Ubi<W> {
     const BLOCK: usize = 8 * W;
 
-    pub(crate) fn new(chain: [u64; W], ubi_type: u64, level: u8, position: u64) -> Self {
+    pub(crate) fn new(chain: [u64; W], ubi_type: BlockType, level: u8, position: u64) -> Self {
         Ubi {
             chain,
             tweak: start_tweak(ubi_type, level, position),
@@ -140,7 +140,7 @@ impl<const W: usize> Drop for Ubi<W> {
 pub(crate) fn ubi<const W: usize>(
     platform: &Platform,
     mut chain: [u64; W],
-    ubi_type: u64,
+    ubi_type: BlockType,
     data: &[u8],
 ) -> [u64; W] {
     let block = 8 * W;
@@ -172,7 +172,7 @@ pub(crate) fn ubi<const W: usize>(
 const CONFIG_SCHEMA: u64 = 0x0000_0001_3341_4853;
 /// Tweak flags of the configuration UBI, whose one block holds
 /// [`CONFIG_BYTES`] bytes.
-const CONFIG_FLAGS: u64 = T1_FIRST | T1_FINAL | (types::CFG << T1_TYPE_SHIFT);
+const CONFIG_FLAGS: u64 = T1_FIRST | T1_FINAL | ((BlockType::Config as u64) << T1_TYPE_SHIFT);
 const CONFIG_BYTES: u64 = 32;
 
 /// Words of the 32-byte configuration string (spec 3.5.2), zero-padded to a
@@ -306,7 +306,7 @@ fn output_sequential_from<const W: usize>(
     for (counter, chunk) in (first_counter..).zip(out.chunks_mut(8 * W)) {
         block[0] = counter.to_le();
         let mut chain = *g;
-        let mut tweak = start_tweak(types::OUT, 0, 0);
+        let mut tweak = start_tweak(BlockType::Output, 0, 0);
         tweak[1] |= T1_FINAL;
         platform.compress::<W>(&mut chain, &mut tweak, bytemuck::cast_slice(&block[..]), 8);
         words_to_le(&chain, chunk);
@@ -346,7 +346,7 @@ pub(crate) fn output_on_lanes_from<const W: usize>(
     }
     let block = 8 * W;
     let blocks = len.div_ceil(block);
-    let tweak = start_tweak(types::OUT, 0, 0);
+    let tweak = start_tweak(BlockType::Output, 0, 0);
     let mut counters = [[0u8; 8]; WINDOW];
     for first in (0..blocks).step_by(WINDOW) {
         let n = WINDOW.min(blocks - first);

@@ -31,7 +31,7 @@ fn lanes_1kib(c: &mut Criterion) {
     let one = pool(1);
     let mut out = vec![0u8; messages.len() * 64];
     for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
-        let many = SkeinMany512::new(&Params::new().backend(backend)).unwrap();
+        let many = SkeinMany512::with_params(&Params::new().backend(backend)).unwrap();
         g.bench_function(
             BenchmarkId::new("hash_many", format!("{backend}x{}", many.lanes())),
             |b| b.iter(|| one.install(|| many.hash_many_into(&messages, &mut out))),
@@ -56,7 +56,7 @@ fn zfs_128kib(c: &mut Criterion) {
             }
         })
     });
-    let many = SkeinMany512::new(&params).unwrap();
+    let many = SkeinMany512::with_params(&params).unwrap();
     let mut out = vec![0u8; blocks.len() * 32];
     for threads in [1, rayon::current_num_threads()] {
         let p = pool(threads);

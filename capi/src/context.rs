@@ -9,7 +9,7 @@
 //! [`crate::platform`]; contexts never store it.
 
 use core::ffi::c_int;
-use skein_simd::raw::words_to_le;
+use skein_simd::raw::{words_to_le, BlockType};
 use skein_simd::{raw, Platform};
 use zeroize::Zeroize;
 
@@ -38,17 +38,6 @@ pub(crate) const T1_FLAG_FIRST: u64 = 1 << (126 - 64);
 pub(crate) const T1_FLAG_FINAL: u64 = 1 << (127 - 64);
 pub(crate) const T1_FLAG_BIT_PAD: u64 = 1 << (119 - 64);
 const T1_POS_BLK_TYPE: u32 = 120 - 64;
-
-/// UBI types, as skein.h's SKEIN_BLK_TYPE_* values.
-pub(crate) mod blk_type {
-    pub(crate) const KEY: u64 = 0;
-    pub(crate) const PERS: u64 = 8;
-    pub(crate) const PK: u64 = 12;
-    pub(crate) const KDF: u64 = 16;
-    pub(crate) const NONCE: u64 = 20;
-    pub(crate) const MSG: u64 = 48;
-    pub(crate) const OUT: u64 = 63;
-}
 
 /// `Skein_Ctxt_Hdr_t`.
 #[repr(C)]
@@ -117,8 +106,11 @@ impl<const W: usize> Ctx<W> {
     }
 
     /// `Skein_Start_New_Type`: position 0, first-block flag, `ty`, empty buffer.
-    fn start_new_type(&mut self, ty: u64, extra_flags: u64) {
-        self.h.t = [0, T1_FLAG_FIRST | extra_flags | (ty << T1_POS_BLK_TYPE)];
+    fn start_new_type(&mut self, ty: BlockType, extra_flags: u64) {
+        self.h.t = [
+            0,
+            T1_FLAG_FIRST | extra_flags | ((ty as u64) << T1_POS_BLK_TYPE),
+        ];
         self.h.b_cnt = 0;
     }
 
@@ -132,7 +124,7 @@ impl<const W: usize> Ctx<W> {
         hash_bit_len: usize,
         tree_info: u64,
         key: &[u8],
-        rest: [(u64, &[u8]); 4],
+        rest: [(BlockType, &[u8]); 4],
     ) -> c_int {
         let rc = check_hash_bit_len(hash_bit_len);
         if rc != SKEIN_SUCCESS {
@@ -142,7 +134,7 @@ impl<const W: usize> Ctx<W> {
         self.b = [[0; 8]; W];
         self.x = [0; W];
         if !key.is_empty() {
-            self.x = self.ubi(p, blk_type::KEY, key);
+            self.x = self.ubi(p, BlockType::Key, key);
         }
         self.x = raw::config_chain::<W>(p, &self.x, hash_bit_len as u64, tree_info);
         for (ty, arg) in rest {
@@ -151,13 +143,13 @@ impl<const W: usize> Ctx<W> {
             }
         }
         self.b = [[0; 8]; W];
-        self.start_new_type(blk_type::MSG, 0);
+        self.start_new_type(BlockType::Message, 0);
         SKEIN_SUCCESS
     }
 
     /// A whole UBI of type `ty` over `data`, from the current chain, as
     /// `InitExt` does for the key (Update then Final_Pad).
-    fn ubi(&mut self, p: &Platform, ty: u64, data: &[u8]) -> [u64; W] {
+    fn ubi(&mut self, p: &Platform, ty: BlockType, data: &[u8]) -> [u64; W] {
         self.start_new_type(ty, 0);
         self.update(p, data);
         self.process_final(p);
@@ -253,7 +245,7 @@ impl<const W: usize> Ctx<W> {
         self.b = [[0; 8]; W];
         for (i, chunk) in out.chunks_mut(Self::BLOCK).enumerate() {
             self.b[0] = (i as u64).to_le_bytes();
-            self.start_new_type(blk_type::OUT, T1_FLAG_FINAL);
+            self.start_new_type(BlockType::Output, T1_FLAG_FINAL);
             raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), 8);
             words_to_le(&self.x, chunk);
             self.x = key;

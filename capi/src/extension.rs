@@ -3,10 +3,11 @@
 //! lanes (and threads, with the `rayon` feature) of `skein_simd::SkeinMany`;
 //! which backends this process uses.
 
-use crate::context::{blk_type, check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
+use crate::context::{check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{backend_c_name, forced_backend, input, output, platform, region_of, Region, NOWHERE};
 use core::ffi::{c_char, c_int};
-use skein_simd::{Backend, Params, SkeinMany, TreeParams};
+use skein_simd::raw::BlockType;
+use skein_simd::{Backend, Params, SkeinMany, StateSize, TreeParams};
 
 /// `skein_simd_params_t`: output length, tree word and the optional
 /// arguments, each a pointer and a length (`NULL, 0` when absent).
@@ -40,7 +41,7 @@ pub struct skein_simd_params_t {
 }
 
 /// The arguments as slices: key, then (type, bytes) in hashing order.
-type Args<'a> = (&'a [u8], [(u64, &'a [u8]); 4]);
+type Args<'a> = (&'a [u8], [(BlockType, &'a [u8]); 4]);
 
 /// The arguments of `p` as slices; `None` for a null pointer with a length
 /// or an argument that overlaps `apart`.
@@ -53,10 +54,16 @@ unsafe fn args<'a>(p: &skein_simd_params_t, apart: Region) -> Option<Args<'a>> {
         Some((
             input(p.key, p.keyBytes, apart)?,
             [
-                (blk_type::PERS, input(p.pers, p.persBytes, apart)?),
-                (blk_type::PK, input(p.publicKey, p.publicKeyBytes, apart)?),
-                (blk_type::KDF, input(p.keyId, p.keyIdBytes, apart)?),
-                (blk_type::NONCE, input(p.nonce, p.nonceBytes, apart)?),
+                (
+                    BlockType::Personalization,
+                    input(p.pers, p.persBytes, apart)?,
+                ),
+                (
+                    BlockType::PublicKey,
+                    input(p.publicKey, p.publicKeyBytes, apart)?,
+                ),
+                (BlockType::KeyId, input(p.keyId, p.keyIdBytes, apart)?),
+                (BlockType::Nonce, input(p.nonce, p.nonceBytes, apart)?),
             ],
         ))
     }
@@ -142,8 +149,8 @@ unsafe fn hash_many<const W: usize>(
         params = params.tree(t);
     }
     let many = forced_backend()
-        .and_then(|b| SkeinMany::<W>::new(&params.backend(b)).ok())
-        .or_else(|| SkeinMany::<W>::new(&params).ok());
+        .and_then(|b| SkeinMany::<W>::with_params(&params.backend(b)).ok())
+        .or_else(|| SkeinMany::<W>::with_params(&params).ok());
     let Some(many) = many else { return SKEIN_FAIL };
     // SAFETY: the caller's contract: `count` pointers and lengths.
     let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe {
@@ -237,8 +244,8 @@ fn many_of(bits: usize) -> Option<(Backend, usize)> {
     macro_rules! pick {
         ($w:literal) => {
             forced_backend()
-                .and_then(|b| SkeinMany::<$w>::new(&params.backend(b)).ok())
-                .or_else(|| SkeinMany::<$w>::new(&params).ok())
+                .and_then(|b| SkeinMany::<$w>::with_params(&params.backend(b)).ok())
+                .or_else(|| SkeinMany::<$w>::with_params(&params).ok())
                 .map(|m| (m.backend(), m.lanes()))
         };
     }
@@ -254,9 +261,9 @@ fn many_of(bits: usize) -> Option<(Backend, usize)> {
 /// 512 or 1024), e.g. `"portable"` or `"avx2"`; `NULL` for another size.
 #[no_mangle]
 pub extern "C" fn skein_simd_backend(stateBits: usize) -> *const c_char {
-    match stateBits {
-        256 | 512 | 1024 => backend_c_name(platform().backend(stateBits)),
-        _ => core::ptr::null(),
+    match StateSize::from_bits(stateBits as u64) {
+        Some(state) => backend_c_name(platform().backend(state)),
+        None => core::ptr::null(),
     }
 }
 

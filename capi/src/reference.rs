@@ -12,9 +12,15 @@
 use crate::context::{check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{input, output, platform, region_of, Region};
 use core::ffi::c_int;
+use skein_simd::raw::BlockType;
 
 /// No personalization, public key, key identifier or nonce.
-pub(crate) const NO_ARGS: [(u64, &[u8]); 4] = [(0, &[]); 4];
+pub(crate) const NO_ARGS: [(BlockType, &[u8]); 4] = [
+    (BlockType::Personalization, &[]),
+    (BlockType::PublicKey, &[]),
+    (BlockType::KeyId, &[]),
+    (BlockType::Nonce, &[]),
+];
 
 /// What a finishing call does.
 #[derive(Clone, Copy)]

@@ -223,7 +223,7 @@ fn check<const W: usize>(input: &Input) {
     );
     for backend in Backend::ALL {
         let forced = params.backend(backend);
-        match SkeinMany::<W>::new(&forced) {
+        match SkeinMany::<W>::with_params(&forced) {
             Ok(many) => {
                 // The rule of `Platform::force`: the backend's own lane
                 // kernel, or the portable one where it has none (asm).
@@ -243,7 +243,7 @@ fn check<const W: usize>(input: &Input) {
             Err(Error::BackendUnavailable(b)) => {
                 assert!(b == backend && !backend.is_available(), "{backend}")
             }
-            Err(e) => assert_eq!(Err(e), one_at_a_time, "SkeinMany::new on {backend}"),
+            Err(e) => assert_eq!(Err(e), one_at_a_time, "SkeinMany::with_params on {backend}"),
         }
     }
 }

@@ -24,7 +24,7 @@
 use core::ffi::{c_char, c_int, c_uint};
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
-use skein_simd::{Params, Platform, Skein, SkeinMany, TreeParams};
+use skein_simd::{Params, Platform, Skein, SkeinMany, StateSize, TreeParams};
 use skein_simd_capi::context::Ctx;
 use skein_simd_fuzz as reference;
 
@@ -517,7 +517,7 @@ fn check_hash_many<const W: usize>(api: &Api<W>, input: &Input) {
     if tree_info != 0 {
         rust = rust.tree(tree.unwrap());
     }
-    let want: Vec<u8> = SkeinMany::<W>::new(&rust)
+    let want: Vec<u8> = SkeinMany::<W>::with_params(&rust)
         .unwrap()
         .hash_many_vec(&messages)
         .concat();
@@ -943,7 +943,12 @@ fn check_queries(input: &Input) {
     if valid && std::env::var_os("SKEIN_SIMD_BACKEND").is_none() {
         // SAFETY: non-null results are NUL-terminated static strings.
         let name = unsafe { core::ffi::CStr::from_ptr(name) }.to_str().unwrap();
-        assert_eq!(name, Platform::detect().backend(q).name());
+        assert_eq!(
+            name,
+            Platform::detect()
+                .backend(StateSize::from_bits(q as u64).unwrap())
+                .name()
+        );
     }
 }
 

@@ -123,7 +123,7 @@ fn check<const W: usize>(input: &Input) {
         assert_eq!(got, want, "{}", describe(backend.name()));
     }
     if partial == 0 {
-        let many = SkeinMany::<W>::new(&params).unwrap();
+        let many = SkeinMany::<W>::with_params(&params).unwrap();
         assert_eq!(
             many.hash_many_vec(&[&msg]),
             [want],

@@ -76,7 +76,7 @@ fn many_digests<const W: usize>(
     messages: &[&[u8]],
     out: &mut [u8],
 ) -> Result<(), String> {
-    let many = SkeinMany::<W>::new(params).map_err(|e| e.to_string())?;
+    let many = SkeinMany::<W>::with_params(params).map_err(|e| e.to_string())?;
     // No messages, no work, whatever the digest length.
     if !messages.is_empty() {
         many.hash_many_into(messages, out);
@@ -224,11 +224,11 @@ fn file<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyBytes>> 
 pub fn platform(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let p = Platform::detect();
     let d = PyDict::new(py);
-    for bits in [256usize, 512, 1024] {
-        d.set_item(format!("skein{bits}"), p.backend(bits).name())?;
+    for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {
+        d.set_item(format!("skein{}", state.bits()), p.backend(state).name())?;
     }
-    let many =
-        SkeinMany512::new(&Params::new()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let many = SkeinMany512::with_params(&Params::new())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     d.set_item("lanes", many.backend().name())?;
     d.set_item("lane_count", many.lanes())?;
     let available: Vec<&str> = Backend::available()

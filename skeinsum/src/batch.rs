@@ -110,7 +110,7 @@ impl<const W: usize> Lanes for SkeinMany<W> {
 /// takes those files and reports why.
 fn lanes(state: StateSize, params: &Params<'_>) -> Option<Box<dyn Lanes>> {
     fn boxed<const W: usize>(params: &Params<'_>) -> Option<Box<dyn Lanes>> {
-        Some(Box::new(SkeinMany::<W>::new(params).ok()?))
+        Some(Box::new(SkeinMany::<W>::with_params(params).ok()?))
     }
     match state {
         StateSize::S256 => boxed::<4>(params),

@@ -78,10 +78,10 @@ pub fn run(out: &mut Output) -> Result<bool, OutputClosed> {
 pub fn list_backends(out: &mut Output) -> Result<(), OutputClosed> {
     let auto = Platform::detect();
     for backend in Backend::available() {
-        let chosen: Vec<String> = [256, 512, 1024]
+        let chosen: Vec<String> = [StateSize::S256, StateSize::S512, StateSize::S1024]
             .into_iter()
-            .filter(|&bits| auto.backend(bits) == backend)
-            .map(|bits| format!("Skein-{bits}"))
+            .filter(|&state| auto.backend(state) == backend)
+            .map(|state| format!("Skein-{}", state.bits()))
             .collect();
         let note = if chosen.is_empty() {
             "available (use --backend)".to_string()

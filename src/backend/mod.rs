@@ -30,7 +30,7 @@ mod registry;
 #[cfg(skein_simd_x86)]
 mod x86;
 
-use crate::Error;
+use crate::{Error, StateSize};
 use lanes::LaneChoice;
 
 // The backends, in the order of `Backend::ALL` (the order `skeinsum
@@ -80,24 +80,25 @@ impl Backend {
         Choice::of(self).is_some()
     }
 
-    /// Whether the backend can hash a state of `state_bits` bits here: false
-    /// for anything but 256, 512 and 1024, and otherwise whether it is
-    /// available. Every backend of this crate implements all three state
-    /// sizes, so for those this is [`is_available`](Self::is_available).
+    /// Whether the backend can hash a state of this size here. Every backend
+    /// of this crate implements all three state sizes, so this is
+    /// [`is_available`](Self::is_available).
     ///
     /// ```
-    /// use skein_simd::Backend;
-    /// assert!(Backend::Portable.supports(1024));
-    /// assert!(!Backend::Portable.supports(384));
+    /// use skein_simd::{Backend, StateSize};
+    /// assert!(Backend::Portable.supports(StateSize::S1024));
     /// ```
-    pub fn supports(self, state_bits: usize) -> bool {
-        matches!(state_bits, 256 | 512 | 1024) && self.is_available()
+    pub fn supports(self, state: StateSize) -> bool {
+        // Every backend implements every size: a new size would be a new arm.
+        match state {
+            StateSize::S256 | StateSize::S512 | StateSize::S1024 => self.is_available(),
+        }
     }
 
     /// The backends usable here, the automatic choice for Skein-512 first.
     #[cfg(feature = "alloc")]
     pub fn available() -> alloc::vec::Vec<Backend> {
-        let auto = Platform::detect().backend(512);
+        let auto = Platform::detect().backend(StateSize::S512);
         let mut list = alloc::vec![auto];
         list.extend(
             Backend::ALL
@@ -146,10 +147,10 @@ impl Backend {
 /// hasher.
 ///
 /// ```
-/// use skein_simd::{Backend, Platform};
+/// use skein_simd::{Backend, Platform, StateSize};
 /// let auto = Platform::detect();
 /// let forced = Platform::force(Backend::Portable).unwrap();
-/// assert_eq!(forced.backend(512), Backend::Portable);
+/// assert_eq!(forced.backend(StateSize::S512), Backend::Portable);
 /// # let _ = auto;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,12 +204,12 @@ impl Platform {
         })
     }
 
-    /// The backend used for a state of `state_bits` bits.
-    pub fn backend(&self, state_bits: usize) -> Backend {
-        match state_bits {
-            256 => self.s256.backend(),
-            1024 => self.s1024.backend(),
-            _ => self.s512.backend(),
+    /// The backend used for a state of this size.
+    pub fn backend(&self, state: StateSize) -> Backend {
+        match state {
+            StateSize::S256 => self.s256.backend(),
+            StateSize::S512 => self.s512.backend(),
+            StateSize::S1024 => self.s1024.backend(),
         }
     }
 

@@ -119,24 +119,26 @@ pub(crate) const T1_FIRST: u64 = 1 << 62;
 /// "Final block of this UBI" flag within tweak word 1.
 pub(crate) const T1_FINAL: u64 = 1 << 63;
 
-/// UBI type values (spec table 6).
-pub(crate) mod types {
-    /// Key (MAC and KDF).
-    pub(crate) const KEY: u64 = 0;
-    /// Configuration block.
-    pub(crate) const CFG: u64 = 4;
-    /// Personalization string.
-    pub(crate) const PRS: u64 = 8;
-    /// Public key.
-    pub(crate) const PK: u64 = 12;
-    /// Key identifier (KDF).
-    pub(crate) const KDF: u64 = 16;
-    /// Nonce.
-    pub(crate) const NON: u64 = 20;
-    /// Message.
-    pub(crate) const MSG: u64 = 48;
-    /// Output.
-    pub(crate) const OUT: u64 = 63;
+/// The type of a UBI, the field of tweak bits 120..125 (spec 3.5.1, table
+/// 6): `ty as u64` is its value, shifted left by 56 in tweak word 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockType {
+    /// The MAC key (`K`).
+    Key = 0,
+    /// The configuration block.
+    Config = 4,
+    /// The personalization string.
+    Personalization = 8,
+    /// The public key.
+    PublicKey = 12,
+    /// The key identifier (KDF).
+    KeyId = 16,
+    /// The nonce.
+    Nonce = 20,
+    /// The message.
+    Message = 48,
+    /// The output stage.
+    Output = 63,
 }
 
 pub(crate) mod iv;

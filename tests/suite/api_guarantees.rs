@@ -2,7 +2,7 @@
 //! order of backend names (what `skeinsum --list-backends` prints), state
 //! sizes.
 
-use skein_simd::{Backend, Params};
+use skein_simd::{Backend, Params, StateSize};
 
 #[test]
 fn params_debug_never_shows_the_key() {
@@ -28,13 +28,29 @@ fn no_stub_backend_is_listed() {
 }
 
 #[test]
-fn supports_honours_the_state_size() {
+fn every_backend_supports_every_state_size() {
     for b in Backend::ALL {
-        for bits in [256, 512, 1024] {
-            assert_eq!(b.supports(bits), b.is_available(), "{b} {bits}");
+        for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {
+            assert_eq!(b.supports(state), b.is_available(), "{b} {state:?}");
         }
-        for bits in [0, 128, 384, 2048] {
-            assert!(!b.supports(bits), "{b} {bits}");
-        }
+    }
+}
+
+#[test]
+fn block_types_are_the_specification_table() {
+    use skein_simd::raw::BlockType;
+    // Spec 3.5.1, table 6 (the values of the Type field).
+    let table = [
+        (BlockType::Key, 0),
+        (BlockType::Config, 4),
+        (BlockType::Personalization, 8),
+        (BlockType::PublicKey, 12),
+        (BlockType::KeyId, 16),
+        (BlockType::Nonce, 20),
+        (BlockType::Message, 48),
+        (BlockType::Output, 63),
+    ];
+    for (ty, value) in table {
+        assert_eq!(ty as u64, value, "{ty:?}");
     }
 }

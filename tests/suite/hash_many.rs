@@ -41,7 +41,7 @@ fn check<const W: usize>(params: &Params, messages: &[Vec<u8>], what: &str) {
             continue;
         }
         let many = Platform::with_lane_interleave(interleave, || {
-            SkeinMany::<W>::new(&params.backend(backend)).unwrap()
+            SkeinMany::<W>::with_params(&params.backend(backend)).unwrap()
         });
         assert_eq!(many.backend(), backend);
         let got = many.hash_many_vec(messages);
@@ -169,7 +169,7 @@ fn plain_skein512_256_matches_rustcrypto() {
     let messages = random_messages(&mut rng, 50, 2000);
     for (backend, interleave) in lane_backends() {
         let many = Platform::with_lane_interleave(interleave, || {
-            SkeinMany::<8>::new(&Params::new().output_bits(256).backend(backend)).unwrap()
+            SkeinMany::<8>::with_params(&Params::new().output_bits(256).backend(backend)).unwrap()
         });
         for (m, got) in messages.iter().zip(many.hash_many_vec(&messages)) {
             assert_eq!(
@@ -201,7 +201,7 @@ fn thread_count_does_not_change_results() {
 
 #[test]
 fn wrong_output_buffer_panics_and_bad_params_are_errors() {
-    assert!(SkeinMany::<8>::new(&Params::new().output_bits(0)).is_err());
+    assert!(SkeinMany::<8>::with_params(&Params::new().output_bits(0)).is_err());
     let result = std::panic::catch_unwind(|| {
         let mut out = [0u8; 63];
         Skein::<8>::hash_many_into(&Params::new(), &[b"x"], &mut out).unwrap();
@@ -246,7 +246,7 @@ fn forced_backend_follows_the_platform_rule() {
     let want = one_by_one::<8>(&Params::new(), &messages);
     for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
         let params = Params::new().backend(backend);
-        let many = SkeinMany::<8>::new(&params)
+        let many = SkeinMany::<8>::with_params(&params)
             .unwrap_or_else(|e| panic!("SkeinMany with {backend} forced: {e}"));
         let lanes_of = if backend.lanes().is_some() {
             backend
@@ -257,6 +257,6 @@ fn forced_backend_follows_the_platform_rule() {
         assert_eq!(many.hash_many_vec(&messages), want, "forced {backend}");
     }
     for backend in Backend::ALL.into_iter().filter(|b| !b.is_available()) {
-        assert!(SkeinMany::<8>::new(&Params::new().backend(backend)).is_err());
+        assert!(SkeinMany::<8>::with_params(&Params::new().backend(backend)).is_err());
     }
 }

@@ -12,7 +12,9 @@
 //! (a chain of dependent adds, one per cycle) and each one-thread row's
 //! cycles per byte at that clock, for comparison with llvm-mca's estimates.
 
-use skein_simd::{Backend, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, TreeParams};
+use skein_simd::{
+    Backend, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, StateSize, TreeParams,
+};
 use std::time::Instant;
 
 /// A case of a section: name, bytes processed per call, the work (run in
@@ -88,7 +90,9 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
     let messages: Vec<Vec<u8>> = (0..32u32).map(|i| vec![i as u8; 16 << 10]).collect();
     let total = messages.len() << 14;
     let bits = 64 * W as u64;
-    let auto = Skein::<W>::new(bits).platform().backend(64 * W);
+    let auto = Skein::<W>::new(bits)
+        .platform()
+        .backend(StateSize::from_bits(bits).unwrap());
     let mut cases: Vec<Case> = vec![(
         format!("Skein-{bits} single-stream ({auto}), 16 KiB msgs in L2"),
         total,
@@ -101,7 +105,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
     )];
     for (backend, interleave) in lane_forms() {
         let Ok(many) = Platform::with_lane_interleave(interleave, || {
-            SkeinMany::<W>::new(&Params::new().backend(backend))
+            SkeinMany::<W>::with_params(&Params::new().backend(backend))
         }) else {
             continue;
         };
@@ -119,7 +123,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
         ));
     }
     // The automatic choice: backend by rank, form measured at first use.
-    let many = SkeinMany::<W>::new(&Params::new()).unwrap();
+    let many = SkeinMany::<W>::with_params(&Params::new()).unwrap();
     let name = format!(
         "Skein-{bits} hash_many, automatic ({} {}), 1 thread",
         many.backend(),
@@ -171,9 +175,9 @@ fn main() {
         // The one-time measurement that picks each kernel's form: the first
         // `lanes()` of each state size pays it, the second reads the cache.
         let many = (
-            SkeinMany::<4>::new(&Params::new()).unwrap(),
-            SkeinMany::<8>::new(&Params::new()).unwrap(),
-            SkeinMany::<16>::new(&Params::new()).unwrap(),
+            SkeinMany::<4>::with_params(&Params::new()).unwrap(),
+            SkeinMany::<8>::with_params(&Params::new()).unwrap(),
+            SkeinMany::<16>::with_params(&Params::new()).unwrap(),
         );
         let time = |f: &dyn Fn() -> usize| {
             let t = Instant::now();
@@ -210,7 +214,7 @@ fn main() {
     // 1 KiB messages.
     let messages: Vec<Vec<u8>> = (0..2048u32).map(|i| vec![i as u8; 1024]).collect();
     let total = messages.len() * 1024;
-    let auto = Skein512::new(512).platform().backend(512);
+    let auto = Skein512::new(512).platform().backend(StateSize::S512);
     let mut cases: Vec<Case> = vec![(
         format!("Skein-512-512 single-stream ({auto}), 1 KiB msgs"),
         total,
@@ -223,7 +227,7 @@ fn main() {
     )];
     for (backend, interleave) in lane_forms() {
         let many = Platform::with_lane_interleave(interleave, || {
-            SkeinMany512::new(&Params::new().backend(backend)).unwrap()
+            SkeinMany512::with_params(&Params::new().backend(backend)).unwrap()
         });
         for t in [1, threads] {
             let (many, messages) = (many.clone(), &messages);
@@ -260,7 +264,7 @@ fn main() {
     // thread, the same bytes in total: the per-message overhead. 256 KiB
     // stays in L2; 2 MiB comes from L3, where short messages also lose the
     // hardware prefetchers' long streams.
-    let auto = SkeinMany512::new(&Params::new()).unwrap();
+    let auto = SkeinMany512::with_params(&Params::new()).unwrap();
     for total in [256usize << 10, 2 << 20] {
         let mut cases: Vec<Case> = Vec::new();
         for size in [16usize << 10, 1 << 10, 256] {
@@ -303,7 +307,7 @@ fn main() {
             }
         }),
     )];
-    let many = SkeinMany512::new(&zfs).unwrap();
+    let many = SkeinMany512::with_params(&zfs).unwrap();
     for t in [1, threads] {
         let (many, blocks) = (many.clone(), &blocks);
         let mut out = vec![0u8; blocks.len() * 32];

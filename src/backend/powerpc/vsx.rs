@@ -45,7 +45,8 @@ mod imp {
     use crate::backend::feature_glue::feature_backend;
     use crate::backend::isa::{BlockRun, SingleStream};
     use crate::backend::layout::{mix_of, odd_source_in};
-    use crate::spec::{rot, C240, T1_FIRST};
+    use crate::backend::powerpc::Blocks;
+    use crate::spec::{rot, C240};
 
     feature_backend! {
         /// Proof that this CPU has POWER8 vector instructions.
@@ -400,15 +401,10 @@ mod imp {
     }
 
     /// # Safety
-    /// `blocks` points to `n` blocks of `8 * W` bytes; POWER8 vectors enabled.
+    /// The walk's blocks are readable blocks of `8 * W` bytes; POWER8
+    /// vectors enabled.
     #[inline(always)]
-    unsafe fn blocks<const W: usize>(
-        words: &mut Words,
-        tweak: &mut [u64; 2],
-        mut blocks: *const u8,
-        mut n: usize,
-        bytes_per_block: u64,
-    ) {
+    unsafe fn blocks<const W: usize>(words: &mut Words, tweak: &mut [u64; 2], mut walk: Blocks) {
         // SAFETY: caller; `Words` is 16-byte aligned.
         unsafe {
             let np = W / 4;
@@ -417,16 +413,11 @@ mod imp {
                 e: [v[0], v[1], v[2], v[3]],
                 o: [v[4], v[5], v[6], v[7]],
             };
-            let (mut t0, mut t1) = (tweak[0], tweak[1]);
-            while n != 0 {
-                t0 = t0.wrapping_add(bytes_per_block);
-                if t0 < bytes_per_block {
-                    t1 = t1.wrapping_add(1);
-                }
+            while let Some((block, t0, t1)) = walk.next() {
                 let mut l = [dconst([0; 2]); 8];
                 let mut i = 0;
                 while i < W / 2 {
-                    l[i] = load_words(blocks.add(16 * i));
+                    l[i] = load_words(block.add(16 * i));
                     i += 1;
                 }
                 let mut m = chain;
@@ -461,16 +452,14 @@ mod imp {
                     chain.o[p] = simd_xor(x.o[p], m.o[p]);
                     p += 1;
                 }
-                t1 &= !T1_FIRST;
-                blocks = blocks.add(8 * W);
-                n -= 1;
+                walk.done();
             }
             let out = [
                 chain.e[0], chain.e[1], chain.e[2], chain.e[3], chain.o[0], chain.o[1], chain.o[2],
                 chain.o[3],
             ];
             *words = transmute::<[D; 8], Words>(out);
-            *tweak = [t0, t1];
+            *tweak = walk.tweak();
         }
     }
 
@@ -483,9 +472,10 @@ mod imp {
             let mut words = Words::from_chain(run.chain);
             let n = run.blocks.len() / (8 * W);
             let start = run.blocks.as_ptr();
+            let walk = Blocks::new(run.tweak, start, n, 8 * W, run.bytes_per_block);
             // SAFETY: the caller's (POWER8 vectors); `blocks` holds `n`
             // whole blocks.
-            unsafe { blocks::<W>(&mut words, run.tweak, start, n, run.bytes_per_block) };
+            unsafe { blocks::<W>(&mut words, run.tweak, walk) };
             *run.chain = words.to_chain();
         }
     }

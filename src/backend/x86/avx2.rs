@@ -4,7 +4,8 @@
 //! for Skein-1024 (whose odd permutations happen to swap the two registers
 //! and shuffle within each, so no blends are needed).
 
-use super::engine::{register_half, EvenOdd, Half};
+use super::engine::{register_half, register_halves, EvenOdd, Half};
+use super::{carry_advance, rotate_by_shifts};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;
@@ -18,16 +19,6 @@ feature_backend! {
     lanes __m256i, 4, interleaved;
 }
 
-/// Two lanes (Skein-256 half state).
-#[derive(Clone, Copy)]
-struct X2(__m128i);
-/// Four lanes (Skein-512 half state).
-#[derive(Clone, Copy)]
-struct X4(__m256i);
-/// Eight lanes in two registers (Skein-1024 half state).
-#[derive(Clone, Copy)]
-struct X8([__m256i; 2]);
-
 /// Counts and 64 - counts as shift-count vectors.
 #[inline(always)]
 unsafe fn counts256(c: &[u32]) -> (__m256i, __m256i) {
@@ -39,6 +30,18 @@ unsafe fn counts256(c: &[u32]) -> (__m256i, __m256i) {
     }
 }
 
+/// Lane l rotated left by `c[l]` (two lanes).
+#[inline(always)]
+unsafe fn rotl128(v: __m128i, c: &[u32]) -> __m128i {
+    // SAFETY: the caller holds the AVX2 token.
+    unsafe {
+        let left = _mm_set_epi64x(c[1] as i64, c[0] as i64);
+        let right = _mm_sub_epi64(_mm_set1_epi64x(64), left);
+        _mm_or_si128(_mm_sllv_epi64(v, left), _mm_srlv_epi64(v, right))
+    }
+}
+
+/// Lane l rotated left by `c[l]` (four lanes).
 #[inline(always)]
 unsafe fn rotl256(v: __m256i, c: &[u32]) -> __m256i {
     // SAFETY: the caller holds the AVX2 token.
@@ -48,78 +51,28 @@ unsafe fn rotl256(v: __m256i, c: &[u32]) -> __m256i {
     }
 }
 
-/// Lane l of the result is lane `i[l]` of `v` (all four indices < 4).
+/// Lane l of the result is lane `q[l]` of `v`: AVX2 permutes 32-bit lanes
+/// across the register, two per 64-bit lane.
 #[inline(always)]
-unsafe fn permute256(v: __m256i, i: &[usize]) -> __m256i {
+unsafe fn permute_any256(v: __m256i, q: [usize; 4]) -> __m256i {
+    let dwords = |l: usize| [2 * q[l] as i32, 2 * q[l] as i32 + 1];
+    let [a0, a1] = dwords(0);
+    let [b0, b1] = dwords(1);
+    let [c0, c1] = dwords(2);
+    let [d0, d1] = dwords(3);
     // SAFETY: the caller holds the AVX2 token.
-    unsafe {
-        match (i[0], i[1], i[2], i[3]) {
-            (0, 1, 2, 3) => v,
-            // Swapping within 128-bit halves is a one-cycle in-lane shuffle.
-            (1, 0, 3, 2) => _mm256_shuffle_epi32::<0x4E>(v),
-            (3, 2, 1, 0) => _mm256_permute4x64_epi64::<0x1B>(v),
-            (a, b, c, d) => {
-                let dwords = |q: usize| [2 * q as i32, 2 * q as i32 + 1];
-                let [a0, a1] = dwords(a);
-                let [b0, b1] = dwords(b);
-                let [c0, c1] = dwords(c);
-                let [d0, d1] = dwords(d);
-                _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(d1, d0, c1, c0, b1, b0, a1, a0))
-            }
-        }
-    }
+    unsafe { _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(d1, d0, c1, c0, b1, b0, a1, a0)) }
 }
 
-impl Half for X2 {
-    register_half!(
-        2,
-        load = _mm_loadu_si128,
-        store = _mm_storeu_si128,
-        add = _mm_add_epi64,
-        xor = _mm_xor_si128
-    );
-    #[inline(always)]
-    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe {
-            let left = _mm_set_epi64x(c[1] as i64, c[0] as i64);
-            let right = _mm_sub_epi64(_mm_set1_epi64x(64), left);
-            X2(_mm_or_si128(
-                _mm_sllv_epi64(self.0, left),
-                _mm_srlv_epi64(self.0, right),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn permute(self, i: &[usize; 8]) -> Self {
-        if i[0] == 0 {
-            self
-        } else {
-            // SAFETY: SSE2 is part of x86-64.
-            X2(unsafe { _mm_shuffle_epi32::<0x4E>(self.0) })
-        }
-    }
-}
+register_halves!(
+    rotl128 = rotl128,
+    rotl256 = rotl256,
+    permute_any256 = permute_any256
+);
 
-impl Half for X4 {
-    register_half!(
-        4,
-        load = _mm256_loadu_si256,
-        store = _mm256_storeu_si256,
-        add = _mm256_add_epi64,
-        xor = _mm256_xor_si256
-    );
-    #[inline(always)]
-    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        X4(unsafe { rotl256(self.0, &c[..4]) })
-    }
-    #[inline(always)]
-    unsafe fn permute(self, i: &[usize; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        X4(unsafe { permute256(self.0, &i[..4]) })
-    }
-}
+/// Eight lanes in two registers (Skein-1024 half state).
+#[derive(Clone, Copy)]
+struct X8([__m256i; 2]);
 
 impl Half for X8 {
     const WORDS: usize = 8;
@@ -230,24 +183,17 @@ impl Row<4> for __m256i {
                     _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
                 _mm256_shuffle_epi8(self, mask)
             } else {
-                let left = _mm256_sll_epi64(self, _mm_cvtsi32_si128(r as i32));
-                let right = _mm256_srl_epi64(self, _mm_cvtsi32_si128(64 - r as i32));
-                _mm256_or_si256(left, right)
+                rotate_by_shifts!(
+                    self,
+                    r,
+                    sll = _mm256_sll_epi64,
+                    srl = _mm256_srl_epi64,
+                    or = _mm256_or_si256
+                )
             }
         }
     }
-    #[inline(always)]
-    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
-        unsafe {
-            let sum = _mm256_add_epi64(t0, step);
-            // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
-            let carry = _mm256_or_si256(
-                _mm256_and_si256(t0, step),
-                _mm256_andnot_si256(sum, _mm256_or_si256(t0, step)),
-            );
-            (sum, _mm256_add_epi64(t1, _mm256_srli_epi64::<63>(carry)))
-        }
-    }
+    carry_advance! { or = _mm256_or_si256, andnot = _mm256_andnot_si256, top_bit = _mm256_srli_epi64::<63> }
     /// 4x4 transposes of each 32-byte quarter of the block.
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Self; W] {

@@ -3,7 +3,7 @@
 //! state is one register: xmm for Skein-256, ymm for Skein-512 (VL forms),
 //! zmm for Skein-1024, so a round is four instructions.
 
-use super::engine::{register_half, EvenOdd, Half};
+use super::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;
@@ -17,89 +17,46 @@ feature_backend! {
     lanes __m512i, 8, interleaved;
 }
 
-/// Two lanes (Skein-256 half state).
-#[derive(Clone, Copy)]
-struct X2(__m128i);
-/// Four lanes (Skein-512 half state).
-#[derive(Clone, Copy)]
-struct X4(__m256i);
+/// Lane l rotated left by `c[l]` (two lanes).
+#[inline(always)]
+unsafe fn rotl128(v: __m128i, c: &[u32]) -> __m128i {
+    // SAFETY: the caller holds the AVX-512 token.
+    unsafe { _mm_rolv_epi64(v, _mm_set_epi64x(c[1] as i64, c[0] as i64)) }
+}
+
+/// Lane l rotated left by `c[l]` (four lanes).
+#[inline(always)]
+unsafe fn rotl256(v: __m256i, c: &[u32]) -> __m256i {
+    // SAFETY: the caller holds the AVX-512 token.
+    unsafe {
+        let counts = _mm256_set_epi64x(c[3] as i64, c[2] as i64, c[1] as i64, c[0] as i64);
+        _mm256_rolv_epi64(v, counts)
+    }
+}
+
+/// Lane l of the result is lane `q[l]` of `v`, one `vpermq` with an index
+/// vector.
+#[inline(always)]
+unsafe fn permute_any256(v: __m256i, q: [usize; 4]) -> __m256i {
+    // SAFETY: the caller holds the AVX-512 token.
+    unsafe {
+        let index = _mm256_set_epi64x(q[3] as i64, q[2] as i64, q[1] as i64, q[0] as i64);
+        _mm256_permutexvar_epi64(index, v)
+    }
+}
+
+register_halves!(
+    rotl128 = rotl128,
+    rotl256 = rotl256,
+    permute_any256 = permute_any256
+);
+
 /// Eight lanes (Skein-1024 half state).
 #[derive(Clone, Copy)]
 struct X8(__m512i);
 
-impl Half for X2 {
-    register_half!(
-        2,
-        load = _mm_loadu_si128,
-        store = _mm_storeu_si128,
-        add = _mm_add_epi64,
-        xor = _mm_xor_si128
-    );
-    #[inline(always)]
-    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe {
-            X2(_mm_rolv_epi64(
-                self.0,
-                _mm_set_epi64x(c[1] as i64, c[0] as i64),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn permute(self, i: &[usize; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe {
-            if i[0] == 0 {
-                self
-            } else {
-                X2(_mm_shuffle_epi32::<0x4E>(self.0))
-            }
-        }
-    }
-}
-
-impl Half for X4 {
-    register_half!(
-        4,
-        load = _mm256_loadu_si256,
-        store = _mm256_storeu_si256,
-        add = _mm256_add_epi64,
-        xor = _mm256_xor_si256
-    );
-    #[inline(always)]
-    unsafe fn rotl(self, c: &[u32; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe {
-            let counts = _mm256_set_epi64x(c[3] as i64, c[2] as i64, c[1] as i64, c[0] as i64);
-            X4(_mm256_rolv_epi64(self.0, counts))
-        }
-    }
-    #[inline(always)]
-    unsafe fn permute(self, i: &[usize; 8]) -> Self {
-        // SAFETY: `Half` is used only under this backend's token.
-        unsafe {
-            match (i[0], i[1], i[2], i[3]) {
-                (0, 1, 2, 3) => self,
-                // Swapping within 128-bit halves is a one-cycle in-lane shuffle.
-                (1, 0, 3, 2) => X4(_mm256_shuffle_epi32::<0x4E>(self.0)),
-                (3, 2, 1, 0) => X4(_mm256_permute4x64_epi64::<0x1B>(self.0)),
-                (a, b, c, d) => {
-                    let index = _mm256_set_epi64x(d as i64, c as i64, b as i64, a as i64);
-                    X4(_mm256_permutexvar_epi64(index, self.0))
-                }
-            }
-        }
-    }
-}
-
 impl Half for X8 {
-    register_half!(
-        8,
-        load = _mm512_loadu_si512,
-        store = _mm512_storeu_si512,
-        add = _mm512_add_epi64,
-        xor = _mm512_xor_si512
-    );
+    register_half! { 8, load = _mm512_loadu_si512, store = _mm512_storeu_si512, add = _mm512_add_epi64, xor = _mm512_xor_si512 }
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: `Half` is used only under this backend's token.

@@ -162,6 +162,74 @@ macro_rules! register_half {
 }
 pub(super) use register_half;
 
+/// The halves of Skein-256 and -512 in one register, `X2` (one xmm) and
+/// `X4` (one ymm), for the backends with a rotate count per lane (AVX2 and
+/// AVX-512), written once: the loads, stores, adds, xors and the odd
+/// permutations that are fixed shuffles are the same in both; the backend
+/// names its per-lane rotates (`rotl128(v, &counts[..2])`,
+/// `rotl256(v, &counts[..4])`) and its permutation of four lanes in any order
+/// (`permute_any256(v, [a, b, c, d])`). Also writes `permute256`, the
+/// permutation of four lanes with the fixed shuffles first.
+macro_rules! register_halves {
+    (rotl128 = $rotl128:path, rotl256 = $rotl256:path, permute_any256 = $any:path) => {
+        /// Two lanes (Skein-256 half state).
+        #[derive(Clone, Copy)]
+        struct X2(__m128i);
+        /// Four lanes (Skein-512 half state).
+        #[derive(Clone, Copy)]
+        struct X4(__m256i);
+
+        /// Lane l of the result is lane `i[l]` of `v` (all four indices < 4).
+        #[inline(always)]
+        unsafe fn permute256(v: __m256i, i: &[usize]) -> __m256i {
+            // SAFETY: the caller holds the backend's token.
+            unsafe {
+                match (i[0], i[1], i[2], i[3]) {
+                    (0, 1, 2, 3) => v,
+                    // Swapping within 128-bit halves is a one-cycle in-lane shuffle.
+                    (1, 0, 3, 2) => _mm256_shuffle_epi32::<0x4E>(v),
+                    (3, 2, 1, 0) => _mm256_permute4x64_epi64::<0x1B>(v),
+                    (a, b, c, d) => $any(v, [a, b, c, d]),
+                }
+            }
+        }
+
+        impl Half for X2 {
+            register_half! { 2, load = _mm_loadu_si128, store = _mm_storeu_si128, add = _mm_add_epi64, xor = _mm_xor_si128 }
+            #[inline(always)]
+            unsafe fn rotl(self, c: &[u32; 8]) -> Self {
+                // SAFETY: `Half` is used only under this backend's token.
+                X2(unsafe { $rotl128(self.0, &c[..2]) })
+            }
+            #[inline(always)]
+            unsafe fn permute(self, i: &[usize; 8]) -> Self {
+                // The one odd permutation of two lanes is the swap.
+                if i[0] == 0 {
+                    self
+                } else {
+                    // SAFETY: SSE2 is part of x86-64.
+                    X2(unsafe { _mm_shuffle_epi32::<0x4E>(self.0) })
+                }
+            }
+        }
+
+        impl Half for X4 {
+            register_half! { 4, load = _mm256_loadu_si256, store = _mm256_storeu_si256, add = _mm256_add_epi64, xor = _mm256_xor_si256 }
+            #[inline(always)]
+            unsafe fn rotl(self, c: &[u32; 8]) -> Self {
+                // SAFETY: `Half` is used only under this backend's token.
+                X4(unsafe { $rotl256(self.0, &c[..4]) })
+            }
+            #[inline(always)]
+            unsafe fn permute(self, i: &[usize; 8]) -> Self {
+                // SAFETY: `Half` is used only under this backend's token.
+                X4(unsafe { permute256(self.0, &i[..4]) })
+            }
+        }
+    };
+}
+pub(super) use register_halves;
+
 /// The single-stream block function of a backend whose halves are `H4`,
 /// `H8` and `H16` for Skein-256, -512 and -1024.
 pub(crate) struct EvenOdd<H4, H8, H16>(PhantomData<(H4, H8, H16)>);

@@ -5,6 +5,7 @@
 //! permutation is one `pshufd` or `shufpd` per register.
 
 use super::engine::{EvenOdd, Half};
+use super::{carry_advance, rotate_by_shifts};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;
@@ -153,24 +154,17 @@ impl Row<2> for __m128i {
             if r == 32 {
                 _mm_shuffle_epi32::<0xB1>(self)
             } else {
-                let left = _mm_sll_epi64(self, _mm_cvtsi32_si128(r as i32));
-                let right = _mm_srl_epi64(self, _mm_cvtsi32_si128(64 - r as i32));
-                _mm_or_si128(left, right)
+                rotate_by_shifts!(
+                    self,
+                    r,
+                    sll = _mm_sll_epi64,
+                    srl = _mm_srl_epi64,
+                    or = _mm_or_si128
+                )
             }
         }
     }
-    #[inline(always)]
-    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
-        unsafe {
-            let sum = _mm_add_epi64(t0, step);
-            // Carry out of the 64-bit add: top bit of (a & b) | ((a | b) & !sum).
-            let carry = _mm_or_si128(
-                _mm_and_si128(t0, step),
-                _mm_andnot_si128(sum, _mm_or_si128(t0, step)),
-            );
-            (sum, _mm_add_epi64(t1, _mm_srli_epi64::<63>(carry)))
-        }
-    }
+    carry_advance! { or = _mm_or_si128, andnot = _mm_andnot_si128, top_bit = _mm_srli_epi64::<63> }
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
         unsafe {

@@ -9,7 +9,8 @@ use core::mem::transmute;
 use core::simd::Simd;
 
 use crate::backend::layout::key_pos;
-use crate::spec::{rot, C240, T1_FIRST};
+use crate::backend::powerpc::Blocks;
+use crate::spec::{rot, C240};
 
 /// Threefish-256 state: even words (0, 2) and odd words in odd-lane order.
 #[derive(Clone, Copy)]
@@ -311,23 +312,13 @@ unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, rc
 pub(super) unsafe fn pair_blocks_256(
     lanes: &mut Lanes,
     tweak: &mut [u64; 2],
-    mut blocks: *const u8,
-    mut n: usize,
+    blocks: *const u8,
+    n: usize,
     bytes_per_block: u64,
 ) {
+    // Words g and 2 + g, each high half then low half.
     const fn pick(g: usize) -> Simd<u32, 16> {
-        let (ah, al) = (half_bytes(8 * g, 0), half_bytes(8 * g, 1));
-        let (bh, bl) = (half_bytes(16 + 8 * g, 0), half_bytes(16 + 8 * g, 1));
-        let mut i = [0u32; 16];
-        let mut n = 0;
-        while n < 4 {
-            i[n] = ah[n] as u32;
-            i[4 + n] = al[n] as u32;
-            i[8 + n] = bh[n] as u32;
-            i[12 + n] = bl[n] as u32;
-            n += 1;
-        }
-        Simd::from_array(i)
+        lane_pick([(8 * g, 0), (8 * g, 1), (16 + 8 * g, 0), (16 + 8 * g, 1)])
     }
     // SAFETY: caller; `Lanes` is 16-byte aligned.
     unsafe {
@@ -341,11 +332,10 @@ pub(super) unsafe fn pair_blocks_256(
             rc.resident_mask[d] = opaque(rc.mask(d, 0));
             d += 1;
         }
-        let (mut t0, mut t1) = (tweak[0], tweak[1]);
-        while n != 0 {
-            prefetch_next(blocks, 32);
-            advance(&mut t0, &mut t1, bytes_per_block);
-            let (l0, l1) = (load_bytes(blocks), load_bytes(blocks.add(16)));
+        let mut walk = Blocks::new(tweak, blocks, n, 32, bytes_per_block);
+        while let Some((block, t0, t1)) = walk.next() {
+            prefetch_next(block, 32);
+            let (l0, l1) = (load_bytes(block), load_bytes(block.add(16)));
             let m = Pair {
                 e: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(0) })),
                 o: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(1) })),
@@ -380,13 +370,11 @@ pub(super) unsafe fn pair_blocks_256(
                 e: simd_xor(x.e, m.e),
                 o: simd_xor(x.o, m.o),
             };
-            t1 &= !T1_FIRST;
-            blocks = blocks.add(32);
-            n -= 1;
+            walk.done();
         }
         prefetch_stop();
         lanes.0[0] = transmute::<V, [u32; 4]>(chain.e);
         lanes.0[1] = transmute::<V, [u32; 4]>(chain.o);
-        *tweak = [t0, t1];
+        *tweak = walk.tweak();
     }
 }

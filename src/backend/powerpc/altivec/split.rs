@@ -9,7 +9,8 @@ use core::mem::transmute;
 use core::simd::Simd;
 
 use crate::backend::layout::{key_pos, lane_rot, odd_source};
-use crate::spec::{C240, T1_FIRST};
+use crate::backend::powerpc::Blocks;
+use crate::spec::C240;
 
 /// Threefish-512 or -1024 state: `eh[r]` lane l is the high half of even word
 /// 2(4r+l), `el` the low halves, `oh`/`ol` the odd words in odd-lane order.
@@ -497,24 +498,7 @@ unsafe fn split_load<const W: usize>(p: *const u8) -> Split {
     // Word pair (2j + g, 2j + 2 + g) of a 32-byte pair of loads, as
     // (high, high, low, low) lanes.
     const fn pick(g: usize) -> Simd<u32, 16> {
-        let a = 8 * g;
-        let b = 16 + 8 * g;
-        let (ah, bh, al, bl) = (
-            half_bytes(a, 0),
-            half_bytes(b, 0),
-            half_bytes(a, 1),
-            half_bytes(b, 1),
-        );
-        let mut i = [0u32; 16];
-        let mut n = 0;
-        while n < 4 {
-            i[n] = ah[n] as u32;
-            i[4 + n] = bh[n] as u32;
-            i[8 + n] = al[n] as u32;
-            i[12 + n] = bl[n] as u32;
-            n += 1;
-        }
-        Simd::from_array(i)
+        lane_pick([(8 * g, 0), (16 + 8 * g, 0), (8 * g, 1), (16 + 8 * g, 1)])
     }
     // SAFETY: caller.
     unsafe {
@@ -548,15 +532,9 @@ unsafe fn split_load<const W: usize>(p: *const u8) -> Split {
 }
 
 /// # Safety
-/// `blocks` points to `n` blocks of `8 * W` bytes; AltiVec enabled.
+/// The walk's blocks are readable blocks of `8 * W` bytes; AltiVec enabled.
 #[inline(always)]
-unsafe fn split_blocks<const W: usize>(
-    lanes: &mut Lanes,
-    tweak: &mut [u64; 2],
-    mut blocks: *const u8,
-    mut n: usize,
-    bytes_per_block: u64,
-) {
+unsafe fn split_blocks<const W: usize>(lanes: &mut Lanes, tweak: &mut [u64; 2], mut walk: Blocks) {
     // SAFETY: caller; `Lanes` is 16-byte aligned.
     unsafe {
         let l = transmute::<Lanes, [V; 8]>(*lanes);
@@ -566,12 +544,10 @@ unsafe fn split_blocks<const W: usize>(
             oh: [l[4], l[5]],
             ol: [l[6], l[7]],
         };
-        let (mut t0, mut t1) = (tweak[0], tweak[1]);
         let rc = RotConsts::new(if W == 8 { &SPLIT_512 } else { &SPLIT_1024 });
-        while n != 0 {
-            prefetch_next(blocks, 8 * W);
-            advance(&mut t0, &mut t1, bytes_per_block);
-            let m = split_load::<W>(blocks);
+        while let Some((block, t0, t1)) = walk.next() {
+            prefetch_next(block, 8 * W);
+            let m = split_load::<W>(block);
             let k = split_key::<W>(&chain);
             let t = FoldTweak::new::<W>(t0, t1);
             let mut f = if W == 8 {
@@ -601,9 +577,7 @@ unsafe fn split_blocks<const W: usize>(
                 chain.ol[r] = simd_xor(x.ol[r], m.ol[r]);
                 r += 1;
             }
-            t1 &= !T1_FIRST;
-            blocks = blocks.add(8 * W);
-            n -= 1;
+            walk.done();
         }
         prefetch_stop();
         let out = [
@@ -617,7 +591,7 @@ unsafe fn split_blocks<const W: usize>(
             chain.ol[1],
         ];
         *lanes = transmute::<[V; 8], Lanes>(out);
-        *tweak = [t0, t1];
+        *tweak = walk.tweak();
     }
 }
 
@@ -633,6 +607,7 @@ pub(super) unsafe fn split_blocks_altivec<const W: usize>(
     n: usize,
     bytes_per_block: u64,
 ) {
+    let walk = Blocks::new(tweak, blocks, n, 8 * W, bytes_per_block);
     // SAFETY: forwarded from the caller; AltiVec is enabled here.
-    unsafe { split_blocks::<W>(lanes, tweak, blocks, n, bytes_per_block) }
+    unsafe { split_blocks::<W>(lanes, tweak, walk) }
 }

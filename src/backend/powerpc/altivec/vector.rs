@@ -232,6 +232,24 @@ pub(super) const fn half_bytes(offset: usize, half: usize) -> [usize; 4] {
     }
 }
 
+/// The byte shuffle of a 32-byte pair of loads that puts the 32-bit lane
+/// values `[word byte offset, half]` (as [`half_bytes`]) in lanes 0..4, in
+/// order: the message loads of both layouts.
+pub(super) const fn lane_pick(lanes: [(usize, usize); 4]) -> Simd<u32, 16> {
+    let mut i = [0u32; 16];
+    let mut lane = 0;
+    while lane < 4 {
+        let bytes = half_bytes(lanes[lane].0, lanes[lane].1);
+        let mut n = 0;
+        while n < 4 {
+            i[4 * lane + n] = bytes[n] as u32;
+            n += 1;
+        }
+        lane += 1;
+    }
+    Simd::from_array(i)
+}
+
 /// Start prefetching the `block`-byte blocks after `p` (the next two) into
 /// the data cache: one `dst` data stream, re-aimed every block as the
 /// original AltiVec Skein does. On the G4 (32-bit) only: a `dst` is a hint
@@ -268,14 +286,5 @@ pub(super) fn prefetch_stop() {
     // SAFETY: stops data stream 0; no other effect.
     unsafe {
         asm!("dss 0", options(nomem, nostack, preserves_flags));
-    }
-}
-
-/// Advance the 128-bit position in `t0`, `t1` by one block.
-#[inline(always)]
-pub(super) fn advance(t0: &mut u64, t1: &mut u64, bytes_per_block: u64) {
-    *t0 = t0.wrapping_add(bytes_per_block);
-    if *t0 < bytes_per_block {
-        *t1 = t1.wrapping_add(1);
     }
 }

@@ -17,7 +17,7 @@
 //! Options: `--quick` (no 16 MiB), `--sizes 64,1024,...`, `--rounds N`,
 //! `--ms N` (milliseconds per measurement), `--only SUBSTRING` (cases).
 
-use skein_simd::{Backend, Params, Skein};
+use skein_simd::{Backend, Params, Skein, StateSize};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -98,7 +98,8 @@ const MANY_MAX_LEN: usize = 1 << 20;
 /// thread (this harness builds skein-simd without rayon), automatic kernel;
 /// writes the first digest. Its time is divided by `MANY_BATCH` when printed.
 fn many_per_message<const W: usize>(output_bits: u64) -> HashFn {
-    let many = skein_simd::SkeinMany::<W>::new(&Params::new().output_bits(output_bits)).unwrap();
+    let many =
+        skein_simd::SkeinMany::<W>::with_params(&Params::new().output_bits(output_bits)).unwrap();
     let sums = std::cell::RefCell::new(vec![0u8; MANY_BATCH * many.output_len()]);
     Box::new(move |data, out| {
         let batch = [data; MANY_BATCH];
@@ -266,9 +267,9 @@ fn main() {
     eprintln!(
         "backends: {:?}; automatic choice: 256 -> {}, 512 -> {}, 1024 -> {}",
         backends.iter().map(|b| b.name()).collect::<Vec<_>>(),
-        auto.backend(256),
-        auto.backend(512),
-        auto.backend(1024)
+        auto.backend(StateSize::S256),
+        auto.backend(StateSize::S512),
+        auto.backend(StateSize::S1024)
     );
 
     let mut cases = Vec::new();

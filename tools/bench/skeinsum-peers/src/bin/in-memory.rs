@@ -33,7 +33,7 @@ fn main() {
             })
         }
         "many" => {
-            let many = SkeinMany512::new(&Params::new().output_bits(256)).unwrap();
+            let many = SkeinMany512::with_params(&Params::new().output_bits(256)).unwrap();
             Box::new(move || {
                 let mut out = vec![0u8; datas.len() * 32];
                 many.hash_many_into(&datas, &mut out);
