@@ -88,6 +88,12 @@ pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mu
 /// `#[inline(always)]`, so that they inline into that function and the
 /// kernel's indices and rotation counts become constants.
 pub(crate) trait Row<const L: usize>: Copy {
+    /// The state width `W` (words) at which the lane kernel leaves its
+    /// rounds to LLVM's inliner instead of inlining them up front; 0: none.
+    /// The instructions are the same; which values stay in registers and
+    /// which are moved or spilled changes (docs/performance.md, "Instruction
+    /// counts, before and after").
+    const ROUNDS_INLINED_LATE: usize = 0;
     /// Every lane `v`.
     unsafe fn splat(v: u64) -> Self;
     /// Lane-wise wrapping addition.

@@ -12,17 +12,44 @@ use crate::spec;
 // Safety of every function here: the CPU runs `R`'s instructions.
 #[inline(always)]
 unsafe fn round<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
-    let slot = const { spec::slots::<W>()[D % 4] };
-    let mut j = 0;
-    while j < W / 2 {
-        let (a, b) = (slot[2 * j], slot[2 * j + 1]);
-        // SAFETY: the caller's.
-        unsafe {
-            x[a] = x[a].add(x[b]);
-            x[b] = x[b].rol(spec::rot::<W>(D, j)).xor(x[a]);
+    // SAFETY: the caller's.
+    unsafe {
+        if const { W == R::ROUNDS_INLINED_LATE } {
+            round_late::<R, L, W, D>(x)
+        } else {
+            round_now::<R, L, W, D>(x)
         }
-        j += 1;
     }
+}
+
+/// The body of a round, written once for [`round_now`] and [`round_late`].
+macro_rules! round_body {
+    ($x:ident) => {{
+        let slot = const { spec::slots::<W>()[D % 4] };
+        let mut j = 0;
+        while j < W / 2 {
+            let (a, b) = (slot[2 * j], slot[2 * j + 1]);
+            // SAFETY: the caller's.
+            unsafe {
+                $x[a] = $x[a].add($x[b]);
+                $x[b] = $x[b].rol(spec::rot::<W>(D, j)).xor($x[a]);
+            }
+            j += 1;
+        }
+    }};
+}
+
+#[inline(always)]
+unsafe fn round_now<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
+    round_body!(x)
+}
+
+/// A round left to LLVM's inliner rather than inlined up front: the same
+/// instructions, allocated to registers differently
+/// ([`Row::ROUNDS_INLINED_LATE`]).
+#[inline]
+unsafe fn round_late<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
+    round_body!(x)
 }
 
 #[inline(always)]
