@@ -47,7 +47,7 @@ step "interpreters"
 if ! python3 -c 'import ensurepip, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
     SUDO=""
     if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -q && $SUDO apt-get install -y -q --no-install-recommends python3-venv python3-dev python3-pip
+    $SUDO apt-get update -q && $SUDO apt-get install -o DPkg::Lock::Timeout=300 -y -q --no-install-recommends python3-venv python3-dev python3-pip
 fi
 py1="$(command -v python3)"
 minor() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])'; }

