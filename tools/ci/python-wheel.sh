@@ -26,7 +26,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2> /dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2> /dev/null || true; rm -rf "$work"' EXIT
 dist="${PYTHON_WHEEL_OUT:-$work/dist}"
 mkdir -p "$dist"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
