@@ -61,13 +61,7 @@ fn main() -> ExitCode {
     let used = hasher.platform().backend(state);
     hasher.update(&data[offset..offset + nbytes]);
     let digest = hasher.finalize_vec();
-    let hex = to_hex(&digest);
+    let hex = hex::encode(digest);
     println!("{} {} {nbytes} {hex}", used.name(), state.bits());
     ExitCode::SUCCESS
-}
-
-/// Lower-case hex digits of `bytes` (no dependency beyond the library, so
-/// that the example builds from the published crate).
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -94,7 +94,7 @@ fn main() -> ExitCode {
     match result {
         Ok((used, lane_count, digests)) => {
             let (first, last) = match (digests.first(), digests.last()) {
-                (Some(f), Some(l)) => (to_hex(f), to_hex(l)),
+                (Some(f), Some(l)) => (hex::encode(f), hex::encode(l)),
                 _ => (String::new(), String::new()),
             };
             println!(
@@ -108,10 +108,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Lower-case hex digits of `bytes` (no dependency beyond the library, so
-/// that the example builds from the published crate).
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
