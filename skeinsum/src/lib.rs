@@ -196,7 +196,9 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     let mut report = |name: &[u8], digest: Result<Vec<u8>, files::InputError>| {
         match digest {
             Ok(digest) if args.raw => out.line(&digest)?,
-            Ok(digest) => out.line(&format::result_line(&digest, name, tag.as_deref(), end))?,
+            Ok(digest) => out.line_with(|line| {
+                format::push_result_line(line, &digest, name, tag.as_deref(), end)
+            })?,
             Err(e) => {
                 warn(format_args!("{}: {}", quote_name(name), e.reason()));
                 ok = false;
