@@ -196,7 +196,9 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     let mut report = |name: &[u8], digest: Result<Vec<u8>, files::InputError>| {
         match digest {
             Ok(digest) if args.raw => out.line(&digest)?,
-            Ok(digest) => out.line(&format::result_line(&digest, name, tag.as_deref(), end))?,
+            Ok(digest) => out.line_with(|line| {
+                format::push_result_line(line, &digest, name, tag.as_deref(), end)
+            })?,
             Err(e) => {
                 warn(format_args!("{}: {}", quote_name(name), e.reason()));
                 ok = false;
@@ -229,9 +231,50 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                     })
                     .collect();
                 let mut rest = &requests[..];
-                while !rest.is_empty() {
-                    let outcomes = batcher.hash_window(rest);
-                    let (window, later) = rest.split_at(outcomes.len());
+                // A window hashed, its lines not yet written.
+                let mut hashed: Option<(&[batch::Request], Vec<batch::Outcome>)> = None;
+                loop {
+                    let hashed_only = hashed.as_ref().is_none_or(|(_, outcomes)| {
+                        !outcomes
+                            .iter()
+                            .any(|o| matches!(o, batch::Outcome::Sequential(_)))
+                    });
+                    if hashed_only && !rest.is_empty() {
+                        // The lines of one window are written while the
+                        // next is hashed, so that no thread waits for them.
+                        // (A window with files for the sequential path is
+                        // reported alone: that path uses the reader and the
+                        // batch's progress bar.)
+                        let (outcomes, written) = rayon::join(
+                            || batcher.hash_window(rest),
+                            || -> Result<(), OutputClosed> {
+                                let Some((window, outcomes)) = hashed.take() else {
+                                    return Ok(());
+                                };
+                                for (request, outcome) in window.iter().zip(outcomes) {
+                                    let digest = match outcome {
+                                        batch::Outcome::Digest(digest) => Ok(digest),
+                                        batch::Outcome::Failed(e) => Err(e),
+                                        batch::Outcome::Sequential(_) => {
+                                            unreachable!("reported alone")
+                                        }
+                                    };
+                                    report(request.name, digest)?;
+                                }
+                                // Out now, not after the next window.
+                                crate::report::write_pending();
+                                Ok(())
+                            },
+                        );
+                        written?;
+                        let (window, later) = rest.split_at(outcomes.len());
+                        hashed = Some((window, outcomes));
+                        rest = later;
+                        continue;
+                    }
+                    let Some((window, outcomes)) = hashed.take() else {
+                        break;
+                    };
                     for (request, outcome) in window.iter().zip(outcomes) {
                         let digest = match outcome {
                             batch::Outcome::Digest(digest) => Ok(digest),
@@ -243,7 +286,6 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                         };
                         report(request.name, digest)?;
                     }
-                    rest = later;
                 }
             }
         }

@@ -135,12 +135,18 @@ impl Output {
     /// gather in this module's buffer of pending output unless stdout is a
     /// terminal (see `Pending` in the source).
     pub fn line(&mut self, bytes: &[u8]) -> Result<(), OutputClosed> {
+        self.line_with(|pending| pending.extend_from_slice(bytes))
+    }
+
+    /// [`line`](Self::line) for a line that `write` appends to the pending
+    /// bytes itself (no buffer of its own to allocate and copy).
+    pub fn line_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<(), OutputClosed> {
         self.check_open()?;
         // The lock is released before `failed` reports (through `warn`).
         let written = {
             let mut pending = pending();
             if pending.error.is_none() {
-                pending.bytes.extend_from_slice(bytes);
+                write(&mut pending.bytes);
                 if self.terminal || pending.bytes.len() >= PENDING_BYTES {
                     pending.write_out();
                 }

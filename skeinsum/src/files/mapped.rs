@@ -2,9 +2,11 @@
 //! sequential path ([`hash_mapped`]), whole for a batch ([`map_whole`]).
 //!
 //! A file is mapped in windows of at most [`MAP_WINDOW`] bytes, one after
-//! another, so that any file size works within a small address space (a
-//! 32-bit process, or a `ulimit -v`), and a window the system refuses to map
-//! hands the rest of the file to plain reading.
+//! another (the one before unmapped by the next one's prefault thread, or
+//! at once where mapping the next needs its room), so that any file size
+//! works within a small address space (a 32-bit process, or a `ulimit -v`),
+//! and a window the system refuses to map hands the rest of the file to
+//! plain reading.
 //!
 //! A mapped file can change under us. The policy, in three parts:
 //! 1. The caller compares size and mtime after hashing with those
@@ -56,6 +58,11 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
     let window = testing::map_window(MAP_WINDOW);
     let mut faulted = false;
     let mut at = 0;
+    // The window hashed last, left for the next window's prefault thread
+    // to unmap: tearing down 64 MiB of page tables takes about a
+    // millisecond, during which the hashing threads (a tree's `-j` of
+    // them) would wait.
+    let mut hashed: Option<Mmap> = None;
     while at < len {
         // Fits in usize: at most MAP_WINDOW.
         let size = (len - at).min(window) as usize;
@@ -69,8 +76,18 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
         // (the SIGBUS guard below); and any change at all is detected
         // afterwards and reported as an error, so a digest of inconsistent
         // contents is never printed.
-        let map = match unsafe { MmapOptions::new().offset(at).len(size).map(file) } {
+        let map_window = || unsafe { MmapOptions::new().offset(at).len(size).map(file) };
+        let map = match map_window() {
             Ok(map) => map,
+            // The window before may be what leaves no room (a `ulimit -v`):
+            // unmapped, this one is tried once more.
+            Err(_) if hashed.is_some() => {
+                drop(hashed.take());
+                match map_window() {
+                    Ok(map) => map,
+                    Err(_) => return Mapped::Refused { at, faulted },
+                }
+            }
             Err(_) => return Mapped::Refused { at, faulted },
         };
         // Only a hint; reading works the same without it.
@@ -84,16 +101,22 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
         if size >= PREFAULT_MIN {
             // Page faults off the hashing thread(s): another thread maps the
             // pages in ahead of them.
+            let previous = hashed.take();
             std::thread::scope(|s| {
-                // Without a thread to spare, the hashing thread faults.
-                let _ = crate::readahead::spawn(s, || prefault(&map));
+                // Without a thread to spare, the hashing thread faults (and
+                // `previous` is unmapped here, as the closure is dropped).
+                let _ = crate::readahead::spawn(s, || {
+                    prefault(&map);
+                    drop(previous);
+                });
                 consume(&map);
             });
         } else {
+            drop(hashed.take());
             consume(&map);
         }
         faulted |= guard.disarm();
-        drop(map);
+        hashed = Some(map);
         at += size as u64;
     }
     Mapped::Whole { faulted }

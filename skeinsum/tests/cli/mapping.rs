@@ -24,6 +24,19 @@ fn files_are_mapped_in_windows() {
     }
 }
 
+/// Windows of 4 MiB, the smallest that get a prefault thread, which also
+/// unmaps the window before it: two of them.
+#[test]
+fn windows_with_prefault_threads() {
+    let dir = Dir::new();
+    let data = pattern(8 << 20, 10);
+    dir.file("g", &data);
+    dir.cmd()
+        .env("SKEINSUM_TEST_MAP_WINDOW", (4 << 20).to_string())
+        .args(["-a", "256", "g"])
+        .prints(format!("{}  g\n", reference(256, 256, &data)));
+}
+
 /// When the system refuses to map (a file system without mmap, as
 /// /sys/kernel/btf/vmlinux is for root on Linux), the file is read instead;
 /// also from the middle of a file whose first windows were mapped.
