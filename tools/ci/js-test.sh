@@ -12,9 +12,9 @@
 # Fails on any failed step or test (node --test exits non-zero).
 #
 # usage: bash tools/ci/js-test.sh
-#   Environment: SKEINSUM (default: target/release/skeinsum if built, else
-#   target/debug/skeinsum, which `cargo test --workspace` builds; built with
-#   `cargo build -p skeinsum` when neither exists); SKEIN_DEMO_MB. The wasm
+#   Environment: SKEINSUM (default: the release skeinsum of CARGO_TARGET_DIR
+#   or target/ if built, else `cargo build -p skeinsum`, which reuses the
+#   build of `cargo test --workspace`); SKEIN_DEMO_MB. The wasm
 #   release build is made cheap as in CI (no LTO, 16 codegen units: the same
 #   code, the tests check results, not speed) unless the caller set
 #   CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS itself.
@@ -91,12 +91,14 @@ step "test: node --test (golden file, pyskein vectors, API)"
 (cd "$js" && node --test test/*.test.mjs)
 
 step "skeinsum for the browser test"
+target_dir="${CARGO_TARGET_DIR:-$repo/target}"
 if [ -z "${SKEINSUM:-}" ]; then
-    if [ -x "$repo/target/release/skeinsum" ]; then
-        SKEINSUM="$repo/target/release/skeinsum"
+    if [ -x "$target_dir/release/skeinsum" ]; then
+        SKEINSUM="$target_dir/release/skeinsum"
     else
+        # Reuses the build of `cargo test --workspace` when it ran first.
         (cd "$repo" && cargo build -p skeinsum)
-        SKEINSUM="$repo/target/debug/skeinsum"
+        SKEINSUM="$target_dir/debug/skeinsum"
     fi
 fi
 export SKEINSUM
