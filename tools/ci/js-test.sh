@@ -47,8 +47,9 @@ fi
 # test runner's downloader (default feature rustls-tls): 150 crates to build
 # instead of 161, 12 min under a load of 8 on 2 cores, about 4 min of CPU.
 # Skipped when the right version is installed (a machine that ran CI before).
-# Not --locked: the CLI's own lock pins a webpki-roots that the registry no
-# longer serves (yanked), so cargo resolves afresh.
+# Not --locked: the CLI's own lock pins webpki-roots 1.0.11, which the
+# crates.io index reachable here does not list ("failed to select a version"),
+# so cargo resolves afresh.
 step "wasm-bindgen-cli"
 want="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print }' "$js/Cargo.lock")"
 [ -n "$want" ] || die "no wasm-bindgen in js/Cargo.lock"
