@@ -1,0 +1,85 @@
+// Types of skein-simd for JavaScript (index.js).
+
+/** Message and argument bytes: a string is hashed as its UTF-8 bytes. */
+export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView | string;
+
+/** The arguments of a Skein computation besides the message. */
+export interface SkeinOptions {
+  /** Output length in bits, 1 to 2**64 - 1 (default: the state size).
+   * One-shot digests are limited to 1 GiB: read longer outputs with xof(). */
+  bits?: number | bigint;
+  /** MAC key (Skein-MAC; with keyId, the KDF). */
+  key?: Bytes;
+  /** Personalization string. */
+  personalization?: Bytes;
+  /** Public key, for hashing messages to be signed. */
+  publicKey?: Bytes;
+  /** Key identifier (KDF use, with a key). */
+  keyId?: Bytes;
+  /** Nonce (randomized hashing, stream cipher). */
+  nonce?: Bytes;
+  /** Tree hashing: leaves of 2**leaf blocks, nodes of 2**fanOut children,
+   * at most maxHeight levels (1..56, 1..56, 2..255); or [leaf, fanOut, maxHeight]. */
+  tree?: { leaf: number; fanOut: number; maxHeight: number } | [number, number, number];
+}
+
+export type StateBits = 256 | 512 | 1024;
+
+/** Skein-256 of `data` (256 output bits unless `options.bits`). */
+export function skein256(data: Bytes, options?: SkeinOptions): Uint8Array;
+/** Skein-512 of `data` (512 output bits unless `options.bits`). */
+export function skein512(data: Bytes, options?: SkeinOptions): Uint8Array;
+/** Skein-1024 of `data` (1024 output bits unless `options.bits`). */
+export function skein1024(data: Bytes, options?: SkeinOptions): Uint8Array;
+/** Skein with a `stateBits`-bit state of `data`. */
+export function skein(stateBits: StateBits, data: Bytes, options?: SkeinOptions): Uint8Array;
+
+/** Digests of each message (same options for all), computed side by side on SIMD lanes. */
+export function hashMany(
+  messages: Iterable<Bytes>,
+  options?: SkeinOptions & { stateBits?: StateBits },
+): Uint8Array[];
+
+/** A seekable stream of output bytes, for outputs of any length. */
+export class OutputReader {
+  private constructor();
+  /** The next `n` bytes (fewer at the end of the output). */
+  read(n: number): Uint8Array;
+  /** Byte position of the next read. */
+  readonly position: bigint;
+  /** Move to byte `byte` of the output, in constant time. */
+  seek(byte: number | bigint): this;
+  /** Total output bytes. */
+  readonly length: bigint;
+  /** Release the wasm memory now instead of at garbage collection. */
+  free(): void;
+}
+
+/** A streaming Skein hasher. */
+export class Hasher {
+  constructor(stateBits?: StateBits, options?: SkeinOptions);
+  readonly stateBits: StateBits;
+  /** Hash more bytes; with `bits`, only the first `bits` bits of `data`
+   * (which holds exactly ceil(bits / 8) bytes); a partial byte ends the message. */
+  update(data: Bytes, bits?: number | bigint): this;
+  /** The digest so far; the hasher can go on. */
+  digest(): Uint8Array;
+  /** digest() as lower-case hexadecimal. */
+  hexdigest(): string;
+  /** The output so far as a stream. */
+  xof(): OutputReader;
+  /** An independent copy. */
+  copy(): Hasher;
+  /** Release the wasm memory (and wipe the state) now instead of at garbage collection. */
+  free(): void;
+}
+
+/** createHasher(512, {bits: 256, key}) is new Hasher(512, {bits: 256, key}). */
+export function createHasher(stateBits?: StateBits, options?: SkeinOptions): Hasher;
+
+/** Lower-case hexadecimal digits of `data`. */
+export function toHex(data: Bytes): string;
+/** Bytes of an even-length hexadecimal string. */
+export function fromHex(hex: string): Uint8Array;
+/** The block-function backend of this build, e.g. "simd128 (hashMany: simd128)". */
+export function backend(): string;

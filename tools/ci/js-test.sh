@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The JavaScript package (js/) as a user gets it:
+#   1. installs what it needs when missing: the wasm32-unknown-unknown rust
+#      target, wasm-bindgen-cli at the version of js/Cargo.lock (crates.io),
+#      playwright-core (npm ci: the driver only, no browser download) and
+#      Debian's chromium (apt);
+#   2. builds the SIMD128 package (js/build.sh) and runs its Node tests
+#      (node --test: golden file, pyskein 1.0 vectors, argument handling);
+#   3. runs the demo page's browser test once: a generated file (SKEIN_DEMO_MB,
+#      default 50) through the page's file input in headless Chromium, its
+#      digest and lines against skeinsum's.
+# Fails on any failed step or test (node --test exits non-zero).
+#
+# usage: bash tools/ci/js-test.sh
+#   Environment: SKEINSUM (default: the release skeinsum of CARGO_TARGET_DIR
+#   or target/ if built, else `cargo build -p skeinsum`, which reuses the
+#   build of `cargo test --workspace`); SKEIN_DEMO_MB. The wasm
+#   release build is made cheap as in CI (no LTO, 16 codegen units: the same
+#   code, the tests check results, not speed) unless the caller set
+#   CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS itself.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+js="$repo/js"
+export PATH="$HOME/.cargo/bin:$PATH"
+export DEBIAN_FRONTEND=noninteractive
+export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-false}"
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+t_start=$SECONDS
+step() { printf '\n=== js-test: %s   [%ss]\n' "$*" "$((SECONDS - t_start))"; }
+die() {
+    echo "ERROR: js-test: $*" >&2
+    exit 1
+}
+
+step "rust target wasm32-unknown-unknown"
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "installed"
+else
+    rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must be the exact version of the wasm-bindgen crate in the lock.
+# Only its `wasm-bindgen` binary, without the TLS stack (rustls, ring) of the
+# test runner's downloader (default feature rustls-tls): 150 crates to build
+# instead of 161, 12 min under a load of 8 on 2 cores, about 4 min of CPU.
+# Skipped when the right version is installed (a machine that ran CI before).
+# Not --locked: the CLI's own lock pins webpki-roots 1.0.11, which the
+# crates.io index reachable here does not list ("failed to select a version"),
+# so cargo resolves afresh.
+step "wasm-bindgen-cli"
+want="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print }' "$js/Cargo.lock")"
+[ -n "$want" ] || die "no wasm-bindgen in js/Cargo.lock"
+have="$(wasm-bindgen --version 2> /dev/null | awk '{ print $2 }' || true)"
+if [ "$have" = "$want" ]; then
+    echo "wasm-bindgen $have installed"
+else
+    echo "installing wasm-bindgen-cli $want (found '${have:-none}')"
+    cargo install wasm-bindgen-cli --version "$want" --no-default-features --bin wasm-bindgen --force
+fi
+
+step "npm ci (playwright-core)"
+command -v node > /dev/null || die "node not found"
+(cd "$js" && npm ci --no-audit --no-fund)
+
+step "chromium (apt)"
+if [ -x /usr/bin/chromium ]; then
+    echo "installed: $(/usr/bin/chromium --version 2> /dev/null || true)"
+else
+    ok=0
+    for attempt in 1 2 3; do
+        if $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q \
+            && $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends chromium; then
+            ok=1
+            break
+        fi
+        echo "apt attempt $attempt failed; retrying in $((attempt * 5))s" >&2
+        sleep $((attempt * 5))
+    done
+    [ "$ok" = 1 ] || die "could not install chromium"
+fi
+
+step "cargo fmt --check (js/)"
+(cd "$js" && cargo fmt --check)
+
+step "build: js/build.sh (SIMD128)"
+(cd "$js" && sh build.sh)
+
+step "test: node --test (golden file, pyskein vectors, API)"
+(cd "$js" && node --test test/*.test.mjs)
+
+step "skeinsum for the browser test"
+target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+if [ -z "${SKEINSUM:-}" ]; then
+    if [ -x "$target_dir/release/skeinsum" ]; then
+        SKEINSUM="$target_dir/release/skeinsum"
+    else
+        # Reuses the build of `cargo test --workspace` when it ran first.
+        (cd "$repo" && cargo build -p skeinsum)
+        SKEINSUM="$target_dir/debug/skeinsum"
+    fi
+fi
+export SKEINSUM
+echo "$SKEINSUM"
+
+step "test: the demo page in headless Chromium, a ${SKEIN_DEMO_MB:-50} MB file against skeinsum"
+(cd "$js" && node --test browser-test/*.test.mjs)
+
+step "done"
