@@ -11,8 +11,8 @@
 //! `i64x2.shuffle` per register.
 //!
 //! **Multi-lane kernel**: two computations at once, row `j` in one register
-//! (word `j` of both), through `lane_kernel`. A rotation by a multiple of 8
-//! is one byte shuffle, the others two shifts and an or.
+//! (word `j` of both), through `lane_kernel`. A rotation is two shifts and
+//! an or.
 //!
 //! No interleaved form: which form runs is chosen by timing at first use
 //! (`backend::form`), and `std::time::Instant` panics on
@@ -46,26 +46,16 @@ fn each<const K: usize>(f: impl Fn(usize) -> v128) -> [v128; K] {
     out
 }
 
-/// Rotate both lanes of `v` left by `c` (1..=63).
+/// Rotate both lanes of `v` left by `c` (1..=63): two shifts and an or.
+/// SIMD128 shifts take their count as an operand, so this is the same code
+/// whether or not `c` is a constant after inlining. (Byte-aligned counts as
+/// one `i8x16.shuffle` were tried: where LLVM leaves a round's MIX loop
+/// rolled, as it does on wasm32 for Skein-512 and -1024 (a bounds check per
+/// round in the release build), the count is not a constant and the match
+/// became a run-time switch of every arm on each rotation.)
 #[inline(always)]
 fn rotl_same(v: v128, c: u32) -> v128 {
-    // Byte-aligned counts are one byte shuffle (little-endian lanes: byte
-    // i of the result is byte (i - c/8) mod 8 of the same lane).
-    macro_rules! bytes {
-        ($($i:literal),*) => {
-            i8x16_shuffle::<$($i, )* $({ $i + 8 }),*>(v, v)
-        };
-    }
-    match c {
-        8 => bytes!(7, 0, 1, 2, 3, 4, 5, 6),
-        16 => bytes!(6, 7, 0, 1, 2, 3, 4, 5),
-        24 => bytes!(5, 6, 7, 0, 1, 2, 3, 4),
-        32 => bytes!(4, 5, 6, 7, 0, 1, 2, 3),
-        40 => bytes!(3, 4, 5, 6, 7, 0, 1, 2),
-        48 => bytes!(2, 3, 4, 5, 6, 7, 0, 1),
-        56 => bytes!(1, 2, 3, 4, 5, 6, 7, 0),
-        _ => v128_or(i64x2_shl(v, c), u64x2_shr(v, 64 - c)),
-    }
+    v128_or(i64x2_shl(v, c), u64x2_shr(v, 64 - c))
 }
 
 /// Rotate lane 0 left by `c0` and lane 1 by `c1`.
