@@ -11,8 +11,11 @@
 //!
 //! It also sets the alias of each folder of backend modules that this target
 //! builds: `skein_simd_x86` (x86-64), `skein_simd_aarch64` (little-endian
-//! AArch64) and `skein_simd_powerpc` (32- and 64-bit PowerPC with the probe
-//! passed).
+//! AArch64), `skein_simd_powerpc` (32- and 64-bit PowerPC with the probe
+//! passed) and `skein_simd_wasm32` (WebAssembly built with `+simd128`:
+//! WebAssembly has no run-time detection, and a module with SIMD
+//! instructions does not load where SIMD128 is missing, so the portable
+//! build must not contain any).
 //!
 //! `SKEIN_SIMD_NO_NIGHTLY=1` skips the probe (portable only).
 
@@ -32,7 +35,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=SKEIN_SIMD_NO_NIGHTLY");
 
     // One alias per folder of backend modules (`src/backend/x86`, `aarch64`,
-    // `powerpc`): the condition under which that folder is built, written
+    // `powerpc`, `wasm32`): the condition under which that folder is built, written
     // here once instead of at every use.
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let endian = env::var("CARGO_CFG_TARGET_ENDIAN").unwrap_or_default();
@@ -41,6 +44,10 @@ fn main() {
     }
     if arch == "aarch64" && endian == "little" {
         println!("cargo:rustc-cfg=skein_simd_aarch64");
+    }
+    let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    if arch == "wasm32" && features.split(',').any(|f| f == "simd128") {
+        println!("cargo:rustc-cfg=skein_simd_wasm32");
     }
     if arch != "powerpc" && arch != "powerpc64" {
         return;

@@ -34,7 +34,13 @@ pub(crate) fn threads() -> usize {
         use core::sync::atomic::{AtomicU32, Ordering};
         // 0: not asked yet (no process has id 0).
         static POOL_PROCESS: AtomicU32 = AtomicU32::new(0);
-        let me = std::process::id();
+        // WebAssembly has no fork, and `std::process::id` panics there
+        // ("unsupported" on WASI): one process, whatever its id.
+        let me = if cfg!(target_family = "wasm") {
+            1
+        } else {
+            std::process::id()
+        };
         let first = match POOL_PROCESS.compare_exchange(0, me, Ordering::Relaxed, Ordering::Relaxed)
         {
             Ok(_) => me,

@@ -10,7 +10,7 @@
  *  - skein_simd_backend & co.: which implementation this process uses.
  *
  * The environment variable SKEIN_SIMD_BACKEND (portable, sse2, avx2, avx512, asm,
- * altivec, vsx, neon), read once at the first call, forces a backend when
+ * altivec, vsx, neon, simd128), read once at the first call, forces a backend when
  * this CPU has it; otherwise the fastest one is detected.
  */
 #ifndef SKEIN_SIMD_H

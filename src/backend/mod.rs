@@ -17,16 +17,23 @@ mod choice;
 mod feature_glue;
 mod form;
 pub(crate) mod isa;
-#[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_powerpc))]
+#[cfg(any(
+    skein_simd_x86,
+    skein_simd_aarch64,
+    skein_simd_powerpc,
+    skein_simd_wasm32
+))]
 mod lane_kernel;
 pub(crate) mod lanes;
-#[cfg(any(skein_simd_x86, skein_simd_powerpc))]
+#[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
 mod layout;
 pub(crate) mod portable;
 pub(crate) mod portable_lanes;
 #[cfg(skein_simd_powerpc)]
 mod powerpc;
 mod registry;
+#[cfg(skein_simd_wasm32)]
+mod wasm32;
 #[cfg(skein_simd_x86)]
 mod x86;
 
@@ -67,6 +74,10 @@ registry::backend_table! {
     /// which a NEON single stream does not beat.
     Neon = "neon", aarch64::neon if cfg(skein_simd_aarch64), auto 0,
         lanes auto(t) u32::from(t.lanes_preferred()) * 2;
+    /// WebAssembly SIMD128 (a build with `+simd128`: WebAssembly has no
+    /// run-time detection): the two-lane kernel is the automatic multi-lane
+    /// choice; the single stream runs only when forced (docs/wasm.md).
+    Simd128 = "simd128", wasm32::simd128 if cfg(skein_simd_wasm32), auto 0, lanes auto(_) 2;
 }
 
 impl Backend {

@@ -23,7 +23,7 @@ fn no_stub_backend_is_listed() {
     let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
     assert_eq!(
         names,
-        ["portable", "sse2", "avx2", "avx512", "asm", "altivec", "vsx", "neon"]
+        ["portable", "sse2", "avx2", "avx512", "asm", "altivec", "vsx", "neon", "simd128"]
     );
 }
 

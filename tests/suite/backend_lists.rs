@@ -142,7 +142,8 @@ fn check_cfg_declares_what_build_rs_emits_and_src_uses() {
 
 /// Each architecture folder of `src/backend` (`src/backend/<arch>/`) has
 /// the `cfg` alias `skein_simd_<arch>` from build.rs, and every folder but
-/// the CI host's (x86) a QEMU run in tools/ci/qemu-test.sh.
+/// the CI host's (x86) a run: under QEMU in tools/ci/qemu-test.sh, or, for
+/// WebAssembly, under a WASI runtime with SIMD128 in tools/ci/wasm-test.sh.
 #[test]
 fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
     let emitted = emitted_cfgs();
@@ -166,7 +167,13 @@ fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
             alias_uses(&read("src/backend/mod.rs")).contains(&alias),
             "src/backend/{arch}: no table row or module under cfg({alias})"
         );
-        if arch != "x86" {
+        if arch == "wasm32" {
+            let wasm = read("tools/ci/wasm-test.sh");
+            assert!(
+                wasm.contains("wasm32-wasip1") && wasm.contains("+simd128"),
+                "tools/ci/wasm-test.sh has no wasm32-wasip1 run with +simd128"
+            );
+        } else if arch != "x86" {
             let run = format!("{arch}-unknown-linux-gnu qemu-");
             let run64 = format!("{arch}64-unknown-linux-gnu qemu-");
             assert!(

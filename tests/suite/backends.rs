@@ -72,6 +72,22 @@ fn portable_is_always_available() {
 
 /// `portable` against RustCrypto `skein` (full-size output, plain hashing)
 /// on every length 0..=600 at unaligned offsets.
+/// WebAssembly has no run-time detection: `simd128` is there exactly when
+/// the build has SIMD128 (`-C target-feature=+simd128`, which the tests are
+/// compiled with too), and then its two-lane kernel is the automatic choice
+/// for `hash_many`, so that the suites above run it. Nowhere else.
+#[test]
+fn simd128_exactly_in_a_simd128_webassembly_build() {
+    let simd128 = cfg!(all(target_family = "wasm", target_feature = "simd128"));
+    assert_eq!(Backend::Simd128.is_available(), simd128);
+    assert_eq!(Backend::available().contains(&Backend::Simd128), simd128);
+    if simd128 {
+        assert_eq!(Backend::Simd128.lanes(), Some(2));
+        let many = skein_simd::SkeinMany::<8>::with_params(&Params::new()).unwrap();
+        assert_eq!(many.backend(), Backend::Simd128);
+    }
+}
+
 #[test]
 fn portable_matches_rustcrypto_skein() {
     use skein::digest::{consts, Digest};
