@@ -22,35 +22,28 @@ unsafe fn round<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &m
     }
 }
 
-/// The body of a round, written once for [`round_now`] and [`round_late`].
-macro_rules! round_body {
-    ($x:ident) => {{
-        let slot = const { spec::slots::<W>()[D % 4] };
-        let mut j = 0;
-        while j < W / 2 {
-            let (a, b) = (slot[2 * j], slot[2 * j + 1]);
-            // SAFETY: the caller's.
-            unsafe {
-                $x[a] = $x[a].add($x[b]);
-                $x[b] = $x[b].rol(spec::rot::<W>(D, j)).xor($x[a]);
+/// A round, written once for [`round_now`], inlined up front, and
+/// [`round_late`], left to LLVM's inliner: the same instructions, allocated
+/// to registers differently ([`Row::ROUNDS_INLINED_LATE`]).
+macro_rules! round_fns {
+    ($(#[$inline:meta] $name:ident),+) => {$(
+        #[$inline]
+        unsafe fn $name<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
+            let slot = const { spec::slots::<W>()[D % 4] };
+            let mut j = 0;
+            while j < W / 2 {
+                let (a, b) = (slot[2 * j], slot[2 * j + 1]);
+                // SAFETY: the caller's.
+                unsafe {
+                    x[a] = x[a].add(x[b]);
+                    x[b] = x[b].rol(spec::rot::<W>(D, j)).xor(x[a]);
+                }
+                j += 1;
             }
-            j += 1;
         }
-    }};
+    )+};
 }
-
-#[inline(always)]
-unsafe fn round_now<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
-    round_body!(x)
-}
-
-/// A round left to LLVM's inliner rather than inlined up front: the same
-/// instructions, allocated to registers differently
-/// ([`Row::ROUNDS_INLINED_LATE`]).
-#[inline]
-unsafe fn round_late<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
-    round_body!(x)
-}
+round_fns! { #[inline(always)] round_now, #[inline] round_late }
 
 #[inline(always)]
 unsafe fn inject<R: Row<L>, const L: usize, const W: usize>(
@@ -93,31 +86,6 @@ unsafe fn eight_rounds<R: Row<L>, const L: usize, const W: usize, const S: usize
     }
 }
 
-/// Threefish on every lane: `ks[0..=W]` key schedule rows, `ts` tweak rows.
-#[inline(always)]
-unsafe fn encrypt<R: Row<L>, const L: usize, const W: usize>(
-    x: &mut [R; W],
-    ks: &[R; 17],
-    ts: &[R; 3],
-) {
-    // SAFETY: the caller's.
-    unsafe {
-        inject::<R, L, W>(x, ks, ts, 0);
-        eight_rounds::<R, L, W, 0>(x, ks, ts);
-        eight_rounds::<R, L, W, 2>(x, ks, ts);
-        eight_rounds::<R, L, W, 4>(x, ks, ts);
-        eight_rounds::<R, L, W, 6>(x, ks, ts);
-        eight_rounds::<R, L, W, 8>(x, ks, ts);
-        eight_rounds::<R, L, W, 10>(x, ks, ts);
-        eight_rounds::<R, L, W, 12>(x, ks, ts);
-        eight_rounds::<R, L, W, 14>(x, ks, ts);
-        eight_rounds::<R, L, W, 16>(x, ks, ts);
-        if const { spec::rounds(W) } == 80 {
-            eight_rounds::<R, L, W, 18>(x, ks, ts);
-        }
-    }
-}
-
 /// `n` blocks of every lane (seam in `backend::lanes`).
 ///
 /// # Safety
@@ -156,8 +124,21 @@ pub(crate) unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
             }
             ks[W] = parity;
             let ts = [t0, t1, t0.xor(t1)];
+            // Threefish on every lane, then the feed-forward.
             let mut x = m;
-            encrypt::<R, L, W>(&mut x, &ks, &ts);
+            inject::<R, L, W>(&mut x, &ks, &ts, 0);
+            eight_rounds::<R, L, W, 0>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 2>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 4>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 6>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 8>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 10>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 12>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 14>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 16>(&mut x, &ks, &ts);
+            if const { spec::rounds(W) } == 80 {
+                eight_rounds::<R, L, W, 18>(&mut x, &ks, &ts);
+            }
             let mut j = 0;
             while j < W {
                 chain[j] = x[j].xor(m[j]);
