@@ -9,6 +9,17 @@ use super::isa::Row;
 use super::lanes::LaneState;
 use crate::spec;
 
+/// `for $j in 0..$n { $body }` as a `while` loop (see above).
+macro_rules! upto {
+    ($j:ident < $n:expr, $body:expr) => {{
+        let mut $j = 0;
+        while $j < $n {
+            $body;
+            $j += 1;
+        }
+    }};
+}
+
 // Safety of every function here: the CPU runs `R`'s instructions.
 #[inline(always)]
 unsafe fn round<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
@@ -30,16 +41,14 @@ macro_rules! round_fns {
         #[$inline]
         unsafe fn $name<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
             let slot = const { spec::slots::<W>()[D % 4] };
-            let mut j = 0;
-            while j < W / 2 {
+            upto!(j < W / 2, {
                 let (a, b) = (slot[2 * j], slot[2 * j + 1]);
                 // SAFETY: the caller's.
                 unsafe {
                     x[a] = x[a].add(x[b]);
                     x[b] = x[b].rol(spec::rot::<W>(D, j)).xor(x[a]);
                 }
-                j += 1;
-            }
+            })
         }
     )+};
 }
@@ -54,11 +63,7 @@ unsafe fn inject<R: Row<L>, const L: usize, const W: usize>(
 ) {
     // SAFETY: the caller's.
     unsafe {
-        let mut j = 0;
-        while j < W {
-            x[j] = x[j].add(ks[(s + j) % (W + 1)]);
-            j += 1;
-        }
+        upto!(j < W, x[j] = x[j].add(ks[(s + j) % (W + 1)]));
         x[W - 3] = x[W - 3].add(ts[s % 3]);
         x[W - 2] = x[W - 2].add(ts[(s + 1) % 3]);
         x[W - 1] = x[W - 1].add(R::splat(s as u64));
@@ -100,11 +105,7 @@ pub(crate) unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
     // SAFETY: the caller's; block k ends at (k + 1) * 8 * W <= n * 8 * W bytes.
     unsafe {
         let mut chain = [R::splat(0); W];
-        let mut j = 0;
-        while j < W {
-            chain[j] = R::load_row(&state.chain[j]);
-            j += 1;
-        }
+        upto!(j < W, chain[j] = R::load_row(&state.chain[j]));
         let mut t0 = R::load_row(&state.tweak[0]);
         let mut t1 = R::load_row(&state.tweak[1]);
         let step = R::load_row(bytes_per_block);
@@ -116,12 +117,10 @@ pub(crate) unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
             // Key schedule rows: the chain rows and their parity row.
             let mut ks = [R::splat(0); 17];
             let mut parity = R::splat(spec::C240);
-            let mut j = 0;
-            while j < W {
+            upto!(j < W, {
                 ks[j] = chain[j];
                 parity = parity.xor(chain[j]);
-                j += 1;
-            }
+            });
             ks[W] = parity;
             let ts = [t0, t1, t0.xor(t1)];
             // Threefish on every lane, then the feed-forward.
@@ -139,19 +138,11 @@ pub(crate) unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
             if const { spec::rounds(W) } == 80 {
                 eight_rounds::<R, L, W, 18>(&mut x, &ks, &ts);
             }
-            let mut j = 0;
-            while j < W {
-                chain[j] = x[j].xor(m[j]);
-                j += 1;
-            }
+            upto!(j < W, chain[j] = x[j].xor(m[j]));
             t1 = t1.and(not_first);
             k += 1;
         }
-        let mut j = 0;
-        while j < W {
-            chain[j].store_row(&mut state.chain[j]);
-            j += 1;
-        }
+        upto!(j < W, chain[j].store_row(&mut state.chain[j]));
         t0.store_row(&mut state.tweak[0]);
         t1.store_row(&mut state.tweak[1]);
     }
