@@ -9,6 +9,17 @@ use super::isa::Row;
 use super::lanes::LaneState;
 use crate::spec;
 
+/// `for $j in 0..$n { $body }` as a `while` loop (see above).
+macro_rules! upto {
+    ($j:ident < $n:expr, $body:expr) => {{
+        let mut $j = 0;
+        while $j < $n {
+            $body;
+            $j += 1;
+        }
+    }};
+}
+
 // Safety of every function here: the CPU runs `R`'s instructions.
 #[inline(always)]
 unsafe fn round<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
@@ -22,35 +33,26 @@ unsafe fn round<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &m
     }
 }
 
-/// The body of a round, written once for [`round_now`] and [`round_late`].
-macro_rules! round_body {
-    ($x:ident) => {{
-        let slot = const { spec::slots::<W>()[D % 4] };
-        let mut j = 0;
-        while j < W / 2 {
-            let (a, b) = (slot[2 * j], slot[2 * j + 1]);
-            // SAFETY: the caller's.
-            unsafe {
-                $x[a] = $x[a].add($x[b]);
-                $x[b] = $x[b].rol(spec::rot::<W>(D, j)).xor($x[a]);
-            }
-            j += 1;
+/// A round, written once for [`round_now`], inlined up front, and
+/// [`round_late`], left to LLVM's inliner: the same instructions, allocated
+/// to registers differently ([`Row::ROUNDS_INLINED_LATE`]).
+macro_rules! round_fns {
+    ($(#[$inline:meta] $name:ident),+) => {$(
+        #[$inline]
+        unsafe fn $name<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
+            let slot = const { spec::slots::<W>()[D % 4] };
+            upto!(j < W / 2, {
+                let (a, b) = (slot[2 * j], slot[2 * j + 1]);
+                // SAFETY: the caller's.
+                unsafe {
+                    x[a] = x[a].add(x[b]);
+                    x[b] = x[b].rol(spec::rot::<W>(D, j)).xor(x[a]);
+                }
+            })
         }
-    }};
+    )+};
 }
-
-#[inline(always)]
-unsafe fn round_now<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
-    round_body!(x)
-}
-
-/// A round left to LLVM's inliner rather than inlined up front: the same
-/// instructions, allocated to registers differently
-/// ([`Row::ROUNDS_INLINED_LATE`]).
-#[inline]
-unsafe fn round_late<R: Row<L>, const L: usize, const W: usize, const D: usize>(x: &mut [R; W]) {
-    round_body!(x)
-}
+round_fns! { #[inline(always)] round_now, #[inline] round_late }
 
 #[inline(always)]
 unsafe fn inject<R: Row<L>, const L: usize, const W: usize>(
@@ -61,11 +63,7 @@ unsafe fn inject<R: Row<L>, const L: usize, const W: usize>(
 ) {
     // SAFETY: the caller's.
     unsafe {
-        let mut j = 0;
-        while j < W {
-            x[j] = x[j].add(ks[(s + j) % (W + 1)]);
-            j += 1;
-        }
+        upto!(j < W, x[j] = x[j].add(ks[(s + j) % (W + 1)]));
         x[W - 3] = x[W - 3].add(ts[s % 3]);
         x[W - 2] = x[W - 2].add(ts[(s + 1) % 3]);
         x[W - 1] = x[W - 1].add(R::splat(s as u64));
@@ -93,31 +91,6 @@ unsafe fn eight_rounds<R: Row<L>, const L: usize, const W: usize, const S: usize
     }
 }
 
-/// Threefish on every lane: `ks[0..=W]` key schedule rows, `ts` tweak rows.
-#[inline(always)]
-unsafe fn encrypt<R: Row<L>, const L: usize, const W: usize>(
-    x: &mut [R; W],
-    ks: &[R; 17],
-    ts: &[R; 3],
-) {
-    // SAFETY: the caller's.
-    unsafe {
-        inject::<R, L, W>(x, ks, ts, 0);
-        eight_rounds::<R, L, W, 0>(x, ks, ts);
-        eight_rounds::<R, L, W, 2>(x, ks, ts);
-        eight_rounds::<R, L, W, 4>(x, ks, ts);
-        eight_rounds::<R, L, W, 6>(x, ks, ts);
-        eight_rounds::<R, L, W, 8>(x, ks, ts);
-        eight_rounds::<R, L, W, 10>(x, ks, ts);
-        eight_rounds::<R, L, W, 12>(x, ks, ts);
-        eight_rounds::<R, L, W, 14>(x, ks, ts);
-        eight_rounds::<R, L, W, 16>(x, ks, ts);
-        if const { spec::rounds(W) } == 80 {
-            eight_rounds::<R, L, W, 18>(x, ks, ts);
-        }
-    }
-}
-
 /// `n` blocks of every lane (seam in `backend::lanes`).
 ///
 /// # Safety
@@ -132,11 +105,7 @@ pub(crate) unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
     // SAFETY: the caller's; block k ends at (k + 1) * 8 * W <= n * 8 * W bytes.
     unsafe {
         let mut chain = [R::splat(0); W];
-        let mut j = 0;
-        while j < W {
-            chain[j] = R::load_row(&state.chain[j]);
-            j += 1;
-        }
+        upto!(j < W, chain[j] = R::load_row(&state.chain[j]));
         let mut t0 = R::load_row(&state.tweak[0]);
         let mut t1 = R::load_row(&state.tweak[1]);
         let step = R::load_row(bytes_per_block);
@@ -148,29 +117,32 @@ pub(crate) unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
             // Key schedule rows: the chain rows and their parity row.
             let mut ks = [R::splat(0); 17];
             let mut parity = R::splat(spec::C240);
-            let mut j = 0;
-            while j < W {
+            upto!(j < W, {
                 ks[j] = chain[j];
                 parity = parity.xor(chain[j]);
-                j += 1;
-            }
+            });
             ks[W] = parity;
             let ts = [t0, t1, t0.xor(t1)];
+            // Threefish on every lane, then the feed-forward.
             let mut x = m;
-            encrypt::<R, L, W>(&mut x, &ks, &ts);
-            let mut j = 0;
-            while j < W {
-                chain[j] = x[j].xor(m[j]);
-                j += 1;
+            inject::<R, L, W>(&mut x, &ks, &ts, 0);
+            eight_rounds::<R, L, W, 0>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 2>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 4>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 6>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 8>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 10>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 12>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 14>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 16>(&mut x, &ks, &ts);
+            if const { spec::rounds(W) } == 80 {
+                eight_rounds::<R, L, W, 18>(&mut x, &ks, &ts);
             }
+            upto!(j < W, chain[j] = x[j].xor(m[j]));
             t1 = t1.and(not_first);
             k += 1;
         }
-        let mut j = 0;
-        while j < W {
-            chain[j].store_row(&mut state.chain[j]);
-            j += 1;
-        }
+        upto!(j < W, chain[j].store_row(&mut state.chain[j]));
         t0.store_row(&mut state.tweak[0]);
         t1.store_row(&mut state.tweak[1]);
     }

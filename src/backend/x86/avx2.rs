@@ -5,9 +5,9 @@
 //! and shuffle within each, so no blends are needed).
 
 use super::engine::{register_half, register_halves, EvenOdd, Half};
-use super::{carry_advance, rotate_by_shifts};
+use super::shift_row;
 use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::{lanewise, register_row, Row};
+use crate::backend::isa::Row;
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
@@ -161,61 +161,60 @@ unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
 // multiple of 8 are one byte shuffle, the others two shifts and an or.
 // Seam: `backend::lanes`.
 
-// SAFETY (every `unsafe` block in this impl): the trait's contract, the
+// SAFETY (every `unsafe` block from here on): the trait's contract, the
 // CPU has AVX2; loads and stores stay within the arrays they are given.
 impl Row<4> for __m256i {
-    register_row! { 4, splat = _mm256_set1_epi64x, load = _mm256_loadu_si256, store = _mm256_storeu_si256 }
-    lanewise! { add = _mm256_add_epi64, xor = _mm256_xor_si256, and = _mm256_and_si256 }
-    /// Multiples of 8 are one byte shuffle, the others two shifts and an
-    /// or (docs/x86-64.md: why not a byte shuffle for 8k + 1 too).
-    #[inline(always)]
-    unsafe fn rol(self, r: u32) -> Self {
-        unsafe {
-            if r.is_multiple_of(8) {
-                // Byte b of each word takes byte (b - r/8) mod 8.
-                let shift = (r / 8) as u64;
-                let mut index = 0u64;
-                for b in 0..8 {
-                    index |= ((b + 8 - shift) % 8) << (8 * b);
-                }
-                let upper = index + 0x0808_0808_0808_0808;
-                let mask =
-                    _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
-                _mm256_shuffle_epi8(self, mask)
-            } else {
-                rotate_by_shifts!(
-                    self,
-                    r,
-                    sll = _mm256_sll_epi64,
-                    srl = _mm256_srl_epi64,
-                    or = _mm256_or_si256
-                )
-            }
-        }
+    shift_row! {
+        4, splat = _mm256_set1_epi64x, load = _mm256_loadu_si256, store = _mm256_storeu_si256,
+        add = _mm256_add_epi64, xor = _mm256_xor_si256, and = _mm256_and_si256,
+        or = _mm256_or_si256, andnot = _mm256_andnot_si256, sll = _mm256_sll_epi64,
+        srl = _mm256_srl_epi64, top_bit = _mm256_srli_epi64::<63>, rol = rol_by_shuffle,
+        load_rows = transpose,
     }
-    carry_advance! { or = _mm256_or_si256, andnot = _mm256_andnot_si256, top_bit = _mm256_srli_epi64::<63> }
-    /// 4x4 transposes of each 32-byte quarter of the block.
-    #[inline(always)]
-    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Self; W] {
-        unsafe {
-            let mut m = [_mm256_setzero_si256(); W];
-            for quarter in 0..W / 4 {
-                let mut r = [_mm256_setzero_si256(); 4];
-                for i in 0..4 {
-                    // 32 readable bytes at `offset + 32 * quarter` of each
-                    // lane, since 32 * (quarter + 1) <= 8 * W (unaligned).
-                    r[i] = _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast());
-                }
-                let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
-                let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
-                let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
-                let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
-                m[4 * quarter] = _mm256_permute2x128_si256::<0x20>(lo01, lo23);
-                m[4 * quarter + 1] = _mm256_permute2x128_si256::<0x20>(hi01, hi23);
-                m[4 * quarter + 2] = _mm256_permute2x128_si256::<0x31>(lo01, lo23);
-                m[4 * quarter + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
+}
+
+/// A rotation by a multiple of 8 is one byte shuffle; the others are
+/// shifts (`None`; docs/x86-64.md: why not a byte shuffle for 8k + 1 too).
+#[inline(always)]
+unsafe fn rol_by_shuffle(v: __m256i, r: u32) -> Option<__m256i> {
+    if !r.is_multiple_of(8) {
+        return None;
+    }
+    // Byte b of each word takes byte (b - r/8) mod 8.
+    let shift = (r / 8) as u64;
+    let mut index = 0u64;
+    for b in 0..8 {
+        index |= ((b + 8 - shift) % 8) << (8 * b);
+    }
+    let upper = index + 0x0808_0808_0808_0808;
+    // SAFETY: the caller holds the AVX2 token.
+    unsafe {
+        let mask = _mm256_setr_epi64x(index as i64, upper as i64, index as i64, upper as i64);
+        Some(_mm256_shuffle_epi8(v, mask))
+    }
+}
+
+/// [`Row::load_rows`]: 4x4 transposes of each 32-byte quarter of the block.
+#[inline(always)]
+unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m256i; W] {
+    unsafe {
+        let mut m = [_mm256_setzero_si256(); W];
+        for quarter in 0..W / 4 {
+            let mut r = [_mm256_setzero_si256(); 4];
+            for i in 0..4 {
+                // 32 readable bytes at `offset + 32 * quarter` of each
+                // lane, since 32 * (quarter + 1) <= 8 * W (unaligned).
+                r[i] = _mm256_loadu_si256(blocks[i].as_ptr().add(offset + 32 * quarter).cast());
             }
-            m
+            let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
+            let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
+            let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
+            let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
+            m[4 * quarter] = _mm256_permute2x128_si256::<0x20>(lo01, lo23);
+            m[4 * quarter + 1] = _mm256_permute2x128_si256::<0x20>(hi01, hi23);
+            m[4 * quarter + 2] = _mm256_permute2x128_si256::<0x31>(lo01, lo23);
+            m[4 * quarter + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
         }
+        m
     }
 }

@@ -8,13 +8,38 @@ pub(crate) mod avx512;
 mod engine;
 pub(crate) mod sse2;
 
-/// `advance` of a [`Row`](crate::backend::isa::Row) on an instruction set
-/// without unsigned 64-bit compares (SSE2, AVX2), written once (inside the
-/// `impl`, over its `add` and `and`): the carry out of word 0 is the top bit
-/// of `(a & b) | ((a | b) & !sum)`, shifted down (`top_bit`) and added to
-/// word 1.
-macro_rules! carry_advance {
-    (or = $or:path, andnot = $andnot:path, top_bit = $top:path) => {
+/// The [`Row`](crate::backend::isa::Row) of `$lanes` lanes in one register
+/// on an instruction set without a 64-bit rotate or unsigned 64-bit
+/// compares (SSE2, AVX2), written once (inside the `impl`) over its
+/// intrinsics:
+/// * `rol`: `$by_shuffle(v, r)` where that is `Some` (one shuffle), else
+///   two shifts by a count in a register and an or;
+/// * `advance`: the carry out of word 0 is the top bit of
+///   `(a & b) | ((a | b) & !sum)`, shifted down (`top_bit`) and added to
+///   word 1;
+/// * `load_rows`: `$transpose`.
+macro_rules! shift_row {
+    (
+        $lanes:literal, splat = $splat:path, load = $load:path, store = $store:path,
+        add = $add:path, xor = $xor:path, and = $and:path, or = $or:path, andnot = $andnot:path,
+        sll = $sll:path, srl = $srl:path, top_bit = $top:path,
+        rol = $by_shuffle:path, load_rows = $transpose:ident $(,)?
+    ) => {
+        $crate::backend::isa::register_row! { $lanes, splat = $splat, load = $load, store = $store }
+        $crate::backend::isa::lanewise! { add = $add, xor = $xor, and = $and }
+        #[inline(always)]
+        unsafe fn rol(self, r: u32) -> Self {
+            // SAFETY: the trait's contract.
+            unsafe {
+                match $by_shuffle(self, r) {
+                    Some(v) => v,
+                    None => $or(
+                        $sll(self, core::arch::x86_64::_mm_cvtsi32_si128(r as i32)),
+                        $srl(self, core::arch::x86_64::_mm_cvtsi32_si128(64 - r as i32)),
+                    ),
+                }
+            }
+        }
         #[inline(always)]
         unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
             // SAFETY: the trait's contract.
@@ -24,20 +49,11 @@ macro_rules! carry_advance {
                 (sum, t1.add($top(carry)))
             }
         }
+        #[inline(always)]
+        unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; $lanes], offset: usize) -> [Self; W] {
+            // SAFETY: the trait's contract.
+            unsafe { $transpose::<W>(blocks, offset) }
+        }
     };
 }
-use carry_advance;
-
-/// Every lane of `$v` rotated left by `$r` as two shifts by a count in a
-/// register and an or, for instruction sets without a 64-bit rotate (SSE2,
-/// AVX2); `unsafe` (the shift intrinsics need their target features).
-macro_rules! rotate_by_shifts {
-    ($v:expr, $r:expr, sll = $sll:path, srl = $srl:path, or = $or:path) => {{
-        let (v, r): (_, u32) = ($v, $r);
-        $or(
-            $sll(v, _mm_cvtsi32_si128(r as i32)),
-            $srl(v, _mm_cvtsi32_si128(64 - r as i32)),
-        )
-    }};
-}
-use rotate_by_shifts;
+use shift_row;

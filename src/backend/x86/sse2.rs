@@ -5,9 +5,9 @@
 //! permutation is one `pshufd` or `shufpd` per register.
 
 use super::engine::{EvenOdd, Half};
-use super::{carry_advance, rotate_by_shifts};
+use super::shift_row;
 use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::{lanewise, register_row, Row};
+use crate::backend::isa::Row;
 use core::arch::x86_64::*;
 
 cpufeatures::new!(sse2_cpuid, "sse2");
@@ -143,42 +143,42 @@ impl<const K: usize> Half for Regs<K> {
 // neither a 64-bit rotate nor a byte shuffle: a rotation by 32 is one
 // 32-bit shuffle, the others two shifts and an or.
 
-// SAFETY (every `unsafe` block in this impl): the trait's contract, the
+// SAFETY (every `unsafe` block from here on): the trait's contract, the
 // CPU has SSE2; loads and stores stay within the arrays they are given.
 impl Row<2> for __m128i {
-    register_row! { 2, splat = _mm_set1_epi64x, load = _mm_loadu_si128, store = _mm_storeu_si128 }
-    lanewise! { add = _mm_add_epi64, xor = _mm_xor_si128, and = _mm_and_si128 }
-    #[inline(always)]
-    unsafe fn rol(self, r: u32) -> Self {
-        unsafe {
-            if r == 32 {
-                _mm_shuffle_epi32::<0xB1>(self)
-            } else {
-                rotate_by_shifts!(
-                    self,
-                    r,
-                    sll = _mm_sll_epi64,
-                    srl = _mm_srl_epi64,
-                    or = _mm_or_si128
-                )
-            }
-        }
+    shift_row! {
+        2, splat = _mm_set1_epi64x, load = _mm_loadu_si128, store = _mm_storeu_si128,
+        add = _mm_add_epi64, xor = _mm_xor_si128, and = _mm_and_si128, or = _mm_or_si128,
+        andnot = _mm_andnot_si128, sll = _mm_sll_epi64, srl = _mm_srl_epi64,
+        top_bit = _mm_srli_epi64::<63>, rol = rol_by_shuffle, load_rows = transpose,
     }
-    carry_advance! { or = _mm_or_si128, andnot = _mm_andnot_si128, top_bit = _mm_srli_epi64::<63> }
-    #[inline(always)]
-    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
-        unsafe {
-            let mut m = [_mm_setzero_si128(); W];
-            for pair in 0..W / 2 {
-                // Bytes at..at + 16 lie inside the block, which ends at
-                // offset + 8 * W (unaligned loads).
-                let at = offset + 16 * pair;
-                let r0 = _mm_loadu_si128(blocks[0].as_ptr().add(at).cast());
-                let r1 = _mm_loadu_si128(blocks[1].as_ptr().add(at).cast());
-                m[2 * pair] = _mm_unpacklo_epi64(r0, r1);
-                m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
-            }
-            m
+}
+
+/// A rotation by 32 is one 32-bit shuffle; the others are shifts (`None`).
+#[inline(always)]
+unsafe fn rol_by_shuffle(v: __m128i, r: u32) -> Option<__m128i> {
+    if r == 32 {
+        // SAFETY: SSE2 is part of x86-64.
+        Some(unsafe { _mm_shuffle_epi32::<0xB1>(v) })
+    } else {
+        None
+    }
+}
+
+/// [`Row::load_rows`]: row `j` lane `i` is word `j` of `blocks[i]`.
+#[inline(always)]
+unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m128i; W] {
+    unsafe {
+        let mut m = [_mm_setzero_si128(); W];
+        for pair in 0..W / 2 {
+            // Bytes at..at + 16 lie inside the block, which ends at
+            // offset + 8 * W (unaligned loads).
+            let at = offset + 16 * pair;
+            let r0 = _mm_loadu_si128(blocks[0].as_ptr().add(at).cast());
+            let r1 = _mm_loadu_si128(blocks[1].as_ptr().add(at).cast());
+            m[2 * pair] = _mm_unpacklo_epi64(r0, r1);
+            m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
         }
+        m
     }
 }
