@@ -82,11 +82,16 @@ pub(crate) fn for_each_chunk<T: Send>(
 }
 
 /// One UBI computation for the lanes: starting chain and tweak (as made by
-/// [`start_tweak`]), the whole input, and whether its last byte is bit-padded.
+/// [`start_tweak`], or a hasher's after its compressed blocks), the input,
+/// and whether its last byte is bit-padded. The input is `head` then `data`:
+/// `head` (at most one block) is the part a hasher has buffered, shared by
+/// many jobs; with it the lane's first block is built in the lane's buffer,
+/// and `data` is read in place after that.
 #[derive(Clone, Copy)]
 pub(crate) struct UbiJob<'a, const W: usize> {
     pub(crate) chain: &'a [u64; W],
     pub(crate) tweak: [u64; 2],
+    pub(crate) head: &'a [u8],
     pub(crate) data: &'a [u8],
     pub(crate) bit_pad: bool,
 }
@@ -122,14 +127,70 @@ pub(crate) fn run_ubis_on<'a, const W: usize>(
 
 /// A lane's UBI in progress: the whole blocks before the last one, then the
 /// last block (copied, zero-padded, into the lane's buffer) with its true
-/// length.
+/// length. A job with a `head` that does not end in its last block starts
+/// with a staged first block instead (head and the first bytes of `data`, in
+/// the buffer, no flags), and `rest` is what follows it.
 struct Lane<'a> {
     job: usize,
     body: &'a [u8],
     last_len: usize,
     at_last: bool,
-    /// Flags of the last block's tweak: final, and maybe bit pad.
+    /// Flags of the buffered block's tweak: final, and maybe bit pad; none
+    /// for a staged first block.
     last_flags: u64,
+    /// Flags of the UBI's final block.
+    final_flags: u64,
+    /// After a staged first block: the data that follows it.
+    rest: Option<&'a [u8]>,
+}
+
+impl<'a> Lane<'a> {
+    /// Lane for job `job`, input `head` then `data`; its buffered block goes
+    /// into `buf`.
+    fn new(
+        job: usize,
+        head: &[u8],
+        data: &'a [u8],
+        final_flags: u64,
+        buf: &mut [u8; MAX_BLOCK_BYTES],
+        block: usize,
+    ) -> Self {
+        debug_assert!(head.len() <= block);
+        if !head.is_empty() && head.len() + data.len() > block {
+            let (first, rest) = data.split_at(block - head.len());
+            buf[..head.len()].copy_from_slice(head);
+            buf[head.len()..block].copy_from_slice(first);
+            return Lane {
+                job,
+                body: &[],
+                last_len: block,
+                at_last: true,
+                last_flags: 0,
+                final_flags,
+                rest: Some(rest),
+            };
+        }
+        // Here `head` is empty or ends in the last block with all of `data`.
+        let body_len = if head.is_empty() {
+            data.len().saturating_sub(1) / block * block
+        } else {
+            0
+        };
+        let tail = &data[body_len..];
+        let last_len = head.len() + tail.len();
+        buf[..head.len()].copy_from_slice(head);
+        buf[head.len()..last_len].copy_from_slice(tail);
+        buf[last_len..block].fill(0);
+        Lane {
+            job,
+            body: &data[..body_len],
+            last_len,
+            at_last: body_len == 0,
+            last_flags: final_flags,
+            final_flags,
+            rest: None,
+        }
+    }
 }
 
 /// Run UBIs `0..count` on `kernel`, `L` at a time; `done(i, chain)` gets the
@@ -152,23 +213,20 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
                 continue;
             }
             let j = job(next);
-            let body_len = j.data.len().saturating_sub(1) / block * block;
-            let tail = &j.data[body_len..];
-            lasts[l][..tail.len()].copy_from_slice(tail);
-            lasts[l][tail.len()..block].fill(0);
-            let last_flags = if j.bit_pad {
+            let final_flags = if j.bit_pad {
                 T1_FINAL | T1_BIT_PAD
             } else {
                 T1_FINAL
             };
             state.load(l, j.chain, j.tweak);
-            *slot = Some(Lane {
-                job: next,
-                body: &j.data[..body_len],
-                last_len: tail.len(),
-                at_last: body_len == 0,
-                last_flags,
-            });
+            *slot = Some(Lane::new(
+                next,
+                j.head,
+                j.data,
+                final_flags,
+                &mut lasts[l],
+                block,
+            ));
             next += 1;
         }
         let Some(n) = lanes
@@ -211,7 +269,10 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
         kernel.compress(&mut state, blocks, bytes_per_block);
         for (l, slot) in lanes.iter_mut().enumerate() {
             let Some(lane) = slot else { continue };
-            if lane.at_last {
+            if let Some(rest) = lane.rest {
+                // The staged first block is done: on with the rest.
+                *lane = Lane::new(lane.job, &[], rest, lane.final_flags, &mut lasts[l], block);
+            } else if lane.at_last {
                 let mut chain = state.chain_of(l);
                 done(lane.job, &chain);
                 chain.zeroize();
@@ -345,6 +406,15 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         for count in [0, 1, L - 1, L, L + 1, 3 * L + 2, 40] {
             let jobs = random_jobs::<W>(&mut rng, count);
+            // Half the jobs give their first bytes (up to a block) as `head`.
+            let heads: Vec<usize> = jobs
+                .iter()
+                .map(|j| match rng.gen_range(0..4) {
+                    0 | 1 => 0,
+                    2 => j.3.len().min(8 * W),
+                    _ => rng.gen_range(0..=j.3.len().min(8 * W)),
+                })
+                .collect();
             let mut got = alloc::vec![None; count];
             run_ubis::<W, L, _>(
                 AnyLanes,
@@ -352,7 +422,8 @@ mod tests {
                 |i| UbiJob {
                     chain: &jobs[i].0,
                     tweak: start_tweak(BlockType::Message, jobs[i].1, jobs[i].2),
-                    data: &jobs[i].3,
+                    head: &jobs[i].3[..heads[i]],
+                    data: &jobs[i].3[heads[i]..],
                     bit_pad: jobs[i].4,
                 },
                 |i, chain| {
