@@ -256,6 +256,52 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     finals.iter_mut().for_each(Zeroize::zeroize);
 }
 
+/// Digest `i` (`len` bytes at `out[i * len..]`) of a message UBI that
+/// stands at `chain` and `tweak` with `buffered` (at most a block) not yet
+/// compressed, continued by `suffixes[i]` and finished: the work of
+/// [`Skein::hash_many_from_into`] and `raw::hash_many_from`. `out` holds
+/// `suffixes.len() * len` bytes.
+pub(crate) fn continue_many<const W: usize, M: AsRef<[u8]> + Sync>(
+    platform: &crate::Platform,
+    chain: &[u64; W],
+    tweak: [u64; 2],
+    buffered: &[u8],
+    suffixes: &[M],
+    out: &mut [u8],
+    len: usize,
+) {
+    debug_assert!(buffered.len() <= 8 * W);
+    debug_assert_eq!(Some(out.len()), suffixes.len().checked_mul(len));
+    if suffixes.is_empty() {
+        return;
+    }
+    // A copy of the chain (keyed, so wiped below).
+    let mut chain = *chain;
+    let mut tweak = tweak;
+    let mut head = buffered;
+    if head.len() == 8 * W && suffixes.iter().all(|s| !s.as_ref().is_empty()) {
+        // Not the last block of any message: compress it once, for all.
+        platform.compress::<W>(&mut chain, &mut tweak, head, head.len() as u64);
+        head = &[];
+    }
+    let lanes = platform.lane_choice();
+    let start = Continuation {
+        chain: &chain,
+        tweak,
+        head,
+    };
+    let total: usize = suffixes.iter().map(|m| m.as_ref().len()).sum();
+    for_each_chunk(
+        suffixes.len(),
+        lanes.lanes_for::<W>(),
+        total >= PARALLEL_MIN_BYTES,
+        out,
+        len,
+        |range, out| hash_batch(lanes, &start, &suffixes[range], out, len),
+    );
+    chain.zeroize();
+}
+
 impl<const W: usize> Drop for SkeinMany<W> {
     fn drop(&mut self) {
         self.start.zeroize();
@@ -372,32 +418,15 @@ impl<const W: usize> Skein<W> {
                 return;
             }
         };
-        // A copy of the chain (keyed, so wiped below).
-        let mut chain = *u.chain();
-        let mut tweak = u.tweak();
-        let mut head = u.buffered();
-        if head.len() == Self::BLOCK_BYTES && suffixes.iter().all(|s| !s.as_ref().is_empty()) {
-            // Not the last block of any message: compress it once, for all.
-            self.platform
-                .compress::<W>(&mut chain, &mut tweak, head, head.len() as u64);
-            head = &[];
-        }
-        let lanes = self.platform.lane_choice();
-        let start = Continuation {
-            chain: &chain,
-            tweak,
-            head,
-        };
-        let total: usize = suffixes.iter().map(|m| m.as_ref().len()).sum();
-        for_each_chunk(
-            suffixes.len(),
-            lanes.lanes_for::<W>(),
-            total >= PARALLEL_MIN_BYTES,
+        continue_many(
+            &self.platform,
+            u.chain(),
+            u.tweak(),
+            u.buffered(),
+            suffixes,
             out,
             len,
-            |range, out| hash_batch(lanes, &start, &suffixes[range], out, len),
         );
-        chain.zeroize();
     }
 
     /// [`hash_many_from_into`](Self::hash_many_from_into), returning the
