@@ -10,7 +10,7 @@
 use crate::backend::lanes::LaneChoice;
 use crate::hasher::Message;
 use crate::params::argument_chain;
-use crate::schedule::{for_each_chunk, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
+use crate::schedule::{for_each_chunk, run_ubis_after, UbiJob, PARALLEL_MIN_BYTES};
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Skein};
@@ -240,13 +240,13 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     let mut order: Vec<usize> = (0..messages.len()).collect();
     order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
     let mut finals = alloc::vec![[0u64; W]; messages.len()];
-    run_ubis_on::<W>(
+    run_ubis_after::<W>(
         lanes,
+        start.head,
         messages.len(),
         |i| UbiJob {
             chain: start.chain,
             tweak: start.tweak,
-            head: start.head,
             data: messages[order[i]].as_ref(),
             bit_pad: false,
         },

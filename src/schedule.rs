@@ -82,16 +82,13 @@ pub(crate) fn for_each_chunk<T: Send>(
 }
 
 /// One UBI computation for the lanes: starting chain and tweak (as made by
-/// [`start_tweak`], or a hasher's after its compressed blocks), the input,
-/// and whether its last byte is bit-padded. The input is `head` then `data`:
-/// `head` (at most one block) is the part a hasher has buffered, shared by
-/// many jobs; with it the lane's first block is built in the lane's buffer,
-/// and `data` is read in place after that.
+/// [`start_tweak`], or a hasher's after its compressed blocks), the whole
+/// input (after the run's `head`, see [`run_ubis_after`]), and whether its
+/// last byte is bit-padded.
 #[derive(Clone, Copy)]
 pub(crate) struct UbiJob<'a, const W: usize> {
     pub(crate) chain: &'a [u64; W],
     pub(crate) tweak: [u64; 2],
-    pub(crate) head: &'a [u8],
     pub(crate) data: &'a [u8],
     pub(crate) bit_pad: bool,
 }
@@ -105,23 +102,56 @@ pub(crate) fn run_ubis_on<'a, const W: usize>(
     job: impl Fn(usize) -> UbiJob<'a, W>,
     done: impl FnMut(usize, &[u64; W]),
 ) {
-    struct Ubis<J, D> {
+    run_ubis_with::<W, false>(lanes, &[], count, job, done)
+}
+
+/// [`run_ubis_on`] with `head` (at most one block, a hasher's buffered
+/// bytes) before the data of every UBI: a lane's first block is built from
+/// it in the lane's buffer, and the job's data is read in place after that.
+pub(crate) fn run_ubis_after<'a, const W: usize>(
+    lanes: LaneChoice,
+    head: &[u8],
+    count: usize,
+    job: impl Fn(usize) -> UbiJob<'a, W>,
+    done: impl FnMut(usize, &[u64; W]),
+) {
+    run_ubis_with::<W, true>(lanes, head, count, job, done)
+}
+
+/// The two above; `HEAD` false compiles the head's code out of the common
+/// case (its branches cost hash_many of 80-byte messages some 70
+/// instructions a message, callgrind, as the job closures stopped being
+/// inlined).
+fn run_ubis_with<'a, const W: usize, const HEAD: bool>(
+    lanes: LaneChoice,
+    head: &[u8],
+    count: usize,
+    job: impl Fn(usize) -> UbiJob<'a, W>,
+    done: impl FnMut(usize, &[u64; W]),
+) {
+    struct Ubis<'h, J, D, const HEAD: bool> {
+        head: &'h [u8],
         count: usize,
         job: J,
         done: D,
     }
-    impl<'a, const W: usize, J, D> LaneJob<W> for Ubis<J, D>
+    impl<'a, const W: usize, const HEAD: bool, J, D> LaneJob<W> for Ubis<'_, J, D, HEAD>
     where
         J: Fn(usize) -> UbiJob<'a, W>,
         D: FnMut(usize, &[u64; W]),
     {
         type Output = ();
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-            run_ubis::<W, L, K>(kernel, self.count, self.job, self.done)
+            run_ubis::<W, L, K, HEAD>(kernel, self.head, self.count, self.job, self.done)
         }
     }
     if count > 0 {
-        lanes.run::<W, _>(Ubis { count, job, done })
+        lanes.run::<W, _>(Ubis::<_, _, HEAD> {
+            head,
+            count,
+            job,
+            done,
+        })
     }
 }
 
@@ -146,7 +176,10 @@ struct Lane<'a> {
 
 impl<'a> Lane<'a> {
     /// Lane for job `job`, input `head` then `data`; its buffered block goes
-    /// into `buf`.
+    /// into `buf`. Inlined, with the rare `head` case out of line: more code
+    /// here cost hash_many of 80-byte messages 50 to 70 instructions a
+    /// message (callgrind), as the job closures stopped being inlined.
+    #[inline(always)]
     fn new(
         job: usize,
         head: &[u8],
@@ -155,8 +188,38 @@ impl<'a> Lane<'a> {
         buf: &mut [u8; MAX_BLOCK_BYTES],
         block: usize,
     ) -> Self {
+        if !head.is_empty() {
+            return Self::after_head(job, head, data, final_flags, buf, block);
+        }
+        let body_len = data.len().saturating_sub(1) / block * block;
+        let tail = &data[body_len..];
+        buf[..tail.len()].copy_from_slice(tail);
+        buf[tail.len()..block].fill(0);
+        Lane {
+            job,
+            body: &data[..body_len],
+            last_len: tail.len(),
+            at_last: body_len == 0,
+            last_flags: final_flags,
+            final_flags,
+            rest: None,
+        }
+    }
+
+    /// [`Lane::new`] with a non-empty `head` (at most a block).
+    #[cold]
+    #[inline(never)]
+    fn after_head(
+        job: usize,
+        head: &[u8],
+        data: &'a [u8],
+        final_flags: u64,
+        buf: &mut [u8; MAX_BLOCK_BYTES],
+        block: usize,
+    ) -> Self {
         debug_assert!(head.len() <= block);
-        if !head.is_empty() && head.len() + data.len() > block {
+        if head.len() + data.len() > block {
+            // A staged first block: head and the first bytes of data.
             let (first, rest) = data.split_at(block - head.len());
             buf[..head.len()].copy_from_slice(head);
             buf[head.len()..block].copy_from_slice(first);
@@ -170,22 +233,16 @@ impl<'a> Lane<'a> {
                 rest: Some(rest),
             };
         }
-        // Here `head` is empty or ends in the last block with all of `data`.
-        let body_len = if head.is_empty() {
-            data.len().saturating_sub(1) / block * block
-        } else {
-            0
-        };
-        let tail = &data[body_len..];
-        let last_len = head.len() + tail.len();
+        // `head` and all of `data` make the last (and only) block.
+        let last_len = head.len() + data.len();
         buf[..head.len()].copy_from_slice(head);
-        buf[head.len()..last_len].copy_from_slice(tail);
+        buf[head.len()..last_len].copy_from_slice(data);
         buf[last_len..block].fill(0);
         Lane {
             job,
-            body: &data[..body_len],
+            body: &[],
             last_len,
-            at_last: body_len == 0,
+            at_last: true,
             last_flags: final_flags,
             final_flags,
             rest: None,
@@ -193,10 +250,18 @@ impl<'a> Lane<'a> {
     }
 }
 
-/// Run UBIs `0..count` on `kernel`, `L` at a time; `done(i, chain)` gets the
-/// result of UBI `i` (in completion order).
-pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
+/// Run UBIs `0..count` on `kernel`, `L` at a time, each after `head` (see
+/// [`run_ubis_after`]); `done(i, chain)` gets the result of UBI `i` (in
+/// completion order).
+pub(crate) fn run_ubis<
+    'a,
+    const W: usize,
+    const L: usize,
+    K: LaneKernel<W, L>,
+    const HEAD: bool,
+>(
     kernel: K,
+    head: &[u8],
     count: usize,
     job: impl Fn(usize) -> UbiJob<'a, W>,
     mut done: impl FnMut(usize, &[u64; W]),
@@ -221,7 +286,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
             state.load(l, j.chain, j.tweak);
             *slot = Some(Lane::new(
                 next,
-                j.head,
+                if HEAD { head } else { &[] },
                 j.data,
                 final_flags,
                 &mut lasts[l],
@@ -269,7 +334,7 @@ pub(crate) fn run_ubis<'a, const W: usize, const L: usize, K: LaneKernel<W, L>>(
         kernel.compress(&mut state, blocks, bytes_per_block);
         for (l, slot) in lanes.iter_mut().enumerate() {
             let Some(lane) = slot else { continue };
-            if let Some(rest) = lane.rest {
+            if let Some(rest) = lane.rest.filter(|_| HEAD) {
                 // The staged first block is done: on with the rest.
                 *lane = Lane::new(lane.job, &[], rest, lane.final_flags, &mut lasts[l], block);
             } else if lane.at_last {
@@ -394,10 +459,14 @@ mod tests {
             .collect()
     }
 
-    /// One UBI at a time with the single-stream code.
-    fn sequential<const W: usize>((chain, level, position, data, bit_pad): &Job<W>) -> [u64; W] {
+    /// One UBI at a time with the single-stream code, `head` first.
+    fn sequential<const W: usize>(
+        head: &[u8],
+        (chain, level, position, data, bit_pad): &Job<W>,
+    ) -> [u64; W] {
         let platform = Platform::force(Backend::Portable).unwrap();
         let mut u = crate::ubi::Ubi::<W>::new(*chain, BlockType::Message, *level, *position);
+        u.update(&platform, head);
         u.update(&platform, data);
         u.finish(&platform, *bit_pad)
     }
@@ -406,24 +475,22 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         for count in [0, 1, L - 1, L, L + 1, 3 * L + 2, 40] {
             let jobs = random_jobs::<W>(&mut rng, count);
-            // Half the jobs give their first bytes (up to a block) as `head`.
-            let heads: Vec<usize> = jobs
-                .iter()
-                .map(|j| match rng.gen_range(0..4) {
-                    0 | 1 => 0,
-                    2 => j.3.len().min(8 * W),
-                    _ => rng.gen_range(0..=j.3.len().min(8 * W)),
-                })
-                .collect();
+            // Bytes before every job's data (none in half the runs).
+            let head_len = match rng.gen_range(0..4) {
+                0 | 1 => 0,
+                2 => 8 * W,
+                _ => rng.gen_range(1..8 * W),
+            };
+            let head: Vec<u8> = (0..head_len).map(|_| rng.gen()).collect();
             let mut got = alloc::vec![None; count];
-            run_ubis::<W, L, _>(
+            run_ubis::<W, L, _, true>(
                 AnyLanes,
+                &head,
                 count,
                 |i| UbiJob {
                     chain: &jobs[i].0,
                     tweak: start_tweak(BlockType::Message, jobs[i].1, jobs[i].2),
-                    head: &jobs[i].3[..heads[i]],
-                    data: &jobs[i].3[heads[i]..],
+                    data: &jobs[i].3,
                     bit_pad: jobs[i].4,
                 },
                 |i, chain| {
@@ -434,7 +501,7 @@ mod tests {
             for (i, job) in jobs.iter().enumerate() {
                 assert_eq!(
                     got[i],
-                    Some(sequential::<W>(job)),
+                    Some(sequential::<W>(&head, job)),
                     "W={W} L={L} job {i} of {count}"
                 );
             }

@@ -232,7 +232,6 @@ impl<const W: usize> TreeHasher<W> {
             let jobs = |i: usize| UbiJob {
                 chain: key,
                 tweak: tweak_at_position(1, start_of(leaf_index + i as u64, leaf_bytes as u128)),
-                head: &[],
                 data: &round[i * leaf_bytes..round.len().min((i + 1) * leaf_bytes)],
                 bit_pad: bit_pad && first + i + 1 == count,
             };
@@ -306,7 +305,6 @@ impl<const W: usize> TreeHasher<W> {
         let jobs = |i: usize| UbiJob {
             chain: key,
             tweak: tweak_at_position(tree_level, start_of(first + i as u64, node_bytes as u128)),
-            head: &[],
             data: &bytes[i * node_bytes..(i + 1) * node_bytes],
             bit_pad: false,
         };

@@ -359,7 +359,6 @@ pub(crate) fn output_on_lanes_from<const W: usize>(
             |i| UbiJob {
                 chain: &finals[i / n],
                 tweak,
-                head: &[],
                 data: &counters[i % n],
                 bit_pad: false,
             },
