@@ -69,6 +69,14 @@ class skein:
         """
     def hexdigest(self) -> str:
         """The digest as lower-case hexadecimal digits."""
+    def hash_many_from(self, messages: Iterable[Buffer]) -> list[bytes]:
+        """The digests of many messages that each continue this object's message.
+
+        For each m: what copy(), update(m), digest() give, computed on the
+        SIMD lanes and all cores with the GIL released; what was hashed so far
+        is not hashed again. The object is left as it is. ValueError after a
+        partial byte.
+        """
     def copy(self) -> "skein":
         """A copy of the hash object."""
 

@@ -8,8 +8,9 @@
 //! lanes.
 
 use crate::backend::lanes::LaneChoice;
+use crate::hasher::Message;
 use crate::params::argument_chain;
-use crate::schedule::{for_each_chunk, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
+use crate::schedule::{for_each_chunk, run_ubis_after, UbiJob, PARALLEL_MIN_BYTES};
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Skein};
@@ -208,25 +209,97 @@ impl<const W: usize> SkeinMany<W> {
 
     /// One thread's share: message UBIs, then output UBIs, on lanes.
     fn hash_batch<M: AsRef<[u8]>>(&self, messages: &[M], out: &mut [u8]) {
-        // Longest first: lanes that start together end together.
-        let mut order: Vec<usize> = (0..messages.len()).collect();
-        order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
-        let mut finals = alloc::vec![[0u64; W]; messages.len()];
-        let message_tweak = start_tweak(BlockType::Message, 0, 0);
-        run_ubis_on::<W>(
-            self.lanes,
-            messages.len(),
-            |i| UbiJob {
-                chain: &self.start,
-                tweak: message_tweak,
-                data: messages[order[i]].as_ref(),
-                bit_pad: false,
-            },
-            |i, chain| finals[order[i]] = *chain,
-        );
-        output_on_lanes::<W>(self.lanes, &finals, out, self.output_len());
-        finals.iter_mut().for_each(Zeroize::zeroize);
+        let start = Continuation {
+            chain: &self.start,
+            tweak: start_tweak(BlockType::Message, 0, 0),
+            head: &[],
+        };
+        hash_batch(self.lanes, &start, messages, out, self.output_len());
     }
+}
+
+/// Where the message UBI of every message of a batch starts: a chaining
+/// value and tweak, and bytes (at most a block) that come before each
+/// message.
+struct Continuation<'a, const W: usize> {
+    chain: &'a [u64; W],
+    tweak: [u64; 2],
+    head: &'a [u8],
+}
+
+/// Digest `i` (`len` bytes, `out[i * len..]`) of the message `start`
+/// continued by `messages[i]`: message UBIs, then output UBIs, on lanes.
+fn hash_batch<const W: usize, M: AsRef<[u8]>>(
+    lanes: LaneChoice,
+    start: &Continuation<'_, W>,
+    messages: &[M],
+    out: &mut [u8],
+    len: usize,
+) {
+    // Longest first: lanes that start together end together.
+    let mut order: Vec<usize> = (0..messages.len()).collect();
+    order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
+    let mut finals = alloc::vec![[0u64; W]; messages.len()];
+    run_ubis_after::<W>(
+        lanes,
+        start.head,
+        messages.len(),
+        |i| UbiJob {
+            chain: start.chain,
+            tweak: start.tweak,
+            data: messages[order[i]].as_ref(),
+            bit_pad: false,
+        },
+        |i, chain| finals[order[i]] = *chain,
+    );
+    output_on_lanes::<W>(lanes, &finals, out, len);
+    finals.iter_mut().for_each(Zeroize::zeroize);
+}
+
+/// Digest `i` (`len` bytes at `out[i * len..]`) of a message UBI that
+/// stands at `chain` and `tweak` with `buffered` (at most a block) not yet
+/// compressed, continued by `suffixes[i]` and finished: the work of
+/// [`Skein::hash_many_from_into`] and `raw::hash_many_from`. `out` holds
+/// `suffixes.len() * len` bytes.
+pub(crate) fn continue_many<const W: usize, M: AsRef<[u8]> + Sync>(
+    platform: &crate::Platform,
+    chain: &[u64; W],
+    tweak: [u64; 2],
+    buffered: &[u8],
+    suffixes: &[M],
+    out: &mut [u8],
+    len: usize,
+) {
+    debug_assert!(buffered.len() <= 8 * W);
+    debug_assert_eq!(Some(out.len()), suffixes.len().checked_mul(len));
+    if suffixes.is_empty() {
+        return;
+    }
+    // A copy of the chain (keyed, so wiped below).
+    let mut chain = *chain;
+    let mut tweak = tweak;
+    let mut head = buffered;
+    if head.len() == 8 * W && suffixes.iter().all(|s| !s.as_ref().is_empty()) {
+        // Not the last block of any message: compress it once, for all.
+        platform.compress::<W>(&mut chain, &mut tweak, head, head.len() as u64);
+        head = &[];
+    }
+    let lanes = platform.lane_choice();
+    let start = Continuation {
+        chain: &chain,
+        tweak,
+        head,
+    };
+    let total: usize = suffixes.iter().map(|m| m.as_ref().len()).sum();
+    for_each_chunk(
+        suffixes.len(),
+        lanes.lanes_for::<W>(),
+        total >= PARALLEL_MIN_BYTES,
+        out,
+        len,
+        |range, out| hash_batch(lanes, &start, &suffixes[range], out, len),
+    );
+    chain.zeroize();
 }
 
 impl<const W: usize> Drop for SkeinMany<W> {
@@ -286,5 +359,162 @@ impl<const W: usize> Skein<W> {
         messages: &[M],
     ) -> Result<Vec<Vec<u8>>, Error> {
         Ok(SkeinMany::<W>::with_params(params)?.hash_many_vec(messages))
+    }
+
+    /// Hash many messages that each continue this hasher's state: digest
+    /// `i` is what a clone of `self` updated with `suffixes[i]` finalizes to,
+    /// `output_len()` bytes at `out[i * output_len()..]`. Messages that
+    /// share a prefix (a key, a header, a common first block) hash it once:
+    /// absorb it into a hasher, then hash the suffixes on the multi-lane
+    /// kernel of the hasher's [`platform`](Self::platform), and over threads
+    /// as [`SkeinMany`] does.
+    ///
+    /// When the hasher has a whole block buffered (Skein keeps the last
+    /// block back until it knows it is final) and no suffix is empty, that
+    /// block is compressed once for all messages. Otherwise the buffered
+    /// bytes begin each message's first block. A tree hasher (with
+    /// [`Params::tree`]) is cloned and finished for each message in turn,
+    /// with the same results.
+    ///
+    /// # Panics
+    /// If `out.len()` is not `suffixes.len() * self.output_len()`, or after
+    /// [`update_bits`](Self::update_bits) absorbed a partial byte (no input
+    /// may follow it).
+    ///
+    /// ```
+    /// use skein_simd::Skein512;
+    /// // 80-byte headers sharing their first 64 bytes.
+    /// let mut h = Skein512::new(256);
+    /// h.update(&[7u8; 64]);
+    /// let nonces: Vec<[u8; 16]> = (0..8u8).map(|i| [i; 16]).collect();
+    /// let mut out = vec![0u8; 8 * 32];
+    /// h.hash_many_from_into(&nonces, &mut out);
+    /// let mut one = h.clone();
+    /// one.update(&nonces[5]);
+    /// assert_eq!(&out[5 * 32..6 * 32], &one.finalize_vec()[..]);
+    /// ```
+    pub fn hash_many_from_into<M: AsRef<[u8]> + Sync>(&self, suffixes: &[M], out: &mut [u8]) {
+        let len = self.output_len();
+        assert_eq!(
+            Some(out.len()),
+            suffixes.len().checked_mul(len),
+            "hash_many_from: output must be suffixes.len() * output_len() bytes"
+        );
+        assert!(
+            !self.bit_pad,
+            "Skein: no input may follow a partial final byte"
+        );
+        if suffixes.is_empty() {
+            return;
+        }
+        let u = match &self.msg {
+            Message::Sequential(u) => u,
+            Message::Tree(_) => {
+                for (suffix, digest) in suffixes.iter().zip(out.chunks_exact_mut(len)) {
+                    let mut h = self.clone();
+                    h.update(suffix.as_ref());
+                    h.finalize_into(digest);
+                }
+                return;
+            }
+        };
+        continue_many(
+            &self.platform,
+            u.chain(),
+            u.tweak(),
+            u.buffered(),
+            suffixes,
+            out,
+            len,
+        );
+    }
+
+    /// [`hash_many_from_into`](Self::hash_many_from_into), returning the
+    /// digests in order.
+    ///
+    /// ```
+    /// use skein_simd::{Params, Skein256};
+    /// let mut h = Skein256::with_params(&Params::new().key(b"shared key")).unwrap();
+    /// h.update(b"domain: ");
+    /// let digests = h.hash_many_from_vec(&[&b"a"[..], b"bc"]);
+    /// let mut one = h.clone();
+    /// one.update(b"bc");
+    /// assert_eq!(digests[1], one.finalize_vec());
+    /// ```
+    pub fn hash_many_from_vec<M: AsRef<[u8]> + Sync>(&self, suffixes: &[M]) -> Vec<Vec<u8>> {
+        let len = self.output_len();
+        let total = suffixes
+            .len()
+            .checked_mul(len)
+            .expect("hash_many_from: digests exceed usize");
+        let mut flat = alloc::vec![0u8; total];
+        self.hash_many_from_into(suffixes, &mut flat);
+        flat.chunks_exact(len).map(<[u8]>::to_vec).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::hasher::Message;
+    use crate::spec::{BlockType, T1_TYPE_SHIFT};
+    use crate::ubi::Ubi;
+    use crate::{Backend, Platform, Skein};
+    use alloc::vec::Vec;
+    use rand::{Rng, SeedableRng};
+
+    /// Hashers whose message position is near or past 2^64 (no input of
+    /// bytes gets there): the lanes must start from the hasher's tweak,
+    /// carry into its second word included, on every lane kernel.
+    fn large_positions<const W: usize>(seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let block = 8 * W;
+        let message = (BlockType::Message as u64) << T1_TYPE_SHIFT;
+        let tweaks = [
+            [u64::MAX - 3, message],
+            [u64::MAX - 2 * block as u64, message],
+            [u64::MAX - block as u64, message | 0xffff_fffe],
+            [17, message | 1],
+        ];
+        let suffix_sets: [&[usize]; 3] = [&[1, 16, 200, 3], &[0, 5, 64, 128, 129], &[0]];
+        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+            let platform = Platform::force(backend).unwrap();
+            for tweak in tweaks {
+                for buffered_len in [0, 1, block - 1, block] {
+                    let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                    let buffered: Vec<u8> = (0..buffered_len).map(|_| rng.gen()).collect();
+                    let u = Ubi::from_parts(chain, tweak, &buffered);
+                    let h = Skein::<W>::from_parts(
+                        platform,
+                        8 * block as u64,
+                        [0; W],
+                        Message::Sequential(u),
+                        false,
+                    );
+                    for lens in suffix_sets {
+                        let suffixes: Vec<Vec<u8>> = lens
+                            .iter()
+                            .map(|&n| (0..n).map(|_| rng.gen()).collect())
+                            .collect();
+                        let got = h.hash_many_from_vec(&suffixes);
+                        for (i, s) in suffixes.iter().enumerate() {
+                            let mut one = h.clone();
+                            one.update(s);
+                            assert_eq!(
+                                got[i],
+                                one.finalize_vec(),
+                                "W={W} {backend} tweak {tweak:x?} buffered {buffered_len} suffix {i} of {lens:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn continuations_at_positions_past_2_pow_64() {
+        large_positions::<4>(1);
+        large_positions::<8>(2);
+        large_positions::<16>(3);
     }
 }

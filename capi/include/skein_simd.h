@@ -7,6 +7,8 @@
  *  - skein_simd_*_hash_many: many messages with the same arguments in one
  *    call (e.g. ZFS block checksums with one salt), hashed side by side on
  *    the CPU's SIMD lanes and, for large batches, on several threads.
+ *  - skein_simd_*_hash_many_from: many messages that each continue a copy
+ *    of one context (a shared key, personalization or header hashed once).
  *  - skein_simd_backend & co.: which implementation this process uses.
  *
  * The environment variable SKEIN_SIMD_BACKEND (portable, sse2, avx2, avx512, asm,
@@ -75,6 +77,24 @@ int skein_simd_512_hash_many(const skein_simd_params_t *params, const u08b_t *co
                              const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
 int skein_simd_1024_hash_many(const skein_simd_params_t *params, const u08b_t *const *msgs,
                               const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
+
+/*
+ * Hash msgs[i] (msgByteCnts[i] bytes) for i < count, each as the
+ * continuation of a copy of ctx: result i, (ctx->h.hashBitLen + 7) / 8
+ * bytes, goes to hashVals + i * that and equals copying ctx, Update with
+ * msgs[i], then Final. ctx is left as it is (the results may even overwrite
+ * it). E.g. 80-byte headers sharing 64 bytes: Update the 64 once, then pass
+ * the 16-byte tails here. Return codes as hash_many: SKEIN_FAIL, with
+ * nothing written, for a NULL context or one no init made (as Update
+ * refuses it) or a message that overlaps the results; count 0 returns
+ * SKEIN_SUCCESS at once.
+ */
+int skein_simd_256_hash_many_from(const Skein_256_Ctxt_t *ctx, const u08b_t *const *msgs,
+                                  const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
+int skein_simd_512_hash_many_from(const Skein_512_Ctxt_t *ctx, const u08b_t *const *msgs,
+                                  const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
+int skein_simd_1024_hash_many_from(const Skein1024_Ctxt_t *ctx, const u08b_t *const *msgs,
+                                   const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
 
 /* Backend of the block function for stateBits 256, 512 or 1024 ("portable",
  * "avx2", ...); NULL for another size. Static strings. */

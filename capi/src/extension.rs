@@ -6,7 +6,7 @@
 use crate::context::{check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{backend_c_name, forced_backend, input, output, platform, region_of, Region, NOWHERE};
 use core::ffi::{c_char, c_int};
-use skein_simd::raw::BlockType;
+use skein_simd::raw::{self, BlockType};
 use skein_simd::{Backend, Params, SkeinMany, StateSize, TreeParams};
 
 /// `skein_simd_params_t`: output length, tree word and the optional
@@ -182,6 +182,59 @@ unsafe fn hash_many<const W: usize>(
 }
 
 /// # Safety
+/// As for the exported `hash_many_from` functions.
+unsafe fn hash_many_from<const W: usize>(
+    ctx: *const Ctx<W>,
+    msgs: *const *const u8,
+    msg_byte_cnts: *const usize,
+    count: usize,
+    hash_vals: *mut u8,
+) -> c_int {
+    // SAFETY: the caller passes null or a valid context. Copied: the
+    // results may then be written anywhere, even over it.
+    let Some(mut ctx) = (unsafe { ctx.as_ref() }).copied() else {
+        return SKEIN_FAIL;
+    };
+    let rc = ctx.validate();
+    if rc != SKEIN_SUCCESS || count == 0 {
+        ctx.wipe();
+        return rc;
+    }
+    let len = ctx.h.hash_bit_len.div_ceil(8);
+    let rc = (|| {
+        // SAFETY: the caller's contract: `count` pointers and lengths.
+        let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe {
+            slice_of(msg_byte_cnts, count)
+        }) else {
+            return SKEIN_FAIL;
+        };
+        let Some(total) = count.checked_mul(len) else {
+            return SKEIN_FAIL;
+        };
+        // As in `hash_many`: no message may share a byte with the results.
+        let results: Region = (hash_vals.cast_const(), total);
+        let mut messages = Vec::with_capacity(count);
+        for (&ptr, &n) in ptrs.iter().zip(lens) {
+            // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
+            let Some(m) = (unsafe { input(ptr, n, results) }) else {
+                return SKEIN_FAIL;
+            };
+            messages.push(m);
+        }
+        // SAFETY: the caller's contract: `count` results of the output
+        // length; no message overlaps them (checked above).
+        let Some(out) = (unsafe { output(hash_vals, total, NOWHERE) }) else {
+            return SKEIN_FAIL;
+        };
+        let buffered: &[u8] = &ctx.b.as_flattened()[..ctx.h.b_cnt];
+        raw::hash_many_from::<W, &[u8]>(platform(), &ctx.x, ctx.h.t, buffered, &messages, len, out);
+        SKEIN_SUCCESS
+    })();
+    ctx.wipe();
+    rc
+}
+
+/// # Safety
 /// A non-null `ptr` is valid for `len` reads of `T`.
 unsafe fn slice_of<'a, T>(ptr: *const T, len: usize) -> Option<&'a [T]> {
     if len == 0 {
@@ -192,7 +245,7 @@ unsafe fn slice_of<'a, T>(ptr: *const T, len: usize) -> Option<&'a [T]> {
 }
 
 macro_rules! extension_api {
-    ($w:literal, $init_params:ident, $hash_many:ident) => {
+    ($w:literal, $init_params:ident, $hash_many:ident, $hash_many_from:ident) => {
         /// Init with every argument: key, configuration (output length, tree
         /// word), personalization, public key, key identifier, nonce, in the
         /// specification's order. With only a key and tree word it equals
@@ -231,12 +284,50 @@ macro_rules! extension_api {
             // SAFETY: forwarded contract.
             unsafe { hash_many::<$w>(params, msgs, msgByteCnts, count, hashVals) }
         }
+
+        /// Hash `count` messages that each continue a copy of `ctx` (left
+        /// as it is): result `i`, of `ceil(hashBitLen / 8)` bytes with
+        /// `ctx`'s `hashBitLen`, goes to `hashVals + i * that` and equals
+        /// copying the context, `Update` with message `i`, then `Final`.
+        /// `SKEIN_FAIL`, with nothing written, for a context no init made
+        /// (as `Update` refuses it) or a message that overlaps the results;
+        /// `count` 0 returns at once.
+        ///
+        /// # Safety
+        /// `ctx` is null or valid; `msgs`, `msgByteCnts` and `hashVals` as
+        /// for `hash_many`.
+        #[no_mangle]
+        pub unsafe extern "C" fn $hash_many_from(
+            ctx: *const Ctx<$w>,
+            msgs: *const *const u8,
+            msgByteCnts: *const usize,
+            count: usize,
+            hashVals: *mut u8,
+        ) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { hash_many_from::<$w>(ctx, msgs, msgByteCnts, count, hashVals) }
+        }
     };
 }
 
-extension_api!(4, skein_simd_256_init_params, skein_simd_256_hash_many);
-extension_api!(8, skein_simd_512_init_params, skein_simd_512_hash_many);
-extension_api!(16, skein_simd_1024_init_params, skein_simd_1024_hash_many);
+extension_api!(
+    4,
+    skein_simd_256_init_params,
+    skein_simd_256_hash_many,
+    skein_simd_256_hash_many_from
+);
+extension_api!(
+    8,
+    skein_simd_512_init_params,
+    skein_simd_512_hash_many,
+    skein_simd_512_hash_many_from
+);
+extension_api!(
+    16,
+    skein_simd_1024_init_params,
+    skein_simd_1024_hash_many,
+    skein_simd_1024_hash_many_from
+);
 
 /// The lane kernel `hash_many` uses for a state of `bits` bits.
 fn many_of(bits: usize) -> Option<(Backend, usize)> {

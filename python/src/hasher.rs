@@ -20,7 +20,8 @@ use crate::common::{
 use crate::pickling;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
+use skein_simd::raw::mask_unused_bits;
 use skein_simd::{DynSkein, StateSize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -166,7 +167,7 @@ impl State {
 /// `skein1024()`.
 ///
 /// Methods: `update(message, bits=None)`, `digest()` / `digest(start, stop)`,
-/// `hexdigest()`, `copy()`. Attributes: `name`, `digest_size`,
+/// `hexdigest()`, `copy()`, `hash_many_from(messages)`. Attributes: `name`, `digest_size`,
 /// `digest_bits`, `block_size`, `block_bits`, `hashed_bits`.
 ///
 /// One object may be used from several threads; calls on it take turns.
@@ -452,6 +453,52 @@ impl Skein {
         }
         let out = self.finish(py, start, stop)?;
         Ok(PyBytes::new(py, &out))
+    }
+
+    /// The digests of many messages that each continue this object's
+    /// message (as `copy()`, `update(m)`, `digest()` for each `m` of
+    /// `messages`, an iterable of bytes-like objects), as a list of bytes,
+    /// computed several at a time on the SIMD lanes and on all cores with the
+    /// GIL released. What was hashed so far (a key, a shared header) is not
+    /// hashed again; the object stays as it is. `ValueError` after a partial
+    /// byte (only bits may follow it).
+    fn hash_many_from<'py>(
+        &self,
+        py: Python<'py>,
+        messages: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let held: Vec<Bytes> = messages
+            .try_iter()?
+            .map(|m| Bytes::get(&m?))
+            .collect::<PyResult<_>>()?;
+        let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
+        let state = self.snapshot(py)?;
+        if state.pending.is_some() {
+            return Err(PyValueError::new_err(
+                "hash_many_from: the message ends inside a byte; no whole bytes may follow",
+            ));
+        }
+        let longest = slices.iter().map(|s| s.len()).max().unwrap_or(0);
+        if state.bytes + longest as u128 > pickling::MAX_MESSAGE_BYTES {
+            return Err(PyOverflowError::new_err(
+                "hash_many_from: a message would exceed 2**96 - 2**64 bytes",
+            ));
+        }
+        let len = self.digest_bits.div_ceil(8);
+        let mut out = alloc_output(len.saturating_mul(slices.len() as u64))?;
+        py.detach(|| match &state.hasher {
+            DynSkein::S256(h) => h.hash_many_from_into(&slices, &mut out),
+            DynSkein::S512(h) => h.hash_many_from_into(&slices, &mut out),
+            DynSkein::S1024(h) => h.hash_many_from_into(&slices, &mut out),
+        });
+        let digests = PyList::empty(py);
+        if len > 0 {
+            for d in out.chunks_exact_mut(len as usize) {
+                mask_unused_bits(d, self.digest_bits);
+                digests.append(PyBytes::new(py, d))?;
+            }
+        }
+        Ok(digests)
     }
 
     /// The digest as a string of lower-case hexadecimal digits.

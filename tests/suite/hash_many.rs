@@ -7,7 +7,7 @@ use skein_simd::{Backend, Params, Platform, Skein, SkeinMany, TreeParams};
 
 /// Every lane kernel form here: backend, and independent groups of lanes
 /// per call (1, and 2 where the kernel has an interleaved form).
-fn lane_backends() -> Vec<(Backend, usize)> {
+pub(crate) fn lane_backends() -> Vec<(Backend, usize)> {
     let list: Vec<(Backend, usize)> = Backend::ALL
         .into_iter()
         .flat_map(|b| b.lane_interleaves().iter().map(move |&i| (b, i)))

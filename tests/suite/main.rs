@@ -15,6 +15,7 @@ mod digest_serializable;
 mod digest_traits;
 mod golden_kat;
 mod hash_many;
+mod hash_many_from;
 mod output_reader;
 mod properties;
 mod reference_vectors;
