@@ -81,16 +81,21 @@ fn main() -> ExitCode {
     if let Some(b) = backend {
         params = params.backend(b);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("one-thread pool");
-    let result = pool.install(|| match bits {
+    let hash_all = || match bits {
         256 => run::<4>(&params, lanes, &messages),
         512 => run::<8>(&params, lanes, &messages),
         1024 => run::<16>(&params, lanes, &messages),
         _ => Err("state bits must be 256, 512 or 1024".into()),
-    });
+    };
+    // WebAssembly has no threads to pool: there it all runs on this one.
+    #[cfg(not(target_family = "wasm"))]
+    let result = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("one-thread pool")
+        .install(hash_all);
+    #[cfg(target_family = "wasm")]
+    let result = hash_all();
     match result {
         Ok((used, lane_count, digests)) => {
             let (first, last) = match (digests.first(), digests.last()) {
