@@ -14,6 +14,8 @@
 #[cfg(skein_simd_aarch64)]
 mod aarch64;
 mod choice;
+#[cfg(any(skein_simd_x86, skein_simd_wasm32))]
+mod engine;
 mod feature_glue;
 mod form;
 pub(crate) mod isa;

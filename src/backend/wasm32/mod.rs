@@ -5,11 +5,3 @@
 //! detection is that compile-time fact.
 
 pub(crate) mod simd128;
-
-// The even/odd single-stream engine of the x86 backends is written over a
-// `Half` of the state and uses no x86 instruction itself: the same file,
-// not a copy (it has no x86-specific item outside its macros, which this
-// folder does not use).
-#[allow(unused_macros, unused_imports)]
-#[path = "../x86/engine.rs"]
-mod engine;

@@ -18,7 +18,7 @@
 //! (`backend::form`), and `std::time::Instant` panics on
 //! wasm32-unknown-unknown.
 
-use super::engine::{EvenOdd, Half};
+use crate::backend::engine::{EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use core::arch::wasm32::*;

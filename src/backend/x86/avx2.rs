@@ -1,11 +1,11 @@
-//! AVX2 backend (x86-64): the even/odd engine of `engine` with
+//! AVX2 backend (x86-64): the even/odd engine of `backend::engine` with
 //! rotates built from per-lane shifts (`vpsllvq`/`vpsrlvq`; AVX2 has no
 //! `vprolq`). Halves: one xmm for Skein-256, one ymm for Skein-512, two ymm
 //! for Skein-1024 (whose odd permutations happen to swap the two registers
 //! and shuffle within each, so no blends are needed).
 
-use super::engine::{register_half, register_halves, EvenOdd, Half};
 use super::shift_row;
+use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use core::arch::x86_64::*;

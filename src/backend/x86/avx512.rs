@@ -3,7 +3,7 @@
 //! state is one register: xmm for Skein-256, ymm for Skein-512 (VL forms),
 //! zmm for Skein-1024, so a round is four instructions.
 
-use super::engine::{register_half, register_halves, EvenOdd, Half};
+use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{lanewise, register_row, Row};
 use core::arch::x86_64::*;

@@ -1,11 +1,11 @@
-//! SSE2 backend (x86-64 baseline): the even/odd engine of `engine` in
+//! SSE2 backend (x86-64 baseline): the even/odd engine of `backend::engine` in
 //! xmm registers of two lanes. SSE2 shifts every lane by one count, so a
 //! rotate whose two lanes differ is two shift pairs and a `movsd` merge; the
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
 //! permutation is one `pshufd` or `shufpd` per register.
 
-use super::engine::{EvenOdd, Half};
 use super::shift_row;
+use crate::backend::engine::{EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use core::arch::x86_64::*;

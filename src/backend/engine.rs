@@ -1,6 +1,8 @@
-//! What the x86 SIMD backends (sse2, avx2, avx512) share: the single-stream
-//! Threefish engine, written once over a `Half` of the state (their
-//! multi-lane kernels are `backend::lane_kernel` over their `Row`s).
+//! The single-stream Threefish engine of the 128-bit-and-wider SIMD backends
+//! that keep a state half in whole registers (x86's sse2, avx2, avx512 and
+//! WebAssembly's simd128), written once over a `Half` of the state; it uses
+//! no instruction of its own (their multi-lane kernels are
+//! `backend::lane_kernel` over their `Row`s).
 //!
 //! Layout (`backend::layout`, shared with PowerPC): the even words, which are always
 //! the addition targets of MIX, live in one `Half`; the odd words, which are
@@ -133,6 +135,7 @@ unsafe fn eight_rounds<H: Half, const W: usize, const S: usize>(
 /// register (a tuple struct around it) of `$words` lanes, written once
 /// (inside the `impl Half`); the unaligned load and store intrinsics and
 /// the lane-wise add and xor are the arguments.
+#[cfg(skein_simd_x86)]
 macro_rules! register_half {
     ($words:literal, load = $load:path, store = $store:path, add = $add:path, xor = $xor:path) => {
         const WORDS: usize = $words;
@@ -160,6 +163,7 @@ macro_rules! register_half {
         }
     };
 }
+#[cfg(skein_simd_x86)]
 pub(super) use register_half;
 
 /// The halves of Skein-256 and -512 in one register, `X2` (one xmm) and
@@ -170,6 +174,7 @@ pub(super) use register_half;
 /// `rotl256(v, &counts[..4])`) and its permutation of four lanes in any order
 /// (`permute_any256(v, [a, b, c, d])`). Also writes `permute256`, the
 /// permutation of four lanes with the fixed shuffles first.
+#[cfg(skein_simd_x86)]
 macro_rules! register_halves {
     (rotl128 = $rotl128:path, rotl256 = $rotl256:path, permute_any256 = $any:path) => {
         /// Two lanes (Skein-256 half state).
@@ -228,6 +233,7 @@ macro_rules! register_halves {
         }
     };
 }
+#[cfg(skein_simd_x86)]
 pub(super) use register_halves;
 
 /// The single-stream block function of a backend whose halves are `H4`,
