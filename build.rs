@@ -37,17 +37,22 @@ fn main() {
     // One alias per folder of backend modules (`src/backend/x86`, `aarch64`,
     // `powerpc`, `wasm32`): the condition under which that folder is built, written
     // here once instead of at every use.
+    // With any of them, `skein_simd_lanes`: the SIMD lane kernel
+    // (`backend::lane_kernel`) and what only it uses are built.
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let endian = env::var("CARGO_CFG_TARGET_ENDIAN").unwrap_or_default();
     if arch == "x86_64" {
         println!("cargo:rustc-cfg=skein_simd_x86");
+        println!("cargo:rustc-cfg=skein_simd_lanes");
     }
     if arch == "aarch64" && endian == "little" {
         println!("cargo:rustc-cfg=skein_simd_aarch64");
+        println!("cargo:rustc-cfg=skein_simd_lanes");
     }
     let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     if arch == "wasm32" && features.split(',').any(|f| f == "simd128") {
         println!("cargo:rustc-cfg=skein_simd_wasm32");
+        println!("cargo:rustc-cfg=skein_simd_lanes");
     }
     if arch != "powerpc" && arch != "powerpc64" {
         return;
@@ -59,6 +64,7 @@ fn main() {
     if probe(&arch, with_std) {
         println!("cargo:rustc-cfg=skein_simd_nightly");
         println!("cargo:rustc-cfg=skein_simd_powerpc");
+        println!("cargo:rustc-cfg=skein_simd_lanes");
     } else {
         println!(
             "cargo:warning=skein-simd: the PowerPC SIMD backends need a nightly compiler \

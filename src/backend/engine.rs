@@ -27,6 +27,18 @@ use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
 use crate::spec::{C240, T1_FIRST};
 use core::marker::PhantomData;
 
+/// `[f(0), .., f(K-1)]`, for a `Half` of `K` registers, as a plain loop
+/// (`array::from_fn` is not always inlined, which would put a call in every
+/// round).
+#[inline(always)]
+pub(crate) fn each<T: Copy, const K: usize>(f: impl Fn(usize) -> T) -> [T; K] {
+    let mut out = [f(0); K];
+    for (r, o) in out.iter_mut().enumerate().skip(1) {
+        *o = f(r);
+    }
+    out
+}
+
 /// Half of a Threefish state (W/2 words) in some vector registers.
 ///
 /// # Safety
@@ -130,6 +142,52 @@ unsafe fn eight_rounds<H: Half, const W: usize, const S: usize>(
         }
     }
 }
+
+/// `WORDS`, `load`, `store`, `add` and `xor` of a [`Half`] `Regs<K>` of
+/// `K` registers of two lanes (`struct Regs<const K: usize>([V; K])`),
+/// written once (inside the `impl Half`) for SSE2 and SIMD128: the unaligned
+/// load and store and the lane-wise add and xor are the arguments. (SIMD128's
+/// add and xor are safe functions, hence the `allow`.)
+macro_rules! two_lane_registers {
+    (load = $load:path, store = $store:path, add = $add:path, xor = $xor:path) => {
+        const WORDS: usize = 2 * K;
+        #[inline(always)]
+        unsafe fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= 2 * K);
+            // SAFETY: the trait's contract; 2K readable words, and the loads
+            // need no alignment.
+            Regs($crate::backend::engine::each::<_, K>(|r| unsafe {
+                $load(words[2 * r..].as_ptr().cast())
+            }))
+        }
+        #[inline(always)]
+        unsafe fn store(self, words: &mut [u64]) {
+            assert!(words.len() >= 2 * K);
+            for r in 0..K {
+                // SAFETY: the trait's contract; 2K writable words, and the
+                // stores need no alignment.
+                unsafe { $store(words[2 * r..].as_mut_ptr().cast(), self.0[r]) }
+            }
+        }
+        #[inline(always)]
+        #[allow(unused_unsafe)]
+        unsafe fn add(self, o: Self) -> Self {
+            // SAFETY: the trait's contract.
+            Regs($crate::backend::engine::each::<_, K>(|r| unsafe {
+                $add(self.0[r], o.0[r])
+            }))
+        }
+        #[inline(always)]
+        #[allow(unused_unsafe)]
+        unsafe fn xor(self, o: Self) -> Self {
+            // SAFETY: the trait's contract.
+            Regs($crate::backend::engine::each::<_, K>(|r| unsafe {
+                $xor(self.0[r], o.0[r])
+            }))
+        }
+    };
+}
+pub(super) use two_lane_registers;
 
 /// `WORDS`, `load`, `store`, `add` and `xor` of a [`Half`] that is one
 /// register (a tuple struct around it) of `$words` lanes, written once

@@ -87,16 +87,8 @@ pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mu
 /// function, reached with its token. Implementations are
 /// `#[inline(always)]`, so that they inline into that function and the
 /// kernel's indices and rotation counts become constants.
-// Unused where no SIMD backend is built (the gate of `lane_kernel`).
-#[cfg_attr(
-    not(any(
-        skein_simd_x86,
-        skein_simd_aarch64,
-        skein_simd_powerpc,
-        skein_simd_wasm32
-    )),
-    allow(dead_code)
-)]
+// Unused where no SIMD lane kernel is built.
+#[cfg_attr(not(skein_simd_lanes), allow(dead_code))]
 pub(crate) trait Row<const L: usize>: Copy {
     /// The state width `W` (words) at which the lane kernel leaves its
     /// rounds to LLVM's inliner instead of inlining them up front; 0: none.

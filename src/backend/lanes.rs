@@ -93,16 +93,8 @@ where
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
 #[inline]
-// Unused where no SIMD backend is built (the gate of `lane_kernel`).
-#[cfg_attr(
-    not(any(
-        skein_simd_x86,
-        skein_simd_aarch64,
-        skein_simd_powerpc,
-        skein_simd_wasm32
-    )),
-    allow(dead_code)
-)]
+// Unused where no SIMD lane kernel is built.
+#[cfg_attr(not(skein_simd_lanes), allow(dead_code))]
 pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -> usize {
     let total = blocks[0].len();
     assert!(

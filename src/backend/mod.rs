@@ -19,12 +19,7 @@ mod engine;
 mod feature_glue;
 mod form;
 pub(crate) mod isa;
-#[cfg(any(
-    skein_simd_x86,
-    skein_simd_aarch64,
-    skein_simd_powerpc,
-    skein_simd_wasm32
-))]
+#[cfg(skein_simd_lanes)]
 mod lane_kernel;
 pub(crate) mod lanes;
 #[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]

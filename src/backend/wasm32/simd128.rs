@@ -18,7 +18,7 @@
 //! (`backend::form`), and `std::time::Instant` panics on
 //! wasm32-unknown-unknown.
 
-use crate::backend::engine::{EvenOdd, Half};
+use crate::backend::engine::{each, two_lane_registers, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use core::arch::wasm32::*;
@@ -35,16 +35,6 @@ feature_backend! {
 /// `2 * K` lanes in `K` registers.
 #[derive(Clone, Copy)]
 struct Regs<const K: usize>([v128; K]);
-
-/// `[f(0), .., f(K-1)]`, as a plain loop that always inlines.
-#[inline(always)]
-fn each<const K: usize>(f: impl Fn(usize) -> v128) -> [v128; K] {
-    let mut out = [f(0); K];
-    for (r, o) in out.iter_mut().enumerate().skip(1) {
-        *o = f(r);
-    }
-    out
-}
 
 /// Rotate both lanes of `v` left by `c` (1..=63): two shifts and an or.
 /// SIMD128 shifts take their count as an operand, so this is the same code
@@ -87,38 +77,14 @@ fn gather<const K: usize>(v: &[v128; K], a: usize, b: usize) -> v128 {
 // module is compiled with (see the token); only the loads and stores are
 // `unsafe`.
 impl<const K: usize> Half for Regs<K> {
-    const WORDS: usize = 2 * K;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 2 * K);
-        // SAFETY: 2K readable words; v128 loads need no alignment.
-        Regs(each::<K>(|r| unsafe {
-            v128_load(words[2 * r..].as_ptr().cast())
-        }))
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 2 * K);
-        for r in 0..K {
-            // SAFETY: 2K writable words; v128 stores need no alignment.
-            unsafe { v128_store(words[2 * r..].as_mut_ptr().cast(), self.0[r]) }
-        }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        Regs(each::<K>(|r| i64x2_add(self.0[r], o.0[r])))
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        Regs(each::<K>(|r| v128_xor(self.0[r], o.0[r])))
-    }
+    two_lane_registers! { load = v128_load, store = v128_store, add = i64x2_add, xor = v128_xor }
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
-        Regs(each::<K>(|r| rotl2(self.0[r], c[2 * r], c[2 * r + 1])))
+        Regs(each::<_, K>(|r| rotl2(self.0[r], c[2 * r], c[2 * r + 1])))
     }
     #[inline(always)]
     unsafe fn permute(self, i: &[usize; 8]) -> Self {
-        Regs(each::<K>(|r| gather(&self.0, i[2 * r], i[2 * r + 1])))
+        Regs(each::<_, K>(|r| gather(&self.0, i[2 * r], i[2 * r + 1])))
     }
 }
 

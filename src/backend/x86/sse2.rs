@@ -5,7 +5,7 @@
 //! permutation is one `pshufd` or `shufpd` per register.
 
 use super::shift_row;
-use crate::backend::engine::{EvenOdd, Half};
+use crate::backend::engine::{each, two_lane_registers, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use core::arch::x86_64::*;
@@ -22,17 +22,6 @@ feature_backend! {
 /// `2 * K` lanes in `K` xmm registers.
 #[derive(Clone, Copy)]
 struct Regs<const K: usize>([__m128i; K]);
-
-/// `[f(0), .., f(K-1)]`, as a plain loop (`array::from_fn` is not always
-/// inlined, which would put a call in every round).
-#[inline(always)]
-fn each<const K: usize>(f: impl Fn(usize) -> __m128i) -> [__m128i; K] {
-    let mut out = [f(0); K];
-    for (r, o) in out.iter_mut().enumerate().skip(1) {
-        *o = f(r);
-    }
-    out
-}
 
 /// Rotate `v` left by `c` in both lanes.
 #[inline(always)]
@@ -92,44 +81,18 @@ unsafe fn gather128<const K: usize>(v: &[__m128i; K], a: usize, b: usize) -> __m
 }
 
 impl<const K: usize> Half for Regs<K> {
-    const WORDS: usize = 2 * K;
-    #[inline(always)]
-    unsafe fn load(words: &[u64]) -> Self {
-        assert!(words.len() >= 2 * K);
-        // SAFETY: 2K readable words, unaligned loads.
-        Regs(each::<K>(|r| unsafe {
-            _mm_loadu_si128(words[2 * r..].as_ptr().cast())
-        }))
-    }
-    #[inline(always)]
-    unsafe fn store(self, words: &mut [u64]) {
-        assert!(words.len() >= 2 * K);
-        for r in 0..K {
-            // SAFETY: 2K writable words, unaligned stores.
-            unsafe { _mm_storeu_si128(words[2 * r..].as_mut_ptr().cast(), self.0[r]) }
-        }
-    }
-    #[inline(always)]
-    unsafe fn add(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Regs(each::<K>(|r| unsafe { _mm_add_epi64(self.0[r], o.0[r]) }))
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Regs(each::<K>(|r| unsafe { _mm_xor_si128(self.0[r], o.0[r]) }))
-    }
+    two_lane_registers! { load = _mm_loadu_si128, store = _mm_storeu_si128, add = _mm_add_epi64, xor = _mm_xor_si128 }
     #[inline(always)]
     unsafe fn rotl(self, c: &[u32; 8]) -> Self {
         // SAFETY: SSE2 is part of x86-64.
-        Regs(each::<K>(|r| unsafe {
+        Regs(each::<_, K>(|r| unsafe {
             rotl128(self.0[r], c[2 * r], c[2 * r + 1])
         }))
     }
     #[inline(always)]
     unsafe fn permute(self, i: &[usize; 8]) -> Self {
         // SAFETY: SSE2 is part of x86-64.
-        Regs(each::<K>(|r| unsafe {
+        Regs(each::<_, K>(|r| unsafe {
             gather128(&self.0, i[2 * r], i[2 * r + 1])
         }))
     }
