@@ -5,6 +5,8 @@
 
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+use skein_simd::raw::mask_unused_bits;
 
 /// Inputs at least this long are hashed with the GIL released (`hashlib`'s
 /// threshold): below it, releasing and taking the GIL costs more than it lets
@@ -43,4 +45,23 @@ pub fn mask_unused_bits_of_slice(out: &mut [u8], start: u64, digest_bits: u64) {
     if !out.is_empty() && start + out.len() as u64 == digest_bits.div_ceil(8) {
         skein_simd::raw::mask_unused_bits(out, digest_bits - 8 * start);
     }
+}
+
+/// `out`, digests of `len` bytes one after the other, as a list of `bytes`,
+/// each with its unused bits of a `digest_bits`-bit digest cleared (the
+/// batch functions' result).
+pub fn digest_list<'py>(
+    py: Python<'py>,
+    out: &mut [u8],
+    len: usize,
+    digest_bits: u64,
+) -> PyResult<Bound<'py, PyList>> {
+    let digests = PyList::empty(py);
+    if len > 0 {
+        for d in out.chunks_exact_mut(len) {
+            mask_unused_bits(d, digest_bits);
+            digests.append(PyBytes::new(py, d))?;
+        }
+    }
+    Ok(digests)
 }

@@ -4,7 +4,7 @@
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
-use crate::common::{alloc_output, CHUNK_BYTES};
+use crate::common::{alloc_output, digest_list, CHUNK_BYTES};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyModule, PyTuple};
@@ -114,14 +114,7 @@ fn many<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyList>> {
         _ => many_digests::<16>(&params, &slices, &mut out),
     })
     .map_err(PyValueError::new_err)?;
-    let digests = PyList::empty(py);
-    if len > 0 {
-        for d in out.chunks_exact_mut(len as usize) {
-            mask_unused_bits(d, hash_args.digest_bits);
-            digests.append(PyBytes::new(py, d))?;
-        }
-    }
-    Ok(digests)
+    digest_list(py, &mut out, len as usize, hash_args.digest_bits)
 }
 
 /// What shows that a regular file's contents changed: its size and its

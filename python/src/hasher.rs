@@ -15,13 +15,12 @@
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
 use crate::common::{
-    alloc_output, detach_if, mask_unused_bits_of_slice, CHUNK_BYTES, GIL_RELEASE_BYTES,
+    alloc_output, detach_if, digest_list, mask_unused_bits_of_slice, CHUNK_BYTES, GIL_RELEASE_BYTES,
 };
 use crate::pickling;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
-use skein_simd::raw::mask_unused_bits;
 use skein_simd::{DynSkein, StateSize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -491,14 +490,7 @@ impl Skein {
             DynSkein::S512(h) => h.hash_many_from_into(&slices, &mut out),
             DynSkein::S1024(h) => h.hash_many_from_into(&slices, &mut out),
         });
-        let digests = PyList::empty(py);
-        if len > 0 {
-            for d in out.chunks_exact_mut(len as usize) {
-                mask_unused_bits(d, self.digest_bits);
-                digests.append(PyBytes::new(py, d))?;
-            }
-        }
-        Ok(digests)
+        digest_list(py, &mut out, len as usize, self.digest_bits)
     }
 
     /// The digest as a string of lower-case hexadecimal digits.
