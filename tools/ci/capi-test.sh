@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The C library's tests: build libskein_simd, compile the C tests
-# (capi/tests/c, against capi/include only: skein_test.c for the reference,
-# NIST and skein_simd.h APIs, libmd_test.c for FreeBSD libmd's functions,
-# both with the reference C code of capi/tests/c/reference compiled in as a
-# peer), link them statically and dynamically, and run them on the golden KAT
-# file (tests/data/) and pyskein's vectors, skein_test on every backend of
-# the CPU (forced with SKEIN_SIMD_BACKEND and seen in use); on the cross
-# targets also the library's own Rust unit tests (the context layout seen
-# from Rust), under QEMU user mode.
+# (capi/tests/c, against capi/include only: skein_test for the reference,
+# NIST and skein_simd.h APIs, from skein_test.c, our_api.c and hostile.c;
+# libmd_test for FreeBSD libmd's functions, from libmd_test.c; both with
+# check.c, test_data.c and ref_peer.c, which compiles in the reference C
+# code of capi/tests/c/reference as a peer), link them statically and
+# dynamically, and run them on the golden KAT file (tests/data/) and
+# pyskein's vectors, skein_test on every backend of the CPU (forced with
+# SKEIN_SIMD_BACKEND and seen in use); on the cross targets also the
+# library's own Rust unit tests (the context layout seen from Rust), under
+# QEMU user mode.
 #
 # usage: tools/ci/capi-test.sh [RUN...]     (default: host ppc32-7450 ppc32-750)
 #   host        this machine, with its C compiler `cc`
@@ -31,7 +33,8 @@ if [ $# -gt 0 ]; then runs=("$@"); else runs=(host ppc32-7450 ppc32-750); fi
 
 golden="$repo/tests/data/skein_golden_kat.txt"
 vectors="$repo/tests/data/pyskein_vectors.txt"
-peer_src="$repo/capi/tests/c/reference"
+c_tests="$repo/capi/tests/c"
+peer_src="$c_tests/reference"
 host_triple="$(rustc -vV | sed -n 's/^host: //p')"
 
 # TARGET CC RUNNER CPU SYSROOT ("-" for none: the host run)
@@ -72,8 +75,12 @@ for r in "${runs[@]}"; do
     fi
     out="$(mktemp -d)"
     for program in skein_test libmd_test; do
-        common=(-O2 -std=c99 -Wall -I"$repo/capi/include" -I"$repo/capi/tests/c" -I"$peer_src"
-                "$repo/capi/tests/c/$program.c" "$repo/capi/tests/c/test_data.c" "$repo/capi/tests/c/ref_peer.c")
+        case "$program" in
+            skein_test) sources=(skein_test.c our_api.c hostile.c) ;;
+            libmd_test) sources=(libmd_test.c) ;;
+        esac
+        sources+=(check.c test_data.c ref_peer.c)
+        common=(-O2 -std=c99 -Wall -I"$repo/capi/include" -I"$c_tests" -I"$peer_src" "${sources[@]/#/$c_tests/}")
         "$cc" "${common[@]}" -o "$out/$program-static" "$libs/libskein_simd.a" -lpthread -ldl -lm || ok=0
         "$cc" "${common[@]}" -o "$out/$program-dynamic" -L"$libs" -lskein_simd -Wl,-rpath,"$libs" || ok=0
     done

@@ -1,5 +1,5 @@
 /* The C tests' view of one implementation of the Skein reference API for
- * one state size: libskein_simd's (skein_test.c) or the reference code's
+ * one state size: libskein_simd's (our_api.c) or the reference code's
  * (ref_peer.c), behind the same function table. */
 #ifndef CAPI_TEST_H
 #define CAPI_TEST_H
@@ -24,7 +24,7 @@ typedef struct {
 } api_t;
 
 /* The api_t functions both libraries spell alike, for the context type
- * P##Ctxt_t of the file that expands it (libskein_simd's in skein_test.c,
+ * P##Ctxt_t of the file that expands it (libskein_simd's in our_api.c,
  * the reference's in ref_peer.c): NAME##_update, _final, _set_t0,
  * _set_level, _set_bit_pad, _b_cnt and _tweak. */
 #define API_SHARED(P, NAME)                                                                    \

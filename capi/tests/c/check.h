@@ -1,11 +1,13 @@
 /* The C test programs' check counter: one line per failure (the first 20),
- * counts of passed and failed checks for the summary. */
+ * counts of passed and failed checks for the summary. The counts are
+ * defined once, in check.c, so that a program built from several files
+ * keeps one pair. */
 #ifndef CHECK_H
 #define CHECK_H
 
 #include <stdio.h>
 
-static unsigned long passed, failed;
+extern unsigned long passed, failed;
 
 #define CHECK(cond, ...)                                             \
     do {                                                             \
