@@ -18,7 +18,8 @@ avx512\t''
 asm\t''
 altivec\t''
 vsx\t''
-neon\t''"
+neon\t''
+simd128\t''"
 complete -c skeinsum -l list-backends -d 'Print the backends usable here, the automatic choice first, and exit'
 complete -c skeinsum -l self-test -d 'Check every usable backend against built-in test vectors and exit (1 on a mismatch)'
 complete -c skeinsum -l tag -d 'Print BSD-style lines: Skein-512-256 (FILE) = HEX'
