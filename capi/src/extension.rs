@@ -152,33 +152,46 @@ unsafe fn hash_many<const W: usize>(
         .and_then(|b| SkeinMany::<W>::with_params(&params.backend(b)).ok())
         .or_else(|| SkeinMany::<W>::with_params(&params).ok());
     let Some(many) = many else { return SKEIN_FAIL };
-    // SAFETY: the caller's contract: `count` pointers and lengths.
-    let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe {
-        slice_of(msg_byte_cnts, count)
-    }) else {
-        return SKEIN_FAIL;
-    };
-    let Some(total) = count.checked_mul(many.output_len()) else {
-        return SKEIN_FAIL;
-    };
-    // Messages are read while results are written, on several threads: a
-    // message that shares a byte with the results is refused.
-    let results: Region = (hash_vals.cast_const(), total);
-    let mut messages = Vec::with_capacity(count);
-    for (&ptr, &len) in ptrs.iter().zip(lens) {
-        // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
-        let Some(m) = (unsafe { input(ptr, len, results) }) else {
-            return SKEIN_FAIL;
-        };
-        messages.push(m);
-    }
-    // SAFETY: the caller's contract: `count` results of the output length;
-    // no message overlaps them (checked above).
-    let Some(out) = (unsafe { output(hash_vals, total, NOWHERE) }) else {
+    // SAFETY: the caller's contract for the batch's pointers.
+    let Some((messages, out)) =
+        (unsafe { batch(msgs, msg_byte_cnts, count, many.output_len(), hash_vals) })
+    else {
         return SKEIN_FAIL;
     };
     many.hash_many_into(&messages, out);
     SKEIN_SUCCESS
+}
+
+/// The messages and the results of a batch of `count` messages with
+/// `digest_len`-byte results, or `None` for a null pointer, a size that
+/// overflows, or a message that shares a byte with the results (messages
+/// are read while results are written, on several threads).
+///
+/// # Safety
+/// `msgs` and `lens` hold `count` pointers and lengths (or are null); message
+/// `i` has `lens[i]` readable bytes; `hash_vals` has room for `count`
+/// results.
+unsafe fn batch<'a>(
+    msgs: *const *const u8,
+    lens: *const usize,
+    count: usize,
+    digest_len: usize,
+    hash_vals: *mut u8,
+) -> Option<(Vec<&'a [u8]>, &'a mut [u8])> {
+    // SAFETY: the caller's contract: `count` pointers and lengths.
+    let (ptrs, lens) = unsafe { (slice_of(msgs, count)?, slice_of(lens, count)?) };
+    let total = count.checked_mul(digest_len)?;
+    let results: Region = (hash_vals.cast_const(), total);
+    let messages = ptrs
+        .iter()
+        .zip(lens)
+        // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
+        .map(|(&ptr, &len)| unsafe { input(ptr, len, results) })
+        .collect::<Option<Vec<_>>>()?;
+    // SAFETY: the caller's contract: `count` results of `digest_len` bytes;
+    // no message overlaps them (checked above).
+    let out = unsafe { output(hash_vals, total, NOWHERE) }?;
+    Some((messages, out))
 }
 
 /// # Safety
@@ -201,35 +214,23 @@ unsafe fn hash_many_from<const W: usize>(
         return rc;
     }
     let len = ctx.h.hash_bit_len.div_ceil(8);
-    let rc = (|| {
-        // SAFETY: the caller's contract: `count` pointers and lengths.
-        let (Some(ptrs), Some(lens)) = (unsafe { slice_of(msgs, count) }, unsafe {
-            slice_of(msg_byte_cnts, count)
-        }) else {
-            return SKEIN_FAIL;
-        };
-        let Some(total) = count.checked_mul(len) else {
-            return SKEIN_FAIL;
-        };
-        // As in `hash_many`: no message may share a byte with the results.
-        let results: Region = (hash_vals.cast_const(), total);
-        let mut messages = Vec::with_capacity(count);
-        for (&ptr, &n) in ptrs.iter().zip(lens) {
-            // SAFETY: the caller's contract: message `i` has `lens[i]` bytes.
-            let Some(m) = (unsafe { input(ptr, n, results) }) else {
-                return SKEIN_FAIL;
-            };
-            messages.push(m);
+    // SAFETY: the caller's contract for the batch's pointers.
+    let rc = match unsafe { batch(msgs, msg_byte_cnts, count, len, hash_vals) } {
+        Some((messages, out)) => {
+            let buffered: &[u8] = &ctx.b.as_flattened()[..ctx.h.b_cnt];
+            raw::hash_many_from::<W, &[u8]>(
+                platform(),
+                &ctx.x,
+                ctx.h.t,
+                buffered,
+                &messages,
+                len,
+                out,
+            );
+            SKEIN_SUCCESS
         }
-        // SAFETY: the caller's contract: `count` results of the output
-        // length; no message overlaps them (checked above).
-        let Some(out) = (unsafe { output(hash_vals, total, NOWHERE) }) else {
-            return SKEIN_FAIL;
-        };
-        let buffered: &[u8] = &ctx.b.as_flattened()[..ctx.h.b_cnt];
-        raw::hash_many_from::<W, &[u8]>(platform(), &ctx.x, ctx.h.t, buffered, &messages, len, out);
-        SKEIN_SUCCESS
-    })();
+        None => SKEIN_FAIL,
+    };
     ctx.wipe();
     rc
 }
