@@ -16,6 +16,18 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
 crates=(skein-simd skeinsum skein-simd-capi)
 
+# Cargo unpacks each crate of the temporary registry into
+# $CARGO_HOME/registry/src/-<hash of the registry's path>/ and never
+# unpacks it again while that folder holds a `.cargo-ok`. The path is
+# target/package/tmp-registry, the same on every run from the same checkout
+# path, so a CARGO_HOME kept between runs would verify the dependents
+# against the library as an earlier run packaged it. Remove those stale
+# copies (only our crates, only in unnamed local registries).
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+for c in "${crates[@]}"; do
+    rm -rf "$cargo_home"/registry/src/-*/"$c"-[0-9]*
+done
+
 echo "== cargo package -p ${crates[*]} (with verification builds)"
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
