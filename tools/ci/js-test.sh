@@ -26,8 +26,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 export DEBIAN_FRONTEND=noninteractive
 export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-false}"
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
-SUDO=""
-if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+# shellcheck source=apt.sh
+. "$repo/tools/ci/apt.sh"
 t_start=$SECONDS
 step() { printf '\n=== js-test: %s   [%ss]\n' "$*" "$((SECONDS - t_start))"; }
 die() {
@@ -69,17 +69,7 @@ step "chromium (apt)"
 if [ -x /usr/bin/chromium ]; then
     echo "installed: $(/usr/bin/chromium --version 2> /dev/null || true)"
 else
-    ok=0
-    for attempt in 1 2 3; do
-        if $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q \
-            && $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends chromium; then
-            ok=1
-            break
-        fi
-        echo "apt attempt $attempt failed; retrying in $((attempt * 5))s" >&2
-        sleep $((attempt * 5))
-    done
-    [ "$ok" = 1 ] || die "could not install chromium"
+    apt_install chromium || die "could not install chromium"
 fi
 
 step "cargo fmt --check (js/)"

@@ -35,6 +35,8 @@ export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNIT
 PIP=(-m pip install -q --disable-pip-version-check)
 t_start=$SECONDS
 step() { printf '\n=== python-wheel: %s   [%ss]\n' "$*" "$((SECONDS - t_start))"; }
+# shellcheck source=apt.sh
+. "$repo/tools/ci/apt.sh"
 die() {
     echo "ERROR: python-wheel: $*" >&2
     exit 1
@@ -45,9 +47,7 @@ die() {
 step "interpreters"
 # python3 must make venvs and have the headers pyskein's C extension needs.
 if ! python3 -c 'import ensurepip, sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
-    SUDO=""
-    if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -q && $SUDO apt-get install -o DPkg::Lock::Timeout=300 -y -q --no-install-recommends python3-venv python3-dev python3-pip
+    apt_install python3-venv python3-dev python3-pip || die "could not install python3-venv, python3-dev, python3-pip"
 fi
 py1="$(command -v python3)"
 minor() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])'; }
