@@ -40,35 +40,32 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-extern "C" {
-    fn miner_peer4_vbuf_len(len: usize) -> usize;
-    fn miner_peer4_full_batch(
-        msgs: *const *const u8,
-        count: usize,
-        len: usize,
-        digests: *const *mut u8,
-        vbuf: *mut u8,
-    ) -> i32;
-    fn miner_peer4_headers_batch(
-        prefix: *const u8,
-        tails: *const *const u8,
-        count: usize,
-        digests: *const *mut u8,
-    ) -> i32;
-    fn miner_peer8_vbuf_len(len: usize) -> usize;
-    fn miner_peer8_full_batch(
-        msgs: *const *const u8,
-        count: usize,
-        len: usize,
-        digests: *const *mut u8,
-        vbuf: *mut u8,
-    ) -> i32;
-    fn miner_peer8_headers_batch(
-        prefix: *const u8,
-        tails: *const *const u8,
-        count: usize,
-        digests: *const *mut u8,
-    ) -> i32;
+/// The entry points of src/peer_shim.c, one set per width (its `SHIM` names).
+macro_rules! peer_shim {
+    ($($vbuf_len:ident, $full_batch:ident, $headers_batch:ident;)*) => {
+        extern "C" {
+            $(
+                fn $vbuf_len(len: usize) -> usize;
+                fn $full_batch(
+                    msgs: *const *const u8,
+                    count: usize,
+                    len: usize,
+                    digests: *const *mut u8,
+                    vbuf: *mut u8,
+                ) -> i32;
+                fn $headers_batch(
+                    prefix: *const u8,
+                    tails: *const *const u8,
+                    count: usize,
+                    digests: *const *mut u8,
+                ) -> i32;
+            )*
+        }
+    };
+}
+peer_shim! {
+    miner_peer4_vbuf_len, miner_peer4_full_batch, miner_peer4_headers_batch;
+    miner_peer8_vbuf_len, miner_peer8_full_batch, miner_peer8_headers_batch;
 }
 
 /// Skein-512-512 digest bytes.
