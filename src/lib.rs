@@ -78,6 +78,8 @@ pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
 pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
 pub use output::{DynOutputReader, OutputReader};
+#[cfg(feature = "alloc")]
+pub use params::OwnedParams;
 pub use params::{Params, TreeParams};
 #[cfg(feature = "alloc")]
 pub use state::StateError;

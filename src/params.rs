@@ -5,7 +5,11 @@
 use crate::spec::{iv, BlockType};
 use crate::ubi::{config_chain_from, ubi};
 use crate::{Backend, Error, Platform};
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 use zeroize::Zeroize;
+#[cfg(feature = "alloc")]
+use zeroize::Zeroizing;
 
 /// Tree-hashing shape (spec 3.5.6): leaves of `2^leaf` blocks, nodes of
 /// `2^fan_out` children, at most `max_height` levels.
@@ -83,28 +87,86 @@ pub struct Params<'a> {
     pub(crate) backend: Option<Backend>,
 }
 
-/// The setters of the byte-string arguments: each sets the field of its name.
-macro_rules! byte_arguments {
-    ($($(#[$doc:meta])* $name:ident;)*) => {$(
-        $(#[$doc])*
-        pub fn $name(mut self, $name: &'a [u8]) -> Self {
-            self.$name = $name;
-            self
+/// Skein's arguments, listed once: the setters of [`Params`] (borrowing)
+/// and of [`OwnedParams`] (owning), and the conversions between the two.
+/// `bytes` are the byte strings hashed before the message, `settings` the
+/// optional values.
+macro_rules! arguments {
+    (
+        bytes { $($(#[$bytes_doc:meta])* $bytes:ident;)* }
+        settings { $($(#[$setting_doc:meta])* $setting:ident: $ty:ty;)* }
+    ) => {
+        impl<'a> Params<'a> {
+            $(
+                $(#[$bytes_doc])*
+                pub fn $bytes(mut self, $bytes: &'a [u8]) -> Self {
+                    self.$bytes = $bytes;
+                    self
+                }
+            )*
+            $(
+                $(#[$setting_doc])*
+                pub fn $setting(mut self, $setting: $ty) -> Self {
+                    self.$setting = Some($setting);
+                    self
+                }
+            )*
         }
-    )*};
+
+        #[cfg(feature = "alloc")]
+        impl OwnedParams {
+            $(
+                $(#[$bytes_doc])*
+                ///
+                /// The `Vec` is taken as it is: its bytes are not copied.
+                pub fn $bytes(mut self, $bytes: Vec<u8>) -> Self {
+                    // For the key, dropping the replaced value wipes it.
+                    self.$bytes = $bytes.into();
+                    self
+                }
+            )*
+            $(
+                $(#[$setting_doc])*
+                pub fn $setting(mut self, $setting: $ty) -> Self {
+                    self.settings.$setting = Some($setting);
+                    self
+                }
+            )*
+            /// The arguments, borrowed: what the hashers are built from
+            /// (`Skein512::with_params(&owned.params())`).
+            pub fn params(&self) -> Params<'_> {
+                Params {
+                    $($bytes: &self.$bytes,)*
+                    ..self.settings
+                }
+            }
+        }
+
+        /// A copy of every argument; the key's copy is wiped when dropped.
+        #[cfg(feature = "alloc")]
+        impl From<&Params<'_>> for OwnedParams {
+            fn from(params: &Params<'_>) -> Self {
+                OwnedParams {
+                    $($bytes: params.$bytes.to_vec().into(),)*
+                    settings: Params {
+                        $($setting: params.$setting,)*
+                        ..Params::new()
+                    },
+                }
+            }
+        }
+    };
 }
 
-impl<'a> Params<'a> {
+impl Params<'_> {
     /// Plain hashing with the state size as output length.
     pub fn new() -> Self {
         Params::default()
     }
-    /// Output length in bits (any value >= 1); default: the state size.
-    pub fn output_bits(mut self, bits: u64) -> Self {
-        self.output_bits = Some(bits);
-        self
-    }
-    byte_arguments! {
+}
+
+arguments! {
+    bytes {
         /// MAC key (makes the result Skein-MAC; with `key_id`, a KDF).
         key;
         /// Personalization string.
@@ -116,28 +178,101 @@ impl<'a> Params<'a> {
         /// Nonce (randomized hashing, stream-cipher use).
         nonce;
     }
-    /// Tree hashing with this shape.
-    pub fn tree(mut self, tree: TreeParams) -> Self {
-        self.tree = Some(tree);
-        self
+    settings {
+        /// Output length in bits (any value >= 1); default: the state size.
+        output_bits: u64;
+        /// Tree hashing with this shape.
+        tree: TreeParams;
+        /// Force a block-function backend instead of the detected one.
+        backend: Backend;
     }
-    /// Force a block-function backend instead of the detected one.
-    pub fn backend(mut self, backend: Backend) -> Self {
-        self.backend = Some(backend);
-        self
+}
+
+/// Everything of a Skein computation except the message, owned: the
+/// arguments a program reads once (from its command line, a file, a
+/// caller in another language) and hashes with for as long as it runs.
+///
+/// The setters are those of [`Params`], taking a `Vec<u8>` for each byte
+/// string; [`params`](OwnedParams::params) lends them as a [`Params`] to
+/// build hashers with, and `OwnedParams::from(&params)` copies borrowed
+/// ones.
+///
+/// ```
+/// use skein_simd::{OwnedParams, Params, Skein512};
+/// // Arguments read once and kept: the key is moved in, not copied.
+/// let key: Vec<u8> = vec![0x42; 32];
+/// let args = OwnedParams::new()
+///     .key(key)
+///     .personalization(b"20261130 me@example.org app/v1".to_vec());
+/// let tag = |message: &[u8]| {
+///     let mut mac = Skein512::with_params(&args.params().output_bits(256)).unwrap();
+///     mac.update(message);
+///     mac.finalize_vec()
+/// };
+/// // The same arguments borrowed, and copied from borrowed ones.
+/// let borrowed = Params::new()
+///     .key(&[0x42; 32])
+///     .personalization(b"20261130 me@example.org app/v1");
+/// let copied = OwnedParams::from(&borrowed);
+/// for params in [borrowed, copied.params()] {
+///     let mut mac = Skein512::with_params(&params.output_bits(256)).unwrap();
+///     mac.update(b"message");
+///     assert_eq!(mac.finalize_vec(), tag(b"message"));
+/// }
+/// ```
+///
+/// The key's buffer is wiped (its whole capacity overwritten with zeros)
+/// when the value is dropped and when [`key`](OwnedParams::key) replaces
+/// it; a clone's key is a copy wiped the same way. Not wiped: the other
+/// byte strings, which are not secret, and copies of the key made before
+/// it was handed over (the old buffer of a `Vec` that grew). `Debug`
+/// shows the key's length only, never its bytes. There is no `PartialEq`:
+/// comparing keys would have to be constant-time, and nothing needs it.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Default)]
+pub struct OwnedParams {
+    /// The output length, tree shape and backend; its byte strings stay
+    /// empty (the ones below are lent by `params`).
+    settings: Params<'static>,
+    key: Zeroizing<Vec<u8>>,
+    personalization: Vec<u8>,
+    public_key: Vec<u8>,
+    key_id: Vec<u8>,
+    nonce: Vec<u8>,
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedParams {
+    /// No arguments: plain hashing with the state size as output length.
+    pub fn new() -> Self {
+        OwnedParams::default()
     }
 }
 
 impl core::fmt::Debug for Params<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        // The key is a secret: its length only.
+        self.debug_as("Params", f)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::fmt::Debug for OwnedParams {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.params().debug_as("OwnedParams", f)
+    }
+}
+
+impl Params<'_> {
+    /// The fields under the type name `name`, the key as its length only:
+    /// it is a secret.
+    fn debug_as(&self, name: &str, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         struct Redacted(usize);
         impl core::fmt::Debug for Redacted {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 write!(f, "<{} bytes redacted>", self.0)
             }
         }
-        f.debug_struct("Params")
+        f.debug_struct(name)
             .field("output_bits", &self.output_bits)
             .field("key", &Redacted(self.key.len()))
             .field("personalization", &self.personalization)
@@ -226,4 +361,33 @@ impl Params<'_> {
 pub(crate) fn plain_chain<const W: usize>(output_bits: u64) -> [u64; W] {
     iv::lookup::<W>(output_bits)
         .unwrap_or_else(|| config_chain_from::<W>(&[0; W], output_bits, 0, 0, 0))
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn owned_setters_keep_the_callers_buffers() {
+        let buffers = [
+            vec![1u8; 40],
+            vec![2; 41],
+            vec![3; 42],
+            vec![4; 43],
+            vec![5; 44],
+        ];
+        let pointers = buffers.each_ref().map(|b| b.as_ptr());
+        let [key, personalization, public_key, key_id, nonce] = buffers;
+        let owned = OwnedParams::new()
+            .key(key)
+            .personalization(personalization)
+            .public_key(public_key)
+            .key_id(key_id)
+            .nonce(nonce);
+        let p = owned.params();
+        let lent = [p.key, p.personalization, p.public_key, p.key_id, p.nonce];
+        assert_eq!(lent.map(<[u8]>::as_ptr), pointers);
+        assert_eq!(lent.map(<[u8]>::len), [40, 41, 42, 43, 44]);
+    }
 }

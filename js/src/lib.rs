@@ -8,11 +8,10 @@
 //! config is dropped, not left behind in freed wasm memory.
 
 use skein_simd::{
-    DynOutputReader, DynSkein, Params, SkeinMany1024, SkeinMany256, SkeinMany512, StateSize,
-    TreeParams,
+    DynOutputReader, DynSkein, OwnedParams, Params, SkeinMany1024, SkeinMany256, SkeinMany512,
+    StateSize, TreeParams,
 };
 use wasm_bindgen::prelude::*;
-use zeroize::Zeroizing;
 
 /// Largest output `digest()` returns at once; longer outputs go through
 /// [`OutputReader`] (wasm32 memory is at most 4 GiB).
@@ -23,12 +22,8 @@ const MAX_DIGEST_BYTES: u64 = 1 << 30;
 pub struct Config {
     state: StateSize,
     bits: u64,
-    key: Zeroizing<Vec<u8>>,
-    personalization: Vec<u8>,
-    public_key: Vec<u8>,
-    key_id: Vec<u8>,
-    nonce: Vec<u8>,
-    tree: Option<TreeParams>,
+    /// Every other argument (the output length is set per hasher).
+    arguments: OwnedParams,
 }
 
 #[wasm_bindgen]
@@ -50,38 +45,27 @@ impl Config {
         fan_out: u8,
         max_height: u8,
     ) -> Result<Config, JsError> {
-        let key = Zeroizing::new(key);
+        // Held (and wiped on drop) before anything can fail.
+        let mut arguments = OwnedParams::new()
+            .key(key)
+            .personalization(personalization)
+            .public_key(public_key)
+            .key_id(key_id)
+            .nonce(nonce);
         let state = StateSize::from_bits(state_bits.into())
             .ok_or_else(|| JsError::new("skein: state size must be 256, 512 or 1024"))?;
-        let tree = if has_tree {
-            Some(TreeParams::new(leaf, fan_out, max_height).map_err(err)?)
-        } else {
-            None
-        };
+        if has_tree {
+            arguments = arguments.tree(TreeParams::new(leaf, fan_out, max_height).map_err(err)?);
+        }
         Ok(Config {
             state,
             bits: if bits == 0 { state.bits() } else { bits },
-            key,
-            personalization,
-            public_key,
-            key_id,
-            nonce,
-            tree,
+            arguments,
         })
     }
 
     fn params(&self) -> Params<'_> {
-        let p = Params::new()
-            .output_bits(self.bits)
-            .key(&self.key)
-            .personalization(&self.personalization)
-            .public_key(&self.public_key)
-            .key_id(&self.key_id)
-            .nonce(&self.nonce);
-        match self.tree {
-            Some(t) => p.tree(t),
-            None => p,
-        }
+        self.arguments.params().output_bits(self.bits)
     }
 
     fn hasher(&self) -> Result<DynSkein, JsError> {

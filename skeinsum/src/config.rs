@@ -1,6 +1,6 @@
 //! The Skein arguments of a run, owned, and the hashers built from them.
 
-use skein_simd::{Backend, DynSkein, Params, StateSize, TreeParams};
+use skein_simd::{Backend, DynSkein, OwnedParams, Params, StateSize};
 use zeroize::Zeroizing;
 
 use crate::cli::{Args, HexBytes, MAX_KEY_BYTES};
@@ -14,13 +14,8 @@ pub struct HashConfig {
     pub state: StateSize,
     /// `-l`, or the state size.
     pub output_bits: u64,
-    key: Zeroizing<Vec<u8>>,
-    personalization: Vec<u8>,
-    public_key: Vec<u8>,
-    key_id: Vec<u8>,
-    nonce: Vec<u8>,
-    tree: Option<TreeParams>,
-    backend: Option<Backend>,
+    /// Every other argument (the output length is set per hasher).
+    arguments: OwnedParams,
 }
 
 impl HashConfig {
@@ -30,7 +25,7 @@ impl HashConfig {
     /// naming the option.
     pub fn from_args(args: &mut Args) -> Result<HashConfig, String> {
         let state = StateSize::from_bits(args.algorithm).expect("clap allows only 256, 512, 1024");
-        let key = match (args.key_hex.take(), &args.key_file) {
+        let mut key = match (args.key_hex.take(), &args.key_file) {
             (Some(hex), _) => checked_key("--key-hex", hex.0)?,
             (None, Some(path)) => {
                 let option = format!("--key-file {}", quote_name(&os_bytes(path.as_os_str())));
@@ -60,22 +55,24 @@ impl HashConfig {
             hex.map(|mut h| std::mem::take(&mut *h.0))
                 .unwrap_or_default()
         };
+        let mut arguments = OwnedParams::new()
+            // Moved out of its wiping buffer into another, not copied.
+            .key(std::mem::take(&mut *key))
+            .personalization(personalization)
+            .public_key(bytes(args.public_key_hex.take()))
+            .key_id(bytes(args.key_id_hex.take()))
+            .nonce(bytes(args.nonce_hex.take()));
+        if let Some(tree) = args.tree {
+            arguments = arguments.tree(tree);
+        }
+        if let Some(backend) = args.backend {
+            arguments = arguments.backend(backend);
+        }
         Ok(HashConfig {
             state,
             output_bits: args.length.unwrap_or(state.bits()),
-            key,
-            personalization,
-            public_key: bytes(args.public_key_hex.take()),
-            key_id: bytes(args.key_id_hex.take()),
-            nonce: bytes(args.nonce_hex.take()),
-            tree: args.tree,
-            backend: args.backend,
+            arguments,
         })
-    }
-
-    /// Whether tree hashing is on (the only mode that can use threads).
-    pub fn is_tree(&self) -> bool {
-        self.tree.is_some()
     }
 
     /// A fresh hasher for `state` and `output_bits` (>= 1) with every other
@@ -86,20 +83,7 @@ impl HashConfig {
 
     /// Every argument of the run, with `output_bits` (>= 1).
     pub fn params(&self, output_bits: u64) -> Params<'_> {
-        let mut params = Params::new()
-            .output_bits(output_bits)
-            .key(&self.key)
-            .personalization(&self.personalization)
-            .public_key(&self.public_key)
-            .key_id(&self.key_id)
-            .nonce(&self.nonce);
-        if let Some(tree) = self.tree {
-            params = params.tree(tree);
-        }
-        if let Some(backend) = self.backend {
-            params = params.backend(backend);
-        }
-        params
+        self.arguments.params().output_bits(output_bits)
     }
 }
 

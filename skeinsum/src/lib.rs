@@ -63,7 +63,7 @@ pub fn run() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match with_threads(&args, &config, || run_files(&args, &config, &mut out)) {
+            match with_threads(&args, || run_files(&args, &config, &mut out)) {
                 Ok(result) => result,
                 Err(message) => {
                     warn(message);
@@ -113,8 +113,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
 /// Whether plain hashing gathers its files into batches (`crate::batch`):
 /// not with `-j 1` (today's one-after-another path), nor in tree mode (one
 /// tree is already parallel), nor for a single FILE (unless `-r` walks it).
-fn batching(args: &Args, config: &HashConfig) -> bool {
-    !config.is_tree()
+fn batching(args: &Args) -> bool {
+    args.tree.is_none()
         && args.thread_count() > 1
         && (args.check || args.recursive || args.files.len() > 1)
 }
@@ -130,12 +130,8 @@ fn batching(args: &Args, config: &HashConfig) -> bool {
 /// threads, a pids cgroup), the pool is this thread alone and the work is
 /// done as with `-j 1`'s one thread, as the read-ahead and prefault threads
 /// fall back; the output is the same.
-fn with_threads<T: Send>(
-    args: &Args,
-    config: &HashConfig,
-    work: impl FnOnce() -> T + Send,
-) -> Result<T, String> {
-    if !config.is_tree() && !batching(args, config) {
+fn with_threads<T: Send>(args: &Args, work: impl FnOnce() -> T + Send) -> Result<T, String> {
+    if args.tree.is_none() && !batching(args) {
         return Ok(work());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -165,7 +161,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     };
     let mut reader = Reader::new(!args.no_mmap, args.progress);
     let mut batcher =
-        batching(args, config).then(|| batch::Batch::new(config, !args.no_mmap, args.progress));
+        batching(args).then(|| batch::Batch::new(config, !args.no_mmap, args.progress));
     if args.check {
         let options = check::CheckOptions {
             quiet: args.quiet,

@@ -17,6 +17,7 @@ mod golden_kat;
 mod hash_many;
 mod hash_many_from;
 mod output_reader;
+mod owned_params;
 mod properties;
 mod reference_vectors;
 mod saved_state;
