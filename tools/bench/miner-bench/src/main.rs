@@ -383,6 +383,22 @@ fn parse(args: &[String]) -> Result<Options, String> {
             v.parse().map_err(|_| format!("{name} takes a number"))
         })
     };
+    // A misspelt option would otherwise run the full benchmark silently.
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--quick" | "--no-headers" => {}
+            "--rounds" | "--ms" | "--batch" | "--sizes" => {
+                rest.next().ok_or_else(|| format!("{a} needs a value"))?;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown argument {a:?}; options: --quick, --rounds N, --ms N, \
+                     --batch N, --sizes 64,80,..., --no-headers (or: count IMPL CASE BATCHES)"
+                ))
+            }
+        }
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let rounds = num("--rounds", if quick { 3 } else { 9 })?.max(1);
     let target_ms = num("--ms", if quick { 10 } else { 40 })? as f64;
