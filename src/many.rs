@@ -10,7 +10,10 @@
 use crate::backend::lanes::LaneChoice;
 use crate::hasher::Message;
 use crate::params::argument_chain;
-use crate::schedule::{for_each_chunk, run_ubis_after, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
+use crate::schedule::{
+    for_each_chunk, run_ubis_after, run_ubis_on, EqualShort, UbiJob, PARALLEL_MIN_BYTES,
+    SHORT_MAX_BLOCKS,
+};
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Skein};
@@ -236,26 +239,92 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     out: &mut [u8],
     len: usize,
 ) {
-    // Longest first: lanes that start together end together.
-    let mut order: Vec<usize> = (0..messages.len()).collect();
-    order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
-    let mut finals = alloc::vec![[0u64; W]; messages.len()];
+    let group = lanes.lanes_for::<W>();
+    let short_max = SHORT_MAX_BLOCKS * 8 * W;
+    let output_tweak = start_tweak(BlockType::Output, 0, 0);
+    let size = messages.first().map_or(0, |m| m.as_ref().len());
+    let order: Vec<usize> = if start.head.is_empty()
+        && size <= short_max
+        && messages.len() >= group
+        && messages.iter().all(|m| m.as_ref().len() == size)
+    {
+        // One short length: whole lane groups in order, no sorting.
+        let whole = messages.len() / group * group;
+        EqualShort {
+            chain: start.chain,
+            tweaks: [start.tweak, output_tweak],
+            count: whole,
+            data: |i: usize| messages[i].as_ref(),
+            window: |i: usize| i,
+        }
+        .run(lanes, out, len);
+        (whole..messages.len()).collect()
+    } else {
+        // Longest first: lanes that start together end together.
+        let mut order: Vec<usize> = (0..messages.len()).collect();
+        order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
+        if start.head.is_empty() {
+            // Whole lane groups of one short length as above, the rest below.
+            let short = take_equal_short::<W, M>(&mut order, messages, group);
+            EqualShort {
+                chain: start.chain,
+                tweaks: [start.tweak, output_tweak],
+                count: short.len(),
+                data: |i: usize| messages[short[i]].as_ref(),
+                window: |i: usize| short[i],
+            }
+            .run(lanes, out, len);
+        }
+        order
+    };
+    if order.is_empty() {
+        return;
+    }
+    let mut finals = alloc::vec![[0u64; W]; order.len()];
     let job = |i: usize| UbiJob {
         chain: start.chain,
         tweak: start.tweak,
         data: messages[order[i]].as_ref(),
         bit_pad: false,
     };
-    let done = |i: usize, chain: &[u64; W]| finals[order[i]] = *chain;
+    let done = |i: usize, chain: &[u64; W]| finals[i] = *chain;
     // Without a head, the scheduler's plain form: the head's code costs
     // every message some 30 instructions (callgrind, 64-byte messages).
     if start.head.is_empty() {
-        run_ubis_on::<W>(lanes, messages.len(), job, done);
+        run_ubis_on::<W>(lanes, order.len(), job, done);
     } else {
-        run_ubis_after::<W>(lanes, start.head, messages.len(), job, done);
+        run_ubis_after::<W>(lanes, start.head, order.len(), job, done);
     }
-    output_on_lanes::<W>(lanes, &finals, out, len);
+    output_on_lanes::<W>(lanes, &finals, |k| order[k], out, len);
     finals.iter_mut().for_each(Zeroize::zeroize);
+}
+
+/// The messages of `order` (longest first) that [`run_equal_short`] takes:
+/// every whole group of `lanes` messages of one length of at most
+/// [`SHORT_MAX_BLOCKS`] blocks, in groups; `order` keeps the others, in
+/// order.
+fn take_equal_short<const W: usize, M: AsRef<[u8]>>(
+    order: &mut Vec<usize>,
+    messages: &[M],
+    lanes: usize,
+) -> Vec<usize> {
+    let len_of = |i: usize| messages[i].as_ref().len();
+    // The short ones are at the end.
+    let from = order.partition_point(|&i| len_of(i) > SHORT_MAX_BLOCKS * 8 * W);
+    let mut short = Vec::with_capacity(order.len() - from);
+    let mut kept = from;
+    let mut run = from;
+    while run < order.len() {
+        let len = len_of(order[run]);
+        let end = run + order[run..].partition_point(|&i| len_of(i) == len);
+        let whole = run + (end - run) / lanes * lanes;
+        short.extend_from_slice(&order[run..whole]);
+        order.copy_within(whole..end, kept);
+        kept += end - whole;
+        run = end;
+    }
+    order.truncate(kept);
+    short
 }
 
 /// Digest `i` (`len` bytes at `out[i * len..]`) of a message UBI that
@@ -477,7 +546,14 @@ mod tests {
             [u64::MAX - block as u64, message | 0xffff_fffe],
             [17, message | 1],
         ];
-        let suffix_sets: [&[usize]; 3] = [&[1, 16, 200, 3], &[0, 5, 64, 128, 129], &[0]];
+        // Equal lengths: whole lane groups (17 fills any) of one length.
+        let suffix_sets: [&[usize]; 5] = [
+            &[1, 16, 200, 3],
+            &[0, 5, 64, 128, 129],
+            &[0],
+            &[16; 17],
+            &[block; 17],
+        ];
         for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
             let platform = Platform::force(backend).unwrap();
             for tweak in tweaks {
