@@ -476,10 +476,10 @@ where
                 }
                 state.tweak = [[out_tweak[0]; L], [out_tweak[1] | T1_FINAL; L]];
                 kernel.compress(&mut state, [&counter[..block]; L], [8; L]);
-                let bytes = c * block..len.min((c + 1) * block);
+                let (from, to) = (c * block, len.min((c + 1) * block));
                 for l in 0..L {
                     let at = window(first + l) * len;
-                    lane_to_le(&state.chain, l, &mut out[at..at + len][bytes.clone()]);
+                    lane_to_le(&state.chain, l, &mut out[at + from..at + to]);
                 }
             }
         }
@@ -493,6 +493,13 @@ where
 /// gathering it first).
 #[inline(always)]
 fn lane_to_le<const W: usize, const L: usize>(rows: &[[u64; L]; W], l: usize, bytes: &mut [u8]) {
+    if bytes.len() == 8 * W {
+        // A whole block: fixed offsets, no per-word length checks.
+        for (j, row) in rows.iter().enumerate() {
+            bytes[8 * j..8 * j + 8].copy_from_slice(&row[l].to_le_bytes());
+        }
+        return;
+    }
     let whole = bytes.len() / 8;
     let (head, tail) = bytes.split_at_mut(8 * whole);
     for (row, dst) in rows.iter().zip(head.chunks_exact_mut(8)) {
