@@ -1,11 +1,13 @@
 //! Many independent messages at once: [`SkeinMany`] (`hash_many`), on the
 //! lane scheduler of `crate::schedule`.
 //!
-//! `hash_many` runs two scheduler passes: the message UBIs of all messages (longest
-//! first, so that lanes finish together), then the output-stage UBIs (one per
-//! output block of each message, spec 3.5.3). The chaining value after key,
-//! configuration and the other arguments is computed once and shared by all
-//! lanes.
+//! Whole lane groups of messages of one short length go first, each group
+//! through message UBI and output stage in a few kernel calls
+//! (`schedule::EqualShort`). The other messages take two scheduler passes:
+//! the message UBIs (longest first, so that lanes finish together), then the
+//! output-stage UBIs (one per output block of each message, spec 3.5.3).
+//! The chaining value after key, configuration and the other arguments is
+//! computed once and shared by all lanes.
 
 use crate::backend::lanes::LaneChoice;
 use crate::hasher::Message;
@@ -299,7 +301,7 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     finals.iter_mut().for_each(Zeroize::zeroize);
 }
 
-/// The messages of `order` (longest first) that [`run_equal_short`] takes:
+/// The messages of `order` (longest first) that [`EqualShort`] takes:
 /// every whole group of `lanes` messages of one length of at most
 /// [`SHORT_MAX_BLOCKS`] blocks, in groups; `order` keeps the others, in
 /// order.

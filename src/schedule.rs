@@ -362,8 +362,9 @@ pub(crate) fn run_ubis<
     lasts.zeroize();
 }
 
-/// Messages of at most this many blocks go through [`run_equal_short`]
-/// when `L` of them have the same length.
+/// Messages of at most this many blocks go through [`EqualShort`] when `L`
+/// of them have the same length.
+#[cfg(feature = "alloc")]
 pub(crate) const SHORT_MAX_BLOCKS: usize = 4;
 
 /// Whole messages, `L` at a time, every group of `L` of one length of at
@@ -491,6 +492,7 @@ where
 /// The first `bytes.len()` bytes (at most `8 * W`) of lane `l`'s words,
 /// little-endian ([`crate::threefish::words_to_le`] on a lane, without
 /// gathering it first).
+#[cfg(feature = "alloc")]
 #[inline(always)]
 fn lane_to_le<const W: usize, const L: usize>(rows: &[[u64; L]; W], l: usize, bytes: &mut [u8]) {
     if bytes.len() == 8 * W {
