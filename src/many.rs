@@ -1,9 +1,9 @@
 //! Many independent messages at once: [`SkeinMany`] (`hash_many`), on the
 //! lane scheduler of `crate::schedule`.
 //!
-//! Whole lane groups of messages of one short length go first, each group
+//! Whole lane groups of messages of one length go first, each group
 //! through message UBI and output stage in a few kernel calls
-//! (`schedule::EqualShort`). The other messages take two scheduler passes:
+//! (`schedule::EqualLengths`). The other messages take two scheduler passes:
 //! the message UBIs (longest first, so that lanes finish together), then the
 //! output-stage UBIs (one per output block of each message, spec 3.5.3).
 //! The chaining value after key, configuration and the other arguments is
@@ -13,8 +13,7 @@ use crate::backend::lanes::LaneChoice;
 use crate::hasher::Message;
 use crate::params::argument_chain;
 use crate::schedule::{
-    for_each_chunk, run_ubis_after, run_ubis_on, EqualShort, UbiJob, PARALLEL_MIN_BYTES,
-    SHORT_MAX_BLOCKS,
+    for_each_chunk, run_ubis_after, run_ubis_on, EqualLengths, UbiJob, PARALLEL_MIN_BYTES,
 };
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
@@ -242,17 +241,15 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     len: usize,
 ) {
     let group = lanes.lanes_for::<W>();
-    let short_max = SHORT_MAX_BLOCKS * 8 * W;
     let output_tweak = start_tweak(BlockType::Output, 0, 0);
     let size = messages.first().map_or(0, |m| m.as_ref().len());
     let order: Vec<usize> = if start.head.is_empty()
-        && size <= short_max
         && messages.len() >= group
         && messages.iter().all(|m| m.as_ref().len() == size)
     {
-        // One short length: whole lane groups in order, no sorting.
+        // One length: whole lane groups in order, no sorting.
         let whole = messages.len() / group * group;
-        EqualShort {
+        EqualLengths {
             chain: start.chain,
             tweaks: [start.tweak, output_tweak],
             count: whole,
@@ -266,14 +263,14 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
         let mut order: Vec<usize> = (0..messages.len()).collect();
         order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
         if start.head.is_empty() {
-            // Whole lane groups of one short length as above, the rest below.
-            let short = take_equal_short::<W, M>(&mut order, messages, group);
-            EqualShort {
+            // Whole lane groups of one length as above, the rest below.
+            let grouped = take_equal_lengths(&mut order, messages, group);
+            EqualLengths {
                 chain: start.chain,
                 tweaks: [start.tweak, output_tweak],
-                count: short.len(),
-                data: |i: usize| messages[short[i]].as_ref(),
-                window: |i: usize| short[i],
+                count: grouped.len(),
+                data: |i: usize| messages[grouped[i]].as_ref(),
+                window: |i: usize| grouped[i],
             }
             .run(lanes, out, len);
         }
@@ -301,32 +298,29 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     finals.iter_mut().for_each(Zeroize::zeroize);
 }
 
-/// The messages of `order` (longest first) that [`EqualShort`] takes:
-/// every whole group of `lanes` messages of one length of at most
-/// [`SHORT_MAX_BLOCKS`] blocks, in groups; `order` keeps the others, in
-/// order.
-fn take_equal_short<const W: usize, M: AsRef<[u8]>>(
+/// The messages of `order` (longest first) that [`EqualLengths`] takes:
+/// every whole group of `lanes` messages of one length, in groups; `order`
+/// keeps the others, in order.
+fn take_equal_lengths<M: AsRef<[u8]>>(
     order: &mut Vec<usize>,
     messages: &[M],
     lanes: usize,
 ) -> Vec<usize> {
     let len_of = |i: usize| messages[i].as_ref().len();
-    // The short ones are at the end.
-    let from = order.partition_point(|&i| len_of(i) > SHORT_MAX_BLOCKS * 8 * W);
-    let mut short = Vec::with_capacity(order.len() - from);
-    let mut kept = from;
-    let mut run = from;
+    let mut grouped = Vec::with_capacity(order.len());
+    let mut kept = 0;
+    let mut run = 0;
     while run < order.len() {
         let len = len_of(order[run]);
         let end = run + order[run..].partition_point(|&i| len_of(i) == len);
         let whole = run + (end - run) / lanes * lanes;
-        short.extend_from_slice(&order[run..whole]);
+        grouped.extend_from_slice(&order[run..whole]);
         order.copy_within(whole..end, kept);
         kept += end - whole;
         run = end;
     }
     order.truncate(kept);
-    short
+    grouped
 }
 
 /// Digest `i` (`len` bytes at `out[i * len..]`) of a message UBI that

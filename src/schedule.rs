@@ -362,24 +362,19 @@ pub(crate) fn run_ubis<
     lasts.zeroize();
 }
 
-/// Messages of at most this many blocks go through [`EqualShort`] when `L`
-/// of them have the same length.
-#[cfg(feature = "alloc")]
-pub(crate) const SHORT_MAX_BLOCKS: usize = 4;
-
-/// Whole messages, `L` at a time, every group of `L` of one length of at
-/// most [`SHORT_MAX_BLOCKS`] blocks: the message UBI from `chain` and
-/// `tweaks[0]` (no head, no bit pad) and the output stage (`tweaks[1]`),
-/// each group in three kernel calls per output block at most (body, last
-/// block, output block) with nothing in between but the tweak's final flag.
-/// Message `i` is `data(i)` (`count` of them, a multiple of the lane count
-/// `L`; `i / L` a group); its digest goes straight from the lanes to window
-/// `window(i)` of `out`, `len` bytes each.
+/// Whole messages, `L` at a time, the `L` of each group of one length: the
+/// message UBI from `chain` and `tweaks[0]` (no head, no bit pad) and the
+/// output stage (`tweaks[1]`), each group in one kernel call for the blocks
+/// before the last, one for the last block and one per output block, with
+/// nothing in between but the tweaks (no per-lane bookkeeping, no second
+/// pass). Message `i` is `data(i)` (`count` of them, a multiple of the lane
+/// count `L`; `i / L` a group); its digest goes straight from the lanes to
+/// window `window(i)` of `out`, `len` bytes each.
 ///
 /// # Panics
 /// If `count` is not a multiple of `L` or a group's lengths differ.
 #[cfg(feature = "alloc")]
-pub(crate) struct EqualShort<'c, const W: usize, F, G> {
+pub(crate) struct EqualLengths<'c, const W: usize, F, G> {
     pub(crate) chain: &'c [u64; W],
     pub(crate) tweaks: [[u64; 2]; 2],
     pub(crate) count: usize,
@@ -388,7 +383,7 @@ pub(crate) struct EqualShort<'c, const W: usize, F, G> {
 }
 
 #[cfg(feature = "alloc")]
-impl<'a, const W: usize, F, G> EqualShort<'_, W, F, G>
+impl<'a, const W: usize, F, G> EqualLengths<'_, W, F, G>
 where
     F: Fn(usize) -> &'a [u8],
     G: Fn(usize) -> usize,
@@ -400,7 +395,7 @@ where
             out: &'o mut [u8],
             len: usize,
         }
-        impl<'a, const W: usize, F, G> LaneJob<W> for Job<'_, EqualShort<'_, W, F, G>>
+        impl<'a, const W: usize, F, G> LaneJob<W> for Job<'_, EqualLengths<'_, W, F, G>>
         where
             F: Fn(usize) -> &'a [u8],
             G: Fn(usize) -> usize,
@@ -420,14 +415,14 @@ where
     }
 
     fn on<const L: usize, K: LaneKernel<W, L>>(self, kernel: K, out: &mut [u8], len: usize) {
-        let EqualShort {
+        let EqualLengths {
             chain,
             tweaks: [tweak, out_tweak],
             count,
             data,
             window,
         } = self;
-        assert!(count.is_multiple_of(L), "equal_short: whole groups");
+        assert!(count.is_multiple_of(L), "equal lengths: whole groups");
         let block = 8 * W;
         let out_blocks = len.div_ceil(block);
         // Zero-padded last blocks; bytes past `dirty` are still zero.
@@ -442,7 +437,7 @@ where
             let size = msgs[0].len();
             assert!(
                 msgs.iter().all(|m| m.len() == size),
-                "equal_short: one length"
+                "equal lengths: one length per group"
             );
             let body_len = size.saturating_sub(1) / block * block;
             let tail = size - body_len;

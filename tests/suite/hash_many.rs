@@ -107,12 +107,12 @@ fn equal_lengths_every_batch_size() {
     }
 }
 
-/// Batches in which whole lane groups share one short length (at most four
-/// blocks, where each group's message and output stage run in a few kernel
-/// calls), and one byte past that: lengths around every block boundary,
-/// batch sizes that are and are not multiples of every lane count, such
-/// groups amid other lengths in random order, and outputs of one byte, one
-/// block and more than one block (partial last byte and block).
+/// Batches in which whole lane groups share one length (each group's
+/// message and output stage run in a few kernel calls): lengths around
+/// every block boundary up to four blocks and past that, batch sizes that
+/// are and are not multiples of every lane count, such groups amid other
+/// lengths in random order, and outputs of one byte, one block and more
+/// than one block (partial last word and byte).
 #[test]
 fn equal_short_lengths_in_whole_lane_groups() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
