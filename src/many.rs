@@ -310,13 +310,20 @@ fn take_equal_lengths<M: AsRef<[u8]>>(
     let mut grouped = Vec::with_capacity(order.len());
     let mut kept = 0;
     let mut run = 0;
+    // One look at each message (no search, no call per run: batches of
+    // all different lengths pay next to nothing here).
     while run < order.len() {
         let len = len_of(order[run]);
-        let end = run + order[run..].partition_point(|&i| len_of(i) == len);
+        let mut end = run + 1;
+        while end < order.len() && len_of(order[end]) == len {
+            end += 1;
+        }
         let whole = run + (end - run) / lanes * lanes;
         grouped.extend_from_slice(&order[run..whole]);
-        order.copy_within(whole..end, kept);
-        kept += end - whole;
+        for k in whole..end {
+            order[kept] = order[k];
+            kept += 1;
+        }
         run = end;
     }
     order.truncate(kept);
