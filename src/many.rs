@@ -1,16 +1,20 @@
 //! Many independent messages at once: [`SkeinMany`] (`hash_many`), on the
 //! lane scheduler of `crate::schedule`.
 //!
-//! `hash_many` runs two scheduler passes: the message UBIs of all messages (longest
-//! first, so that lanes finish together), then the output-stage UBIs (one per
-//! output block of each message, spec 3.5.3). The chaining value after key,
-//! configuration and the other arguments is computed once and shared by all
-//! lanes.
+//! Whole lane groups of messages of one length go first, each group
+//! through message UBI and output stage in a few kernel calls
+//! (`schedule::EqualLengths`). The other messages take two scheduler passes:
+//! the message UBIs (longest first, so that lanes finish together), then the
+//! output-stage UBIs (one per output block of each message, spec 3.5.3).
+//! The chaining value after key, configuration and the other arguments is
+//! computed once and shared by all lanes.
 
 use crate::backend::lanes::LaneChoice;
 use crate::hasher::Message;
 use crate::params::argument_chain;
-use crate::schedule::{for_each_chunk, run_ubis_after, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
+use crate::schedule::{
+    for_each_chunk, run_ubis_after, run_ubis_on, EqualLengths, UbiJob, PARALLEL_MIN_BYTES,
+};
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Skein};
@@ -236,26 +240,94 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     out: &mut [u8],
     len: usize,
 ) {
-    // Longest first: lanes that start together end together.
-    let mut order: Vec<usize> = (0..messages.len()).collect();
-    order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
-    let mut finals = alloc::vec![[0u64; W]; messages.len()];
+    let group = lanes.lanes_for::<W>();
+    let output_tweak = start_tweak(BlockType::Output, 0, 0);
+    let size = messages.first().map_or(0, |m| m.as_ref().len());
+    let order: Vec<usize> = if start.head.is_empty()
+        && messages.len() >= group
+        && messages.iter().all(|m| m.as_ref().len() == size)
+    {
+        // One length: whole lane groups in order, no sorting.
+        let whole = messages.len() / group * group;
+        EqualLengths {
+            chain: start.chain,
+            tweaks: [start.tweak, output_tweak],
+            count: whole,
+            data: |i: usize| messages[i].as_ref(),
+            window: |i: usize| i,
+        }
+        .run(lanes, out, len);
+        (whole..messages.len()).collect()
+    } else {
+        // Longest first: lanes that start together end together.
+        let mut order: Vec<usize> = (0..messages.len()).collect();
+        order.sort_by_key(|&i| core::cmp::Reverse(messages[i].as_ref().len()));
+        if start.head.is_empty() {
+            // Whole lane groups of one length as above, the rest below.
+            let grouped = take_equal_lengths(&mut order, messages, group);
+            EqualLengths {
+                chain: start.chain,
+                tweaks: [start.tweak, output_tweak],
+                count: grouped.len(),
+                data: |i: usize| messages[grouped[i]].as_ref(),
+                window: |i: usize| grouped[i],
+            }
+            .run(lanes, out, len);
+        }
+        order
+    };
+    if order.is_empty() {
+        return;
+    }
+    let mut finals = alloc::vec![[0u64; W]; order.len()];
     let job = |i: usize| UbiJob {
         chain: start.chain,
         tweak: start.tweak,
         data: messages[order[i]].as_ref(),
         bit_pad: false,
     };
-    let done = |i: usize, chain: &[u64; W]| finals[order[i]] = *chain;
+    let done = |i: usize, chain: &[u64; W]| finals[i] = *chain;
     // Without a head, the scheduler's plain form: the head's code costs
     // every message some 30 instructions (callgrind, 64-byte messages).
     if start.head.is_empty() {
-        run_ubis_on::<W>(lanes, messages.len(), job, done);
+        run_ubis_on::<W>(lanes, order.len(), job, done);
     } else {
-        run_ubis_after::<W>(lanes, start.head, messages.len(), job, done);
+        run_ubis_after::<W>(lanes, start.head, order.len(), job, done);
     }
-    output_on_lanes::<W>(lanes, &finals, out, len);
+    output_on_lanes::<W>(lanes, &finals, |k| order[k], out, len);
     finals.iter_mut().for_each(Zeroize::zeroize);
+}
+
+/// The messages of `order` (longest first) that [`EqualLengths`] takes:
+/// every whole group of `lanes` messages of one length, in groups; `order`
+/// keeps the others, in order.
+fn take_equal_lengths<M: AsRef<[u8]>>(
+    order: &mut Vec<usize>,
+    messages: &[M],
+    lanes: usize,
+) -> Vec<usize> {
+    let len_of = |i: usize| messages[i].as_ref().len();
+    let mut grouped = Vec::with_capacity(order.len());
+    let mut kept = 0;
+    let mut run = 0;
+    // One look at each message (no search, no call per run: batches of
+    // all different lengths pay next to nothing here).
+    while run < order.len() {
+        let len = len_of(order[run]);
+        let mut end = run + 1;
+        while end < order.len() && len_of(order[end]) == len {
+            end += 1;
+        }
+        let whole = run + (end - run) / lanes * lanes;
+        grouped.extend_from_slice(&order[run..whole]);
+        for k in whole..end {
+            order[kept] = order[k];
+            kept += 1;
+        }
+        run = end;
+    }
+    order.truncate(kept);
+    grouped
 }
 
 /// Digest `i` (`len` bytes at `out[i * len..]`) of a message UBI that
@@ -477,7 +549,14 @@ mod tests {
             [u64::MAX - block as u64, message | 0xffff_fffe],
             [17, message | 1],
         ];
-        let suffix_sets: [&[usize]; 3] = [&[1, 16, 200, 3], &[0, 5, 64, 128, 129], &[0]];
+        // Equal lengths: whole lane groups (17 fills any) of one length.
+        let suffix_sets: [&[usize]; 5] = [
+            &[1, 16, 200, 3],
+            &[0, 5, 64, 128, 129],
+            &[0],
+            &[16; 17],
+            &[block; 17],
+        ];
         for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
             let platform = Platform::force(backend).unwrap();
             for tweak in tweaks {

@@ -270,7 +270,7 @@ pub(crate) fn output_from<const W: usize>(
         crate::schedule::for_each_chunk(whole, lanes.lanes(), true, body, block, |items, out| {
             let len = out.len();
             let first = first_counter.wrapping_add(items.start as u64);
-            output_on_lanes_from::<W>(lanes, core::slice::from_ref(g), first, out, len)
+            output_on_lanes_from::<W>(lanes, core::slice::from_ref(g), |m| m, first, out, len)
         });
         let last = first_counter.wrapping_add(whole as u64);
         return output_sequential_from(platform, g, last, tail);
@@ -280,6 +280,7 @@ pub(crate) fn output_from<const W: usize>(
         return output_on_lanes_from::<W>(
             platform.lane_choice(),
             core::slice::from_ref(g),
+            |m| m,
             first_counter,
             out,
             len,
@@ -314,25 +315,27 @@ fn output_sequential_from<const W: usize>(
     }
 }
 
-/// The output stage of several final chains on lanes: digest `m`, of `len`
-/// bytes, is `out[m * len..(m + 1) * len]` and comes from `finals[m]`; the
-/// same bytes as [`output`] for each, several blocks per kernel call.
+/// The output stage of several final chains on lanes: the digest of
+/// `finals[k]`, of `len` bytes, is window `m = window(k)`,
+/// `out[m * len..(m + 1) * len]`; the same bytes as [`output`] for each,
+/// several blocks per kernel call.
 #[cfg(feature = "alloc")]
 pub(crate) fn output_on_lanes<const W: usize>(
     lanes: LaneChoice,
     finals: &[[u64; W]],
+    window: impl Fn(usize) -> usize,
     out: &mut [u8],
     len: usize,
 ) {
-    output_on_lanes_from(lanes, finals, 0, out, len)
+    output_on_lanes_from(lanes, finals, window, 0, out, len)
 }
 
-/// [`output_on_lanes`] from output block `first_counter` on: window `m`,
-/// `out[m * len..(m + 1) * len]`, gets blocks `first_counter, ...` of
-/// `finals[m]`'s output.
+/// [`output_on_lanes`] from output block `first_counter` on: window
+/// `window(k)` gets blocks `first_counter, ...` of `finals[k]`'s output.
 pub(crate) fn output_on_lanes_from<const W: usize>(
     lanes: LaneChoice,
     finals: &[[u64; W]],
+    window: impl Fn(usize) -> usize,
     first_counter: u64,
     out: &mut [u8],
     len: usize,
@@ -363,7 +366,7 @@ pub(crate) fn output_on_lanes_from<const W: usize>(
                 bit_pad: false,
             },
             |i, chain| {
-                let (m, c) = (i / n, first + i % n);
+                let (m, c) = (window(i / n), first + i % n);
                 let digest = &mut out[m * len..(m + 1) * len];
                 words_to_le(chain, &mut digest[c * block..len.min((c + 1) * block)]);
             },

@@ -107,6 +107,49 @@ fn equal_lengths_every_batch_size() {
     }
 }
 
+/// Batches in which whole lane groups share one length (each group's
+/// message and output stage run in a few kernel calls): lengths around
+/// every block boundary up to four blocks and past that, batch sizes that
+/// are and are not multiples of every lane count, such groups amid other
+/// lengths in random order, and outputs of one byte, one block and more
+/// than one block (partial last word and byte).
+#[test]
+fn equal_short_lengths_in_whole_lane_groups() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    fn sizes<const W: usize>(rng: &mut impl Rng) {
+        let block = 8 * W;
+        let mut lens: Vec<usize> = (0..=4)
+            .flat_map(|k| [k * block, k * block + 1, (k * block).saturating_sub(1)])
+            .chain([3 * block + 5, 4 * block + 1])
+            .collect();
+        lens.sort_unstable();
+        lens.dedup();
+        // One block; one byte; two blocks, a word and a partial one.
+        let outputs = [8 * block as u64, 3, 8 * (2 * block as u64 + 13) - 5];
+        for (n, &len) in lens.iter().enumerate() {
+            let params = Params::new().output_bits(outputs[n % 3]);
+            for count in [1, 3, 4, 5, 8, 9, 17] {
+                let messages: Vec<_> = (0..count).map(|_| random_bytes(rng, len)).collect();
+                check::<W>(&params, &messages, "equal short lengths");
+            }
+            // Two lengths' groups and odd lengths, shuffled.
+            let mut messages: Vec<_> = (0..19).map(|_| random_bytes(rng, len)).collect();
+            messages.extend((0..17).map(|_| random_bytes(rng, lens[(n + 5) % lens.len()])));
+            messages.extend((0..6).map(|_| {
+                let len = rng.gen_range(0..5 * block);
+                random_bytes(rng, len)
+            }));
+            for i in (1..messages.len()).rev() {
+                messages.swap(i, rng.gen_range(0..=i));
+            }
+            check::<W>(&params, &messages, "equal short lengths amid others");
+        }
+    }
+    sizes::<4>(&mut rng);
+    sizes::<8>(&mut rng);
+    sizes::<16>(&mut rng);
+}
+
 #[test]
 fn every_argument_and_long_outputs() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
