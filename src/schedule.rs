@@ -114,6 +114,7 @@ pub(crate) fn run_ubis_on<'a, const W: usize>(
 /// [`run_ubis_on`] with `head` (at most one block, a hasher's buffered
 /// bytes) before the data of every UBI: a lane's first block is built from
 /// it in the lane's buffer, and the job's data is read in place after that.
+#[cfg(feature = "alloc")]
 pub(crate) fn run_ubis_after<'a, const W: usize>(
     lanes: LaneChoice,
     head: &[u8],
