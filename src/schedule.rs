@@ -14,6 +14,11 @@ use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState};
 use crate::spec::{MAX_BLOCK_BYTES, T1_BIT_PAD, T1_FINAL};
 use zeroize::Zeroize;
 
+#[cfg(feature = "alloc")]
+mod equal_lengths;
+#[cfg(feature = "alloc")]
+pub(crate) use equal_lengths::EqualLengths;
+
 /// Below this many message bytes in total, threads cost more than they bring
 /// (`hash_many` and tree hashing).
 #[cfg(feature = "alloc")]
@@ -361,152 +366,6 @@ pub(crate) fn run_ubis<
         }
     }
     lasts.zeroize();
-}
-
-/// Whole messages, `L` at a time, the `L` of each group of one length: the
-/// message UBI from `chain` and `tweaks[0]` (no head, no bit pad) and the
-/// output stage (`tweaks[1]`), each group in one kernel call for the blocks
-/// before the last, one for the last block and one per output block, with
-/// nothing in between but the tweaks (no per-lane bookkeeping, no second
-/// pass). Message `i` is `data(i)` (`count` of them, a multiple of the lane
-/// count `L`; `i / L` a group); its digest goes straight from the lanes to
-/// window `window(i)` of `out`, `len` bytes each.
-///
-/// # Panics
-/// If `count` is not a multiple of `L` or a group's lengths differ.
-#[cfg(feature = "alloc")]
-pub(crate) struct EqualLengths<'c, const W: usize, F, G> {
-    pub(crate) chain: &'c [u64; W],
-    pub(crate) tweaks: [[u64; 2]; 2],
-    pub(crate) count: usize,
-    pub(crate) data: F,
-    pub(crate) window: G,
-}
-
-#[cfg(feature = "alloc")]
-impl<'a, const W: usize, F, G> EqualLengths<'_, W, F, G>
-where
-    F: Fn(usize) -> &'a [u8],
-    G: Fn(usize) -> usize,
-{
-    /// Run it on `lanes`' kernel.
-    pub(crate) fn run(self, lanes: LaneChoice, out: &mut [u8], len: usize) {
-        struct Job<'o, S> {
-            short: S,
-            out: &'o mut [u8],
-            len: usize,
-        }
-        impl<'a, const W: usize, F, G> LaneJob<W> for Job<'_, EqualLengths<'_, W, F, G>>
-        where
-            F: Fn(usize) -> &'a [u8],
-            G: Fn(usize) -> usize,
-        {
-            type Output = ();
-            fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-                self.short.on::<L, K>(kernel, self.out, self.len)
-            }
-        }
-        if self.count > 0 {
-            lanes.run::<W, _>(Job {
-                short: self,
-                out,
-                len,
-            })
-        }
-    }
-
-    fn on<const L: usize, K: LaneKernel<W, L>>(self, kernel: K, out: &mut [u8], len: usize) {
-        let EqualLengths {
-            chain,
-            tweaks: [tweak, out_tweak],
-            count,
-            data,
-            window,
-        } = self;
-        assert!(count.is_multiple_of(L), "equal lengths: whole groups");
-        let block = 8 * W;
-        let out_blocks = len.div_ceil(block);
-        // Zero-padded last blocks; bytes past `dirty` are still zero.
-        let mut lasts = [[0u8; MAX_BLOCK_BYTES]; L];
-        let mut dirty = 0;
-        // The output stage's counter block (counter 0 and zeros at first).
-        let mut counter = [0u8; MAX_BLOCK_BYTES];
-        let mut state = LaneState::<W, L>::new();
-        let mut finals = [[0u64; L]; W];
-        for first in (0..count).step_by(L) {
-            let msgs: [&[u8]; L] = core::array::from_fn(|l| data(first + l));
-            let size = msgs[0].len();
-            assert!(
-                msgs.iter().all(|m| m.len() == size),
-                "equal lengths: one length per group"
-            );
-            let body_len = size.saturating_sub(1) / block * block;
-            let tail = size - body_len;
-            state.chain = core::array::from_fn(|j| [chain[j]; L]);
-            state.tweak = [[tweak[0]; L], [tweak[1]; L]];
-            if body_len > 0 {
-                kernel.compress(&mut state, msgs.map(|m| &m[..body_len]), [block as u64; L]);
-            }
-            // A whole last block is read in place; a partial one copied.
-            let last: [&[u8]; L] = if tail == block {
-                msgs.map(|m| &m[body_len..])
-            } else {
-                for (buf, m) in lasts.iter_mut().zip(msgs) {
-                    buf[..tail].copy_from_slice(&m[body_len..]);
-                    if dirty > tail {
-                        buf[tail..dirty].fill(0);
-                    }
-                }
-                dirty = tail;
-                core::array::from_fn(|l| &lasts[l][..block])
-            };
-            state.tweak[1] = state.tweak[1].map(|t| t | T1_FINAL);
-            kernel.compress(&mut state, last, [tail as u64; L]);
-            // The output stage: one UBI of a counter block per output block.
-            if out_blocks > 1 {
-                finals = state.chain;
-            }
-            for c in 0..out_blocks {
-                counter[..8].copy_from_slice(&(c as u64).to_le_bytes());
-                if c > 0 {
-                    state.chain = finals;
-                }
-                state.tweak = [[out_tweak[0]; L], [out_tweak[1] | T1_FINAL; L]];
-                kernel.compress(&mut state, [&counter[..block]; L], [8; L]);
-                let (from, to) = (c * block, len.min((c + 1) * block));
-                for l in 0..L {
-                    let at = window(first + l) * len;
-                    lane_to_le(&state.chain, l, &mut out[at + from..at + to]);
-                }
-            }
-        }
-        lasts.zeroize();
-        finals.zeroize();
-    }
-}
-
-/// The first `bytes.len()` bytes (at most `8 * W`) of lane `l`'s words,
-/// little-endian ([`crate::threefish::words_to_le`] on a lane, without
-/// gathering it first).
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn lane_to_le<const W: usize, const L: usize>(rows: &[[u64; L]; W], l: usize, bytes: &mut [u8]) {
-    if bytes.len() == 8 * W {
-        // A whole block: fixed offsets, no per-word length checks.
-        for (j, row) in rows.iter().enumerate() {
-            bytes[8 * j..8 * j + 8].copy_from_slice(&row[l].to_le_bytes());
-        }
-        return;
-    }
-    let whole = bytes.len() / 8;
-    let (head, tail) = bytes.split_at_mut(8 * whole);
-    for (row, dst) in rows.iter().zip(head.chunks_exact_mut(8)) {
-        dst.copy_from_slice(&row[l].to_le_bytes());
-    }
-    if !tail.is_empty() {
-        let n = tail.len();
-        tail.copy_from_slice(&rows[whole][l].to_le_bytes()[..n]);
-    }
 }
 
 /// The lane-kernel check the scheduler's tests and the NEON kernels' tests
