@@ -253,8 +253,8 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
             chain: start.chain,
             tweaks: [start.tweak, output_tweak],
             count: whole,
-            data: |i: usize| messages[i].as_ref(),
-            window: |i: usize| i,
+            messages,
+            index: |i: usize| i,
         }
         .run(lanes, out, len);
         (whole..messages.len()).collect()
@@ -269,8 +269,8 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
                 chain: start.chain,
                 tweaks: [start.tweak, output_tweak],
                 count: grouped.len(),
-                data: |i: usize| messages[grouped[i]].as_ref(),
-                window: |i: usize| grouped[i],
+                messages,
+                index: |i: usize| grouped[i],
             }
             .run(lanes, out, len);
         }

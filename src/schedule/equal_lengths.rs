@@ -13,23 +13,23 @@ use zeroize::Zeroize;
 /// output stage (`tweaks[1]`), each group in one kernel call for the blocks
 /// before the last, one for the last block and one per output block, with
 /// nothing in between but the tweaks (no per-lane bookkeeping, no second
-/// pass). Message `i` is `data(i)` (`count` of them, a multiple of the lane
-/// count `L`; `i / L` a group); its digest goes straight from the lanes to
-/// window `window(i)` of `out`, `len` bytes each.
+/// pass). The `i`-th of `count` (a multiple of the lane count `L`; `i / L`
+/// a group) is `messages[index(i)]`; its digest goes straight from the
+/// lanes to window `index(i)` of `out`, `len` bytes each.
 ///
 /// # Panics
 /// If `count` is not a multiple of `L` or a group's lengths differ.
-pub(crate) struct EqualLengths<'c, const W: usize, F, G> {
+pub(crate) struct EqualLengths<'c, const W: usize, M, G> {
     pub(crate) chain: &'c [u64; W],
     pub(crate) tweaks: [[u64; 2]; 2],
     pub(crate) count: usize,
-    pub(crate) data: F,
-    pub(crate) window: G,
+    pub(crate) messages: &'c [M],
+    pub(crate) index: G,
 }
 
-impl<'a, const W: usize, F, G> EqualLengths<'_, W, F, G>
+impl<const W: usize, M, G> EqualLengths<'_, W, M, G>
 where
-    F: Fn(usize) -> &'a [u8],
+    M: AsRef<[u8]>,
     G: Fn(usize) -> usize,
 {
     /// Run it on `lanes`' kernel.
@@ -39,9 +39,9 @@ where
             out: &'o mut [u8],
             len: usize,
         }
-        impl<'a, const W: usize, F, G> LaneJob<W> for Job<'_, EqualLengths<'_, W, F, G>>
+        impl<const W: usize, M, G> LaneJob<W> for Job<'_, EqualLengths<'_, W, M, G>>
         where
-            F: Fn(usize) -> &'a [u8],
+            M: AsRef<[u8]>,
             G: Fn(usize) -> usize,
         {
             type Output = ();
@@ -63,8 +63,8 @@ where
             chain,
             tweaks: [tweak, out_tweak],
             count,
-            data,
-            window,
+            messages,
+            index,
         } = self;
         assert!(count.is_multiple_of(L), "equal lengths: whole groups");
         let block = 8 * W;
@@ -77,7 +77,7 @@ where
         let mut state = LaneState::<W, L>::new();
         let mut finals = [[0u64; L]; W];
         for first in (0..count).step_by(L) {
-            let msgs: [&[u8]; L] = core::array::from_fn(|l| data(first + l));
+            let msgs: [&[u8]; L] = core::array::from_fn(|l| messages[index(first + l)].as_ref());
             let size = msgs[0].len();
             assert!(
                 msgs.iter().all(|m| m.len() == size),
@@ -118,7 +118,7 @@ where
                 kernel.compress(&mut state, [&counter[..block]; L], [8; L]);
                 let (from, to) = (c * block, len.min((c + 1) * block));
                 for l in 0..L {
-                    let at = window(first + l) * len;
+                    let at = index(first + l) * len;
                     lane_to_le(&state.chain, l, &mut out[at + from..at + to]);
                 }
             }
