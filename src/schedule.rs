@@ -372,9 +372,9 @@ pub(crate) fn run_ubis<
 /// share (test-only).
 #[cfg(test)]
 pub(crate) mod kernel_check {
-    use crate::backend::lanes::{LaneJob, LaneKernel, LaneState};
+    use crate::backend::lanes::{LaneJob, LaneKernel, LaneState, MessageRun};
     use crate::backend::portable;
-    use crate::spec::T1_FIRST;
+    use crate::spec::{T1_FINAL, T1_FIRST};
     use rand::{Rng, SeedableRng};
 
     /// Every kernel this CPU runs, straight against `portable::compress`
@@ -422,6 +422,65 @@ pub(crate) mod kernel_check {
                     );
                 }
             }
+            messages::<W, L, K>(kernel, &mut rng);
+        }
+    }
+
+    /// The kernel's whole-message call ([`MessageRun`]) against
+    /// `portable::compress` on each lane: 0 to 3 body blocks, every kind of
+    /// last block, tweaks that carry into their second word, unaligned
+    /// data, with and without the chain after the message.
+    fn messages<const W: usize, const L: usize, K: LaneKernel<W, L>>(
+        kernel: K,
+        rng: &mut impl Rng,
+    ) {
+        let block = 8 * W;
+        for (case, n) in [0usize, 1, 2, 3, 0, 1].into_iter().enumerate() {
+            let tail = [0, 1, block - 1, block, rng.gen_range(1..block), 8][case];
+            let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+            // Positions the message, or the output's 8 bytes, carry out of.
+            let advance = (n * block + tail).max(1) as u64;
+            let tweak = [
+                u64::MAX - rng.gen_range(0..advance),
+                rng.gen::<u64>() & !T1_FINAL | T1_FIRST,
+            ];
+            let out_tweak = [
+                [0, u64::MAX - rng.gen_range(0..8)][case % 2],
+                rng.gen::<u64>() & !T1_FINAL | T1_FIRST,
+            ];
+            let data: Vec<Vec<u8>> = (0..L)
+                .map(|_| (0..(n + 1) * block + 7).map(|_| rng.gen()).collect())
+                .collect();
+            let body: [&[u8]; L] = core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * block]);
+            let last: [&[u8]; L] =
+                core::array::from_fn(|i| &data[i][i % 8 + n * block..i % 8 + (n + 1) * block]);
+            let (mut finals, mut out) = ([[0u64; L]; W], [[0u64; L]; W]);
+            kernel.messages(MessageRun {
+                chain: &chain,
+                tweak,
+                body,
+                last,
+                tail: tail as u64,
+                out_tweak,
+                finals: (case % 2 == 0).then_some(&mut finals),
+                out: &mut out,
+            });
+            for i in 0..L {
+                let (mut c, mut t) = (chain, tweak);
+                portable::compress::<W>(&mut c, &mut t, body[i], block as u64);
+                t[1] |= T1_FINAL;
+                portable::compress::<W>(&mut c, &mut t, last[i], tail as u64);
+                let after = c;
+                let mut t = out_tweak;
+                t[1] |= T1_FINAL;
+                portable::compress::<W>(&mut c, &mut t, &[0; 128][..block], 8);
+                let lane =
+                    |rows: &[[u64; L]; W]| -> [u64; W] { core::array::from_fn(|j| rows[j][i]) };
+                assert_eq!(lane(&out), c, "W={W} L={L} n={n} tail {tail} lane {i}");
+                if case % 2 == 0 {
+                    assert_eq!(lane(&finals), after, "W={W} L={L} n={n} lane {i} finals");
+                }
+            }
         }
     }
 }
@@ -430,6 +489,7 @@ pub(crate) mod kernel_check {
 mod tests {
     use super::kernel_check::KernelCheck;
     use super::*;
+    use crate::backend::lanes::LaneCall;
     use crate::backend::portable_lanes;
     use crate::spec::BlockType;
     use crate::ubi::{output_on_lanes, output_sequential, start_tweak};
@@ -441,13 +501,8 @@ mod tests {
     #[derive(Clone, Copy)]
     struct AnyLanes;
     impl<const W: usize, const L: usize> LaneKernel<W, L> for AnyLanes {
-        fn compress(
-            self,
-            state: &mut LaneState<W, L>,
-            blocks: [&[u8]; L],
-            bytes_per_block: [u64; L],
-        ) {
-            portable_lanes::compress::<W, L>(state, blocks, bytes_per_block)
+        fn call(self, call: LaneCall<'_, W, L>) {
+            call.by_blocks(portable_lanes::compress::<W, L>)
         }
     }
 

@@ -5,11 +5,11 @@
 //! kernel they compile is `lane_kernel.rs`.
 
 /// The `#[target_feature]` entry of a multi-lane kernel, written once:
-/// `$name::<R, L, W>(state, blocks, bytes_per_block, n)` runs
-/// `lane_kernel::blocks` on rows `R` compiled with `$features`.
+/// `$name::<R, L, W>(call)` runs `lane_kernel::run` on rows `R` compiled
+/// with `$features`.
 ///
 /// # Safety (of the function it writes)
-/// The CPU has `$features`; every `blocks[i]` holds `n` blocks.
+/// The CPU has `$features`.
 #[cfg_attr(
     not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
     allow(unused_macros)
@@ -17,18 +17,13 @@
 macro_rules! lane_entry {
     ($name:ident, $features:literal) => {
         /// # Safety
-        #[doc = concat!("The CPU has ", $features, "; every `blocks[i]` holds `n` blocks.")]
+        #[doc = concat!("The CPU has ", $features, ".")]
         #[target_feature(enable = $features)]
         unsafe fn $name<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
-            state: &mut $crate::backend::lanes::LaneState<W, L>,
-            blocks: &[&[u8]; L],
-            bytes_per_block: &[u64; L],
-            n: usize,
+            call: $crate::backend::lanes::LaneCall<'_, W, L>,
         ) {
             // SAFETY: the caller's.
-            unsafe {
-                $crate::backend::lane_kernel::blocks::<R, L, W>(state, blocks, bytes_per_block, n)
-            }
+            unsafe { $crate::backend::lane_kernel::run::<R, L, W>(call) }
         }
     };
 }
@@ -110,17 +105,13 @@ macro_rules! feature_backend {
         /// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
         ///
         /// # Panics
-        /// If the `blocks` are not all the same whole number of blocks long.
+        /// If the lanes' blocks or messages differ in length.
         fn lanes<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
             _: Token,
-            state: &mut $crate::backend::lanes::LaneState<W, L>,
-            blocks: [&[u8]; L],
-            bytes_per_block: [u64; L],
+            call: $crate::backend::lanes::LaneCall<'_, W, L>,
         ) {
-            let n = $crate::backend::lanes::block_count::<W, L>(&blocks);
-            // SAFETY: the token proves the features; every lane holds `n`
-            // whole blocks.
-            unsafe { lanes_with_features::<R, L, W>(state, &blocks, &bytes_per_block, n) }
+            // SAFETY: the token proves the features.
+            unsafe { lanes_with_features::<R, L, W>(call) }
         }
 
         $crate::backend::feature_glue::lane_entry!(lanes_with_features, $features);

@@ -59,9 +59,124 @@ impl<const W: usize, const L: usize> Drop for LaneState<W, L> {
     }
 }
 
+/// Whole messages of one length, one in each lane, from one chain and tweak
+/// (a scalar each, the same in every lane): the message UBI (the `body`
+/// blocks, then the `last` block of which `tail` bytes count, with the
+/// final flag) and the first block of the output stage (counter 0, from
+/// `out_tweak`, final flag added). What the kernel runs in one call with
+/// the state kept in registers, where the per-block seam would take a
+/// call, a state load and a state store per block kind
+/// ([`LaneCall::Messages`]).
+pub(crate) struct MessageRun<'a, const W: usize, const L: usize> {
+    /// The chaining value every lane starts from.
+    pub(crate) chain: &'a [u64; W],
+    /// The message UBI's starting tweak (first flag, no final flag).
+    pub(crate) tweak: [u64; 2],
+    /// The whole blocks before the last: the same number in every lane.
+    pub(crate) body: [&'a [u8]; L],
+    /// The last block of every lane (zero-padded past `tail`): at least one
+    /// block of bytes.
+    pub(crate) last: [&'a [u8]; L],
+    /// The bytes of the last block that count (the tweak advances by it).
+    pub(crate) tail: u64,
+    /// The output UBI's starting tweak (first flag, no final flag).
+    pub(crate) out_tweak: [u64; 2],
+    /// Where the chain after the message goes, if wanted (for output
+    /// blocks after the first).
+    pub(crate) finals: Option<&'a mut [[u64; L]; W]>,
+    /// Where the chain after the first output block goes.
+    pub(crate) out: &'a mut [[u64; L]; W],
+}
+
+impl<const W: usize, const L: usize> MessageRun<'_, W, L> {
+    /// The number of body blocks.
+    ///
+    /// # Panics
+    /// If the lanes' bodies differ in length or are not whole blocks, or a
+    /// last block is short.
+    pub(crate) fn body_blocks(&self) -> usize {
+        let block = 8 * W;
+        let total = self.body[0].len();
+        assert!(
+            total.is_multiple_of(block)
+                && self.body.iter().all(|b| b.len() == total)
+                && self.last.iter().all(|b| b.len() >= block),
+            "lanes: unequal messages"
+        );
+        total / block
+    }
+}
+
+/// One call of a multi-lane kernel: a run of blocks on a lane state (the
+/// seam above), or whole messages of one length ([`MessageRun`]).
+pub(crate) enum LaneCall<'a, const W: usize, const L: usize> {
+    Blocks {
+        state: &'a mut LaneState<W, L>,
+        blocks: [&'a [u8]; L],
+        bytes_per_block: [u64; L],
+    },
+    Messages(MessageRun<'a, W, L>),
+}
+
+impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
+    /// This call as calls of a per-block kernel `compress`: what kernels
+    /// without a fused message path (portable, AltiVec beyond Skein-256)
+    /// do, and what the fused path must equal.
+    pub(crate) fn by_blocks(
+        self,
+        mut compress: impl FnMut(&mut LaneState<W, L>, [&[u8]; L], [u64; L]),
+    ) {
+        let run = match self {
+            LaneCall::Blocks {
+                state,
+                blocks,
+                bytes_per_block,
+            } => return compress(state, blocks, bytes_per_block),
+            LaneCall::Messages(run) => run,
+        };
+        let n = run.body_blocks();
+        let block = 8 * W;
+        let mut state = LaneState::<W, L>::new();
+        state.chain = core::array::from_fn(|j| [run.chain[j]; L]);
+        state.tweak = [[run.tweak[0]; L], [run.tweak[1]; L]];
+        if n > 0 {
+            compress(&mut state, run.body, [block as u64; L]);
+        }
+        state.tweak[1] = state.tweak[1].map(|t| t | crate::spec::T1_FINAL);
+        compress(&mut state, run.last.map(|b| &b[..block]), [run.tail; L]);
+        if let Some(finals) = run.finals {
+            *finals = state.chain;
+        }
+        state.tweak = [
+            [run.out_tweak[0]; L],
+            [run.out_tweak[1] | crate::spec::T1_FINAL; L],
+        ];
+        const ZEROS: [u8; crate::spec::MAX_BLOCK_BYTES] = [0; crate::spec::MAX_BLOCK_BYTES];
+        compress(&mut state, [&ZEROS[..block]; L], [8; L]);
+        *run.out = state.chain;
+    }
+}
+
 /// One multi-lane kernel, callable safely (it holds its detection token).
 pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync {
-    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]);
+    /// Run `call`.
+    fn call(self, call: LaneCall<'_, W, L>);
+
+    /// `n` blocks of every lane (the seam above).
+    #[inline]
+    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+        self.call(LaneCall::Blocks {
+            state,
+            blocks,
+            bytes_per_block,
+        })
+    }
+
+    /// Whole messages of one length and their first output block.
+    #[inline]
+    fn messages(self, run: MessageRun<'_, W, L>) {
+        self.call(LaneCall::Messages(run))
+    }
 }
 
 /// Work that runs on whichever kernel was chosen; generic over the lane count
@@ -80,11 +195,11 @@ pub(crate) struct Kernel<T, F>(pub(crate) T, pub(crate) F);
 impl<const W: usize, const L: usize, T, F> LaneKernel<W, L> for Kernel<T, F>
 where
     T: Copy + Send + Sync,
-    F: Fn(T, &mut LaneState<W, L>, [&[u8]; L], [u64; L]) + Copy + Send + Sync,
+    F: Fn(T, LaneCall<'_, W, L>) + Copy + Send + Sync,
 {
     #[inline]
-    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
-        (self.1)(self.0, state, blocks, bytes_per_block)
+    fn call(self, call: LaneCall<'_, W, L>) {
+        (self.1)(self.0, call)
     }
 }
 

@@ -9,7 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::isa::{BlockRun, Isa};
-use super::lanes::{Kernel, LaneJob, LaneState};
+use super::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use super::portable::{block_function, Token};
 use crate::spec::{rot, rounds, slots, C240, T1_FIRST};
 
@@ -121,13 +121,8 @@ impl Isa for Token {
 
 /// The portable multi-lane kernel at the lane count of the backend table.
 #[inline]
-fn lanes<const W: usize>(
-    _: Token,
-    state: &mut LaneState<W, { LANES }>,
-    blocks: [&[u8]; LANES],
-    bytes_per_block: [u64; LANES],
-) {
-    compress::<W, { LANES }>(state, blocks, bytes_per_block)
+fn lanes<const W: usize>(_: Token, call: LaneCall<'_, W, { LANES }>) {
+    call.by_blocks(compress::<W, { LANES }>)
 }
 
 /// The multi-lane block function at any lane count (seam in `super::lanes`).

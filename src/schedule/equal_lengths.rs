@@ -1,21 +1,22 @@
 //! Whole lane groups of messages of one length, outside the general
-//! scheduler: per group, the message UBI and the output stage in a few
-//! kernel calls on one lane state, digests stored straight from the lanes
+//! scheduler: per group, the message UBI and the first output block in one
+//! kernel call, digests stored straight from the lanes
 //! (`hash_many`'s common case; the general path per message costs some
 //! 350 instructions more, callgrind, 64-byte messages: docs/lanes.md).
 
-use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState};
+use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState, MessageRun};
 use crate::spec::{MAX_BLOCK_BYTES, T1_FINAL};
 use zeroize::Zeroize;
 
 /// Whole messages, `L` at a time, the `L` of each group of one length: the
 /// message UBI from `chain` and `tweaks[0]` (no head, no bit pad) and the
-/// output stage (`tweaks[1]`), each group in one kernel call for the blocks
-/// before the last, one for the last block and one per output block, with
-/// nothing in between but the tweaks (no per-lane bookkeeping, no second
-/// pass). The `i`-th of `count` (a multiple of the lane count `L`; `i / L`
-/// a group) is `messages[index(i)]`; its digest goes straight from the
-/// lanes to window `index(i)` of `out`, `len` bytes each.
+/// output stage (`tweaks[1]`). A group is one kernel call for the whole
+/// message and the first output block ([`MessageRun`]: the state stays in
+/// registers, the tweak is a broadcast scalar) and one per further output
+/// block; no per-lane bookkeeping, no second pass. The `i`-th of `count` (a
+/// multiple of the lane count `L`; `i / L` a group) is
+/// `messages[index(i)]`; its digest goes straight from the lanes to window
+/// `index(i)` of `out`, `len` bytes each.
 ///
 /// # Panics
 /// If `count` is not a multiple of `L` or a group's lengths differ.
@@ -72,10 +73,11 @@ where
         // Zero-padded last blocks; bytes past `dirty` are still zero.
         let mut lasts = [[0u8; MAX_BLOCK_BYTES]; L];
         let mut dirty = 0;
-        // The output stage's counter block (counter 0 and zeros at first).
+        // The output stage's counter block, for blocks after the first.
         let mut counter = [0u8; MAX_BLOCK_BYTES];
         let mut state = LaneState::<W, L>::new();
         let mut finals = [[0u64; L]; W];
+        let mut digests = [[0u64; L]; W];
         for first in (0..count).step_by(L) {
             let msgs: [&[u8]; L] = core::array::from_fn(|l| messages[index(first + l)].as_ref());
             let size = msgs[0].len();
@@ -85,11 +87,6 @@ where
             );
             let body_len = size.saturating_sub(1) / block * block;
             let tail = size - body_len;
-            state.chain = core::array::from_fn(|j| [chain[j]; L]);
-            state.tweak = [[tweak[0]; L], [tweak[1]; L]];
-            if body_len > 0 {
-                kernel.compress(&mut state, msgs.map(|m| &m[..body_len]), [block as u64; L]);
-            }
             // A whole last block is read in place; a partial one copied.
             let last: [&[u8]; L] = if tail == block {
                 msgs.map(|m| &m[body_len..])
@@ -103,17 +100,26 @@ where
                 dirty = tail;
                 core::array::from_fn(|l| &lasts[l][..block])
             };
-            state.tweak[1] = state.tweak[1].map(|t| t | T1_FINAL);
-            kernel.compress(&mut state, last, [tail as u64; L]);
-            // The output stage: one UBI of a counter block per output block.
-            if out_blocks > 1 {
-                finals = state.chain;
+            // The message and the first output block in one call.
+            kernel.messages(MessageRun {
+                chain,
+                tweak,
+                body: msgs.map(|m| &m[..body_len]),
+                last,
+                tail: tail as u64,
+                out_tweak,
+                finals: (out_blocks > 1).then_some(&mut finals),
+                out: &mut digests,
+            });
+            let to = len.min(block);
+            for l in 0..L {
+                let at = index(first + l) * len;
+                lane_to_le(&digests, l, &mut out[at..at + to]);
             }
-            for c in 0..out_blocks {
+            // Further output blocks: one UBI of a counter block each.
+            for c in 1..out_blocks {
                 counter[..8].copy_from_slice(&(c as u64).to_le_bytes());
-                if c > 0 {
-                    state.chain = finals;
-                }
+                state.chain = finals;
                 state.tweak = [[out_tweak[0]; L], [out_tweak[1] | T1_FINAL; L]];
                 kernel.compress(&mut state, [&counter[..block]; L], [8; L]);
                 let (from, to) = (c * block, len.min((c + 1) * block));
@@ -125,6 +131,7 @@ where
         }
         lasts.zeroize();
         finals.zeroize();
+        digests.zeroize();
     }
 }
 

@@ -25,7 +25,7 @@
 
 use crate::backend::feature_glue::lane_entry;
 use crate::backend::isa::{BlockRun, Isa, Row};
-use crate::backend::lanes::{block_count, Kernel, LaneJob, LaneState};
+use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
 use crate::backend::portable;
 use core::arch::aarch64::*;
 
@@ -97,25 +97,18 @@ macro_rules! with_const_count {
     };
 }
 
-/// The multi-lane block function (seam in `backend::lanes`): the `XAR` kernel
+/// The multi-lane kernel (seam in `backend::lanes`): the `XAR` kernel
 /// where the token found SHA3, else the `SHL` + `SRI` one.
 ///
 /// # Panics
-/// If the `blocks` are not all the same whole number of blocks long.
-fn lanes<const W: usize>(
-    token: Token,
-    state: &mut LaneState<W, 4>,
-    blocks: [&[u8]; 4],
-    bytes_per_block: [u64; 4],
-) {
-    let n = block_count::<W, 4>(&blocks);
-    // SAFETY: the token proves NEON, and SHA3 where it says so; every lane
-    // holds `n` whole blocks.
+/// If the lanes' blocks or messages differ in length.
+fn lanes<const W: usize>(token: Token, call: LaneCall<'_, W, 4>) {
+    // SAFETY: the token proves NEON, and SHA3 where it says so.
     unsafe {
         if token.sha3 {
-            lanes_xar::<Neon<true>, 4, W>(state, &blocks, &bytes_per_block, n)
+            lanes_xar::<Neon<true>, 4, W>(call)
         } else {
-            lanes_shift::<Neon<false>, 4, W>(state, &blocks, &bytes_per_block, n)
+            lanes_shift::<Neon<false>, 4, W>(call)
         }
     }
 }

@@ -11,7 +11,7 @@ use super::vector::*;
 use super::Token;
 use crate::backend::feature_glue::lane_entry;
 use crate::backend::isa::{BlockRun, Isa, Row};
-use crate::backend::lanes::{block_count, LaneState};
+use crate::backend::lanes::LaneCall;
 use core::intrinsics::simd::{simd_add, simd_and, simd_shl, simd_shuffle, simd_xor};
 use core::mem::transmute;
 use core::simd::Simd;
@@ -25,33 +25,29 @@ use core::simd::Simd;
 /// (MPC7450 model figures: docs/powerpc.md).
 ///
 /// # Panics
-/// If the `blocks` are not all the same whole number of blocks long.
-pub(super) fn compress_lanes<const W: usize>(
-    token: Token,
-    state: &mut LaneState<W, 4>,
-    blocks: [&[u8]; 4],
-    bytes_per_block: [u64; 4],
-) {
-    let n = block_count::<W, 4>(&blocks);
+/// If the lanes' blocks or messages differ in length.
+pub(super) fn compress_lanes<const W: usize>(token: Token, call: LaneCall<'_, W, 4>) {
     if W == 4 {
-        // SAFETY: the token proves AltiVec; every lane holds `n` whole blocks.
-        return unsafe { lanes_altivec::<Halves, 4, W>(state, &blocks, &bytes_per_block, n) };
+        // SAFETY: the token proves AltiVec.
+        return unsafe { lanes_altivec::<Halves, 4, W>(call) };
     }
-    let mut words = [0u64; W];
-    for (lane, (block, step)) in blocks.iter().zip(bytes_per_block).enumerate() {
-        for (j, w) in words.iter_mut().enumerate() {
-            *w = state.chain[j][lane];
+    call.by_blocks(|state, blocks, bytes_per_block| {
+        let mut words = [0u64; W];
+        for (lane, (block, step)) in blocks.iter().zip(bytes_per_block).enumerate() {
+            for (j, w) in words.iter_mut().enumerate() {
+                *w = state.chain[j][lane];
+            }
+            let mut tweak = [state.tweak[0][lane], state.tweak[1][lane]];
+            token.compress::<W>(BlockRun {
+                chain: &mut words,
+                tweak: &mut tweak,
+                blocks: block,
+                bytes_per_block: step,
+            });
+            state.load(lane, &words, tweak);
         }
-        let mut tweak = [state.tweak[0][lane], state.tweak[1][lane]];
-        token.compress::<W>(BlockRun {
-            chain: &mut words,
-            tweak: &mut tweak,
-            blocks: block,
-            bytes_per_block: step,
-        });
-        state.load(lane, &words, tweak);
-    }
-    zeroize::Zeroize::zeroize(&mut words);
+        zeroize::Zeroize::zeroize(&mut words);
+    })
 }
 
 lane_entry!(lanes_altivec, "altivec");
