@@ -240,13 +240,16 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     out: &mut [u8],
     len: usize,
 ) {
-    let group = lanes.lanes_for::<W>();
     let output_tweak = start_tweak(BlockType::Output, 0, 0);
     let size = messages.first().map_or(0, |m| m.as_ref().len());
-    let order: Vec<usize> = if start.head.is_empty()
-        && messages.len() >= group
-        && messages.iter().all(|m| m.as_ref().len() == size)
-    {
+    let one_length = start.head.is_empty() && messages.iter().all(|m| m.as_ref().len() == size);
+    let lanes = if one_length {
+        lanes.for_messages::<W>(size)
+    } else {
+        lanes
+    };
+    let group = lanes.lanes_for::<W>();
+    let order: Vec<usize> = if one_length && messages.len() >= group {
         // One length: whole lane groups in order, no sorting.
         let whole = messages.len() / group * group;
         EqualLengths {

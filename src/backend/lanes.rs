@@ -115,6 +115,9 @@ pub(crate) enum LaneCall<'a, const W: usize, const L: usize> {
         blocks: [&'a [u8]; L],
         bytes_per_block: [u64; L],
     },
+    // Built only by `hash_many`'s equal-length path (and with `std`, the
+    // form timing).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     Messages(MessageRun<'a, W, L>),
 }
 
@@ -174,6 +177,7 @@ pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync 
 
     /// Whole messages of one length and their first output block.
     #[inline]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     fn messages(self, run: MessageRun<'_, W, L>) {
         self.call(LaneCall::Messages(run))
     }
@@ -219,6 +223,22 @@ pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -
     total / (8 * W)
 }
 
+/// What a form is timed on: runs of blocks (long messages, trees, the
+/// general scheduler), or the whole-message call of one-block messages
+/// (`lanes::MessageRun`, the equal-length path of short messages), where
+/// the interleaved form may lose what it wins on long runs (docs/lanes.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Workload {
+    Blocks,
+    ShortMessages,
+}
+
+/// Messages of up to this many blocks take the form timed on whole
+/// one-block messages ([`LaneChoice::for_messages`]): on Zen 4 the one-group
+/// form of AVX-512 is faster up to two blocks, level at four, slower at
+/// eight (docs/lanes.md).
+const SHORT_MESSAGE_BLOCKS: usize = 2;
+
 /// How many independent groups of lanes one kernel call runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Interleave {
@@ -248,8 +268,28 @@ impl LaneChoice {
         match self.interleave {
             Interleave::One => false,
             Interleave::Two => true,
-            Interleave::Auto => self.choice.interleave_measured::<W>(),
+            Interleave::Auto => self.choice.interleave_measured::<W>(Workload::Blocks),
         }
+    }
+
+    /// This kernel in the form for whole messages of `bytes` bytes each, all
+    /// of one length (the equal-length path): for messages of at most
+    /// [`SHORT_MESSAGE_BLOCKS`] blocks the form timed on that call, else
+    /// the form for runs of blocks. A forced form stays.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(crate) fn for_messages<const W: usize>(self, bytes: usize) -> LaneChoice {
+        if self.interleave != Interleave::Auto || bytes > SHORT_MESSAGE_BLOCKS * 8 * W {
+            return self;
+        }
+        let two = self
+            .choice
+            .interleave_measured::<W>(Workload::ShortMessages);
+        let interleave = if two {
+            Interleave::Two
+        } else {
+            Interleave::One
+        };
+        LaneChoice { interleave, ..self }
     }
 
     /// The multi-lane kernel of `backend`'s instruction set, if this build and
