@@ -1,0 +1,114 @@
+//! The two calls of the multi-lane kernel (`lanes::LaneCall`): a run of
+//! blocks on a lane state, and a group's whole message with its first
+//! output block ([`MessageRun`]), over the block of the parent module.
+
+use super::ubi_block;
+use crate::backend::isa::Row;
+use crate::backend::lanes::{block_count, LaneCall, LaneState, MessageRun};
+use crate::spec;
+
+/// One call of the kernel (seam in `backend::lanes`), checked.
+///
+/// # Safety
+/// The CPU runs `R`'s instructions.
+///
+/// # Panics
+/// If the lanes' blocks or messages differ in length or are not whole blocks.
+#[inline(always)]
+pub(crate) unsafe fn run<R: Row<L>, const L: usize, const W: usize>(call: LaneCall<'_, W, L>) {
+    match call {
+        LaneCall::Blocks {
+            state,
+            blocks: b,
+            bytes_per_block,
+        } => {
+            let n = block_count::<W, L>(&b);
+            // SAFETY: the caller's; every lane holds `n` whole blocks.
+            unsafe { blocks::<R, L, W>(state, &b, &bytes_per_block, n) }
+        }
+        LaneCall::Messages(run) => {
+            let n = run.body_blocks();
+            // SAFETY: the caller's; every body holds `n` whole blocks and
+            // every last block a whole one.
+            unsafe { messages::<R, L, W>(run, n) }
+        }
+    }
+}
+
+/// `n` blocks of every lane (seam in `backend::lanes`).
+///
+/// # Safety
+/// The CPU runs `R`'s instructions; every `blocks[i]` holds `n * 8 * W` bytes.
+#[inline(always)]
+unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
+    state: &mut LaneState<W, L>,
+    blocks: &[&[u8]; L],
+    bytes_per_block: &[u64; L],
+    n: usize,
+) {
+    // SAFETY: the caller's; block k ends at (k + 1) * 8 * W <= n * 8 * W bytes.
+    unsafe {
+        let mut chain = [R::splat(0); W];
+        upto!(j < W, chain[j] = R::load_row(&state.chain[j]));
+        let mut t0 = R::load_row(&state.tweak[0]);
+        let mut t1 = R::load_row(&state.tweak[1]);
+        let step = R::load_row(bytes_per_block);
+        let not_first = R::splat(!spec::T1_FIRST);
+        let mut k = 0;
+        while k < n {
+            let m = R::load_rows::<W>(blocks, k * 8 * W);
+            (t0, t1) = R::advance(t0, t1, step);
+            chain = ubi_block::<R, L, W>(&chain, &m, t0, t1);
+            t1 = t1.and(not_first);
+            k += 1;
+        }
+        upto!(j < W, chain[j].store_row(&mut state.chain[j]));
+        t0.store_row(&mut state.tweak[0]);
+        t1.store_row(&mut state.tweak[1]);
+    }
+}
+
+/// Whole messages of one length and their first output block
+/// ([`MessageRun`]), the state in registers throughout. Every lane is at
+/// the same position, so the tweak is a scalar, advanced once and
+/// broadcast, not a row advanced lane by lane.
+///
+/// # Safety
+/// The CPU runs `R`'s instructions; every `run.body[i]` holds `n * 8 * W`
+/// bytes and every `run.last[i]` at least `8 * W`.
+#[inline(always)]
+unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_, W, L>, n: usize) {
+    let block = 8 * W;
+    // SAFETY: the caller's; body block k ends at (k + 1) * 8 * W <= n * 8 * W
+    // bytes, and the last block at 8 * W.
+    unsafe {
+        let mut chain = [R::splat(0); W];
+        upto!(j < W, chain[j] = R::splat(run.chain[j]));
+        let [mut t0, mut t1] = run.tweak;
+        // The body, then the last block (k == n) with the final flag.
+        let mut k = 0;
+        while k <= n {
+            let (m, step) = if k < n {
+                (R::load_rows::<W>(&run.body, k * block), block as u64)
+            } else {
+                t1 |= spec::T1_FINAL;
+                (R::load_rows::<W>(&run.last, 0), run.tail)
+            };
+            let (low, carry) = t0.overflowing_add(step);
+            (t0, t1) = (low, t1.wrapping_add(carry as u64));
+            chain = ubi_block::<R, L, W>(&chain, &m, R::splat(t0), R::splat(t1));
+            t1 &= !spec::T1_FIRST;
+            k += 1;
+        }
+        if let Some(finals) = run.finals {
+            upto!(j < W, chain[j].store_row(&mut finals[j]));
+        }
+        // Output block 0: the counter block is all zeros (the additions and
+        // xors of a zero message fold away).
+        let [o0, o1] = run.out_tweak;
+        let (low, carry) = o0.overflowing_add(8);
+        let (o0, o1) = (low, o1.wrapping_add(carry as u64) | spec::T1_FINAL);
+        chain = ubi_block::<R, L, W>(&chain, &[R::splat(0); W], R::splat(o0), R::splat(o1));
+        upto!(j < W, chain[j].store_row(&mut run.out[j]));
+    }
+}
