@@ -24,7 +24,7 @@
 
 use crate::backend::isa::{width, BlockRun, SingleStream};
 use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
-use crate::spec::{C240, T1_FIRST};
+use crate::spec::{self, C240, T1_FIRST};
 use core::marker::PhantomData;
 
 /// `[f(0), .., f(K-1)]`, for a `Half` of `K` registers, as a plain loop
@@ -364,9 +364,7 @@ unsafe fn compress<H: Half, const W: usize>(
             let m_even = H::load(&m_even);
             let m_odd = H::load(&m_odd);
 
-            let (t0, carry) = tweak[0].overflowing_add(bytes_per_block);
-            tweak[0] = t0;
-            tweak[1] = tweak[1].wrapping_add(carry as u64);
+            *tweak = spec::advance_tweak(*tweak, bytes_per_block);
             let ts = [tweak[0], tweak[1], tweak[0] ^ tweak[1]];
             for r in 0..3 {
                 tw_even[r * half + half - 1] = ts[r];

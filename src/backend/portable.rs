@@ -1,7 +1,7 @@
 //! The portable backend: the block function in plain Rust, around the fully
 //! unrolled cipher of [`crate::threefish`].
 
-use crate::spec::T1_FIRST;
+use crate::spec::{advance_tweak, T1_FIRST};
 use crate::threefish::{encrypt_words_with, key_schedule, tweak_schedule, SUBKEY_NUMBERS};
 
 /// The portable backend needs no detection: a `Token` is always there (its
@@ -36,9 +36,7 @@ pub(crate) fn compress<const W: usize>(
         for (word, bytes) in m.iter_mut().zip(block.chunks_exact(8)) {
             *word = u64::from_le_bytes(bytes.try_into().unwrap());
         }
-        let (t0, carry) = tweak[0].overflowing_add(bytes_per_block);
-        tweak[0] = t0;
-        tweak[1] = tweak[1].wrapping_add(carry as u64);
+        *tweak = advance_tweak(*tweak, bytes_per_block);
         // On 64-bit targets, opaque to the optimizer: otherwise LLVM
         // re-derives the parity word and the tweak carry inside the rounds
         // and reassociates them into the critical path (Skein-256 about 2x

@@ -11,7 +11,7 @@
 use super::isa::{BlockRun, Isa};
 use super::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use super::portable::{block_function, Token};
-use crate::spec::{rot, rounds, slots, C240, T1_FIRST};
+use crate::spec::{advance_tweak, rot, rounds, slots, C240, T1_FIRST};
 
 /// Lanes the portable kernel is used with (measured: docs/lanes.md); the
 /// generic code serves any lane count (the scheduler's tests use several).
@@ -163,9 +163,8 @@ pub(crate) fn compress<const W: usize, const L: usize>(
         }
         let tweak = &mut state.tweak;
         for i in 0..L {
-            let (t0, carry) = tweak[0][i].overflowing_add(bytes_per_block[i]);
-            tweak[0][i] = t0;
-            tweak[1][i] = tweak[1][i].wrapping_add(carry as u64);
+            [tweak[0][i], tweak[1][i]] =
+                advance_tweak([tweak[0][i], tweak[1][i]], bytes_per_block[i]);
         }
         let mut ks = [[0u64; L]; 17];
         ks[W] = [C240; L];

@@ -119,6 +119,14 @@ pub(crate) const T1_FIRST: u64 = 1 << 62;
 /// "Final block of this UBI" flag within tweak word 1.
 pub(crate) const T1_FINAL: u64 = 1 << 63;
 
+/// `tweak` with its position advanced by `bytes`: word 0 plus `bytes`,
+/// the carry into word 1.
+#[inline(always)]
+pub(crate) const fn advance_tweak(tweak: [u64; 2], bytes: u64) -> [u64; 2] {
+    let (t0, carry) = tweak[0].overflowing_add(bytes);
+    [t0, tweak[1].wrapping_add(carry as u64)]
+}
+
 /// The type of a UBI, the field of tweak bits 120..125 (spec 3.5.1, table
 /// 6): `ty as u64` is its value, shifted left by 56 in tweak word 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -84,20 +84,19 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
     unsafe {
         let mut chain = [R::splat(0); W];
         upto!(j < W, chain[j] = R::splat(run.chain[j]));
-        let [mut t0, mut t1] = run.tweak;
+        let mut tweak = run.tweak;
         // The body, then the last block (k == n) with the final flag.
         let mut k = 0;
         while k <= n {
             let (m, step) = if k < n {
                 (R::load_rows::<W>(&run.body, k * block), block as u64)
             } else {
-                t1 |= spec::T1_FINAL;
+                tweak[1] |= spec::T1_FINAL;
                 (R::load_rows::<W>(&run.last, 0), run.tail)
             };
-            let (low, carry) = t0.overflowing_add(step);
-            (t0, t1) = (low, t1.wrapping_add(carry as u64));
-            chain = ubi_block::<R, L, W>(&chain, &m, R::splat(t0), R::splat(t1));
-            t1 &= !spec::T1_FIRST;
+            tweak = spec::advance_tweak(tweak, step);
+            chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+            tweak[1] &= !spec::T1_FIRST;
             k += 1;
         }
         if let Some(finals) = run.finals {
@@ -105,9 +104,8 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         }
         // Output block 0: the counter block is all zeros (the additions and
         // xors of a zero message fold away).
-        let [o0, o1] = run.out_tweak;
-        let (low, carry) = o0.overflowing_add(8);
-        let (o0, o1) = (low, o1.wrapping_add(carry as u64) | spec::T1_FINAL);
+        let [o0, o1] = spec::advance_tweak(run.out_tweak, 8);
+        let o1 = o1 | spec::T1_FINAL;
         chain = ubi_block::<R, L, W>(&chain, &[R::splat(0); W], R::splat(o0), R::splat(o1));
         upto!(j < W, chain[j].store_row(&mut run.out[j]));
     }
