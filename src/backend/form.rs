@@ -115,17 +115,19 @@ fn measure_interleave<const W: usize>(choice: Choice, work: Workload) -> bool {
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) -> f64 {
             let data = [0x5au8; BYTES];
             let data = &data[..];
+            // Made outside the timing, dropped after it.
+            let mut state = LaneState::<W, L>::new();
+            let mut out = [[0u64; L]; W];
             let t = std::time::Instant::now();
-            match self.0 {
+            let calls = match self.0 {
                 Workload::Blocks => {
-                    let mut state = LaneState::<W, L>::new();
                     kernel.compress(&mut state, [data; L], [8 * W as u64; L]);
+                    1
                 }
                 Workload::ShortMessages => {
                     // Back to back, as a batch runs them: independent calls
                     // overlap, so throughput is timed, not one call's latency
                     // (which alone favours the interleaved form).
-                    let mut out = [[0u64; L]; W];
                     for _ in 0..CALLS {
                         kernel.messages(MessageRun {
                             chain: &[0; W],
@@ -138,10 +140,10 @@ fn measure_interleave<const W: usize>(choice: Choice, work: Workload) -> bool {
                             out: &mut out,
                         });
                     }
-                    return t.elapsed().as_nanos() as f64 / (CALLS * L) as f64;
+                    CALLS
                 }
-            }
-            t.elapsed().as_nanos() as f64 / L as f64
+            };
+            t.elapsed().as_nanos() as f64 / (calls * L) as f64
         }
     }
     // A first call of each to fault in code and data, then alternate.
