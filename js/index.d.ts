@@ -34,24 +34,30 @@ export function skein1024(data: Bytes, options?: SkeinOptions): Uint8Array;
 /** Skein with a `stateBits`-bit state of `data`. */
 export function skein(stateBits: StateBits, data: Bytes, options?: SkeinOptions): Uint8Array;
 
-/** Digests of each message (same options for all), computed side by side on SIMD lanes. */
+/** Digests of each message (same options for all), computed side by side on SIMD lanes.
+ * `messages` is an array or other iterable object of messages; a string is
+ * refused (it would be iterated as one-character messages). All digests
+ * together are limited to 1 GiB. */
 export function hashMany(
-  messages: Iterable<Bytes>,
+  messages: Iterable<Bytes> & object,
   options?: SkeinOptions & { stateBits?: StateBits },
 ): Uint8Array[];
 
 /** A seekable stream of output bytes, for outputs of any length. */
 export class OutputReader {
   private constructor();
-  /** The next `n` bytes (fewer at the end of the output). */
+  /** The next `n` bytes (fewer at the end of the output); `n` is at most
+   * 2**30 (1 GiB): read again for more. */
   read(n: number): Uint8Array;
   /** Byte position of the next read. */
   readonly position: bigint;
-  /** Move to byte `byte` of the output, in constant time. */
+  /** Move to byte `byte` of the output (0 to 2**64 - 1; past the end,
+   * reads return no bytes), in constant time. */
   seek(byte: number | bigint): this;
   /** Total output bytes. */
   readonly length: bigint;
-  /** Release the wasm memory now instead of at garbage collection. */
+  /** Release the wasm memory now instead of at garbage collection; any
+   * later call but free() throws a TypeError, a second free() does nothing. */
   free(): void;
 }
 
@@ -70,7 +76,9 @@ export class Hasher {
   xof(): OutputReader;
   /** An independent copy. */
   copy(): Hasher;
-  /** Release the wasm memory (and wipe the state) now instead of at garbage collection. */
+  /** Release the wasm memory (and wipe the state) now instead of at garbage
+   * collection; any later call but free() throws a TypeError, a second
+   * free() does nothing. */
   free(): void;
 }
 
@@ -81,5 +89,7 @@ export function createHasher(stateBits?: StateBits, options?: SkeinOptions): Has
 export function toHex(data: Bytes): string;
 /** Bytes of an even-length hexadecimal string. */
 export function fromHex(hex: string): Uint8Array;
-/** The block-function backend of this build, e.g. "simd128 (hashMany: simd128)". */
-export function backend(): string;
+/** The block function of hashMany's lanes in this build: "simd128" (the
+ * package's build) or "portable" (a build without SIMD128). One stream
+ * (skein512(), Hasher) runs the portable block function in both builds. */
+export function backend(): "simd128" | "portable";

@@ -18,25 +18,76 @@ if (wasmUrl.protocol === "file:") {
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
+// Largest piece of a message or an output handed to or from wasm in one
+// call: longer ones go in pieces, so that wasm memory never has to grow to
+// the size of the whole (a failed grow cannot be recovered inside wasm, and
+// wasm memory never shrinks once grown).
+const PIECE = 1 << 20;
+// Largest output one call returns: a digest, one read(), all of hashMany's
+// digests together.
+const MAX_OUTPUT = 2 ** 30;
+const U64_END = 1n << 64n;
+
+/** Whether `buffer` was detached (transferred): its views read as empty. */
+function isDetached(buffer) {
+  if (typeof buffer.detached === "boolean") return buffer.detached;
+  if (buffer.byteLength !== 0) return false;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Bytes of a message or argument: a Uint8Array, other views and
- * ArrayBuffers as their bytes, a string as UTF-8. */
+ * ArrayBuffers as their bytes, a string as UTF-8. A detached buffer is an
+ * error, not an empty message. */
 function bytes(value, name) {
   if (value === undefined || value === null) return EMPTY;
-  if (value instanceof Uint8Array) return value;
   if (typeof value === "string") return encoder.encode(value);
   if (ArrayBuffer.isView(value)) {
+    if (value.byteLength === 0 && isDetached(value.buffer)) {
+      throw new TypeError(`skein: ${name} is a view of a detached ArrayBuffer`);
+    }
+    if (value instanceof Uint8Array) return value;
     return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   }
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (value instanceof ArrayBuffer) {
+    if (isDetached(value)) throw new TypeError(`skein: ${name} is a detached ArrayBuffer`);
+    return new Uint8Array(value);
+  }
   throw new TypeError(`skein: ${name} must be a Uint8Array, ArrayBuffer, typed array or string`);
+}
+
+/** An integer from 0 to 2**64 - 1 (a number or BigInt) as a BigInt: what
+ * the wasm side takes as a u64, whose conversion would wrap anything else. */
+function u64(value, what) {
+  if (typeof value === "bigint") {
+    if (value >= 0n && value < U64_END) return value;
+  } else if (typeof value === "number") {
+    if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  } else {
+    throw new TypeError(`skein: ${what} must be a number or BigInt`);
+  }
+  throw new RangeError(`skein: ${what} must be an integer from 0 to 2**64 - 1`);
 }
 
 /** Output bits as the u64 the wasm side takes: 0 for the state size. */
 function outputBits(bits) {
   if (bits === undefined || bits === null) return 0n;
   if (typeof bits === "number" && Number.isSafeInteger(bits) && bits >= 1) return BigInt(bits);
-  if (typeof bits === "bigint" && bits >= 1n && bits < 1n << 64n) return bits;
+  if (typeof bits === "bigint" && bits >= 1n && bits < U64_END) return bits;
   throw new RangeError("skein: bits must be an integer from 1 to 2**64 - 1");
+}
+
+/** Output bytes of a `bits`-bit output (bits 0: the state size). */
+function outputLength(stateBits, bits) {
+  return Number(((bits === 0n ? BigInt(stateBits) : bits) + 7n) / 8n);
+}
+
+function checkOutputLength(len) {
+  if (len > MAX_OUTPUT) throw new RangeError("skein: output longer than 1 GiB: read it with xof() instead");
 }
 
 function treeShape(tree) {
@@ -50,33 +101,51 @@ function treeShape(tree) {
 
 const OPTIONS = new Set(["bits", "key", "personalization", "publicKey", "keyId", "nonce", "tree"]);
 
-/** A wasm Config from the state size and an options object; the caller
- * frees it (which wipes its copy of the key). */
-function config(stateBits, options = {}) {
+function checkOptions(options) {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("skein: options must be an object");
   }
+  return options;
+}
+
+/** The checked arguments of an options object, each option read once. */
+function settings(stateBits, options = {}) {
+  checkOptions(options);
   for (const name of Object.keys(options)) {
     if (!OPTIONS.has(name)) throw new TypeError(`skein: unknown option '${name}'`);
   }
-  const [hasTree, leaf, fanOut, maxHeight] = treeShape(options.tree);
-  return new wasm.Config(
+  const { bits, key, personalization, publicKey, keyId, nonce, tree } = options;
+  const outBits = outputBits(bits);
+  return {
     stateBits,
-    outputBits(options.bits),
-    bytes(options.key, "key"),
-    bytes(options.personalization, "personalization"),
-    bytes(options.publicKey, "publicKey"),
-    bytes(options.keyId, "keyId"),
-    bytes(options.nonce, "nonce"),
-    hasTree,
-    leaf,
-    fanOut,
-    maxHeight,
-  );
+    bits: outBits,
+    length: outputLength(stateBits, outBits),
+    tree: treeShape(tree),
+    // Converted last: no getter runs between a conversion and the use.
+    bytes: [
+      [key, "key"],
+      [personalization, "personalization"],
+      [publicKey, "publicKey"],
+      [keyId, "keyId"],
+      [nonce, "nonce"],
+    ],
+  };
 }
 
-function withConfig(stateBits, options, f) {
-  const c = config(stateBits, options);
+/** A wasm Config of checked settings; the caller frees it (which wipes its
+ * copy of the key). */
+function config(s) {
+  const args = s.bytes.map(([value, name]) => bytes(value, name));
+  try {
+    return new wasm.Config(s.stateBits, s.bits, ...args, ...s.tree);
+  } finally {
+    // The UTF-8 copy of a string key is ours: not left for the collector.
+    if (typeof s.bytes[0][0] === "string") args[0].fill(0);
+  }
+}
+
+function withConfig(s, f) {
+  const c = config(s);
   try {
     return f(c);
   } finally {
@@ -89,6 +158,48 @@ function stateSize(stateBits) {
     throw new RangeError("skein: stateBits must be 256, 512 or 1024");
   }
   return stateBits;
+}
+
+/** Hash `msg` into the wasm hasher `inner` in pieces (at least one call,
+ * which checks that the hasher still takes input). */
+function updatePieces(inner, msg) {
+  let at = 0;
+  do {
+    inner.update(msg.subarray(at, at + PIECE));
+    at += PIECE;
+  } while (at < msg.length);
+}
+
+/** The next `n` bytes of the wasm reader `reader` (n at most what is left),
+ * read in pieces. */
+function readPieces(reader, n) {
+  if (n <= PIECE) return reader.read(n);
+  const out = new Uint8Array(n);
+  for (let at = 0; at < n; at += PIECE) out.set(reader.read(Math.min(PIECE, n - at)), at);
+  return out;
+}
+
+/** The digest (`len` bytes) of the wasm hasher `inner`. */
+function digestOf(inner, len) {
+  checkOutputLength(len);
+  if (len <= PIECE) return inner.digest();
+  const reader = inner.xof();
+  try {
+    return readPieces(reader, len);
+  } finally {
+    reader.free();
+  }
+}
+
+/** The digest of `msg` with config `c`, through a wasm hasher. */
+function streamed(c, msg, len) {
+  const h = new wasm.Hasher(c);
+  try {
+    updatePieces(h, msg);
+    return digestOf(h, len);
+  } finally {
+    h.free();
+  }
 }
 
 /** Lower-case hexadecimal digits of `data`. */
@@ -110,8 +221,12 @@ export function fromHex(hex) {
 
 /** Skein with a `stateBits`-bit state of `data` (one-shot). */
 export function skein(stateBits, data, options) {
+  const s = settings(stateSize(stateBits), options);
+  checkOutputLength(s.length);
   const msg = bytes(data, "data");
-  return withConfig(stateSize(stateBits), options, (c) => wasm.hash(c, msg));
+  return withConfig(s, (c) =>
+    msg.length <= PIECE && s.length <= PIECE ? wasm.hash(c, msg) : streamed(c, msg, s.length),
+  );
 }
 
 export const skein256 = (data, options) => skein(256, data, options);
@@ -120,62 +235,109 @@ export const skein1024 = (data, options) => skein(1024, data, options);
 
 /** Digests of each message, computed side by side on SIMD lanes. */
 export function hashMany(messages, options = {}) {
-  const { stateBits = 512, ...rest } = options;
-  const list = Array.from(messages, (m, i) => bytes(m, `messages[${i}]`));
-  const lengths = new Uint32Array(list.length);
-  let total = 0;
-  list.forEach((m, i) => {
-    lengths[i] = m.length;
-    total += m.length;
-  });
-  const packed = new Uint8Array(total);
-  let at = 0;
-  for (const m of list) {
-    packed.set(m, at);
-    at += m.length;
+  if (
+    typeof messages === "string" ||
+    messages instanceof String ||
+    typeof messages?.[Symbol.iterator] !== "function"
+  ) {
+    throw new TypeError("skein: hashMany needs an iterable of messages (an array, not a string)");
   }
-  const out = withConfig(stateSize(stateBits), rest, (c) => wasm.hashMany(c, packed, lengths));
-  const n = list.length === 0 ? 0 : out.length / list.length;
-  return list.map((_, i) => out.subarray(i * n, (i + 1) * n));
+  const { stateBits = 512, ...rest } = checkOptions(options);
+  const s = settings(stateSize(stateBits), rest);
+  checkOutputLength(s.length);
+  const list = Array.from(messages, (m, i) => bytes(m, `messages[${i}]`));
+  if (list.length * s.length > MAX_OUTPUT) {
+    throw new RangeError("skein: hashMany outputs longer than 1 GiB together");
+  }
+  // Lengths as converted: a later message's conversion (an iterator's code)
+  // may have detached an earlier one's buffer.
+  const sizes = list.map((m) => m.length);
+  return withConfig(s, (c) => {
+    const out = [];
+    let i = 0;
+    while (i < list.length) {
+      if (list[i].length !== sizes[i]) throw new TypeError(`skein: messages[${i}] was detached`);
+      if (sizes[i] > PIECE || s.length > PIECE) {
+        out.push(streamed(c, list[i], s.length));
+        i++;
+        continue;
+      }
+      // The next messages that fit in one piece, and their digests too.
+      let end = i;
+      let total = 0;
+      while (
+        end < list.length &&
+        total + sizes[end] <= PIECE &&
+        (end - i + 1) * s.length <= PIECE &&
+        list[end].length === sizes[end]
+      ) {
+        total += sizes[end];
+        end++;
+      }
+      const packed = new Uint8Array(total);
+      const lengths = new Uint32Array(end - i);
+      for (let k = i, at = 0; k < end; k++) {
+        packed.set(list[k], at);
+        lengths[k - i] = sizes[k];
+        at += sizes[k];
+      }
+      const flat = wasm.hashMany(c, packed, lengths);
+      for (let k = 0; k < end - i; k++) out.push(flat.subarray(k * s.length, (k + 1) * s.length));
+      i = end;
+    }
+    return out;
+  });
 }
 
-/** The build's Skein-512 backend, e.g. "simd128 (hashMany: simd128)". */
+/** The block function hashMany's lanes use in this build: "simd128" (the
+ * package's build) or "portable" (a build without SIMD128). One stream
+ * (skein512(), Hasher) runs the portable one in both. */
 export function backend() {
   return wasm.backend();
 }
 
-const finalizer =
-  typeof FinalizationRegistry === "function" ? new FinalizationRegistry((f) => f()) : null;
-
 /** A seekable stream of output bytes, for outputs of any length. */
 export class OutputReader {
+  // The wasm reader, null once freed. wasm-bindgen's finalizer frees it if
+  // this object is collected unfreed.
   #inner;
   constructor(inner) {
     this.#inner = inner;
-    finalizer?.register(this, () => inner.free(), this);
   }
-  /** The next `n` bytes (fewer at the end of the output). */
+  #live() {
+    if (this.#inner === null) throw new TypeError("skein: OutputReader used after free()");
+    return this.#inner;
+  }
+  /** The next `n` bytes (fewer at the end of the output); `n` at most 2**30. */
   read(n) {
+    const inner = this.#live();
+    if (typeof n !== "number") throw new TypeError("skein: read needs a byte count (a number)");
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError("skein: read needs a byte count >= 0");
-    return this.#inner.read(n);
+    if (n > MAX_OUTPUT) throw new RangeError("skein: read at most 1 GiB at a time (read again for more)");
+    const left = inner.length() - inner.position();
+    return readPieces(inner, left <= 0n ? 0 : Number(left < BigInt(n) ? left : BigInt(n)));
   }
   /** Byte position of the next read (a BigInt: outputs reach 2**61 bytes). */
   get position() {
-    return this.#inner.position();
+    return this.#live().position();
   }
-  /** Move to byte `byte` of the output (a number or BigInt). */
+  /** Move to byte `byte` of the output (a number or BigInt from 0 to
+   * 2**64 - 1; past the end, reads return no bytes). */
   seek(byte) {
-    this.#inner.seek(BigInt(byte));
+    const inner = this.#live();
+    inner.seek(u64(byte, "seek position"));
     return this;
   }
   /** Total output bytes, a BigInt. */
   get length() {
-    return this.#inner.length();
+    return this.#live().length();
   }
-  /** Free the wasm memory now rather than at garbage collection. */
+  /** Free the wasm memory now rather than at garbage collection; a second
+   * free() does nothing. */
   free() {
-    finalizer?.unregister(this);
-    this.#inner.free();
+    const inner = this.#inner;
+    this.#inner = null;
+    inner?.free();
   }
 }
 
@@ -184,26 +346,53 @@ const WRAP = Symbol("wrap");
 
 /** A streaming Skein hasher: update() as often as needed, then digest(). */
 export class Hasher {
+  // The wasm hasher, null once freed (wasm-bindgen's finalizer frees it if
+  // this object is collected unfreed).
   #inner;
+  // Digest bytes.
+  #length;
   /** stateBits: 256, 512 or 1024; options as for skein512(). */
   constructor(stateBits = 512, options = {}) {
     this.stateBits = stateSize(stateBits);
-    this.#inner = options[WRAP] ?? withConfig(stateBits, options, (c) => new wasm.Hasher(c));
-    const inner = this.#inner;
-    finalizer?.register(this, () => inner.free(), this);
+    checkOptions(options);
+    if (options[WRAP]) {
+      [this.#inner, this.#length] = options[WRAP];
+    } else {
+      const s = settings(stateBits, options);
+      this.#inner = withConfig(s, (c) => new wasm.Hasher(c));
+      this.#length = s.length;
+    }
+  }
+  #live() {
+    if (this.#inner === null) throw new TypeError("skein: Hasher used after free()");
+    return this.#inner;
   }
   /** Hash more message bytes; with `bits`, only the first `bits` bits of
    * `data` (most significant first; `data` holds exactly ceil(bits / 8)
    * bytes), and a partial byte ends the message. Returns this. */
   update(data, bits = undefined) {
+    const inner = this.#live();
     const msg = bytes(data, "data");
-    if (bits === undefined) this.#inner.update(msg);
-    else this.#inner.updateBits(msg, BigInt(bits));
+    if (bits === undefined) {
+      updatePieces(inner, msg);
+      return this;
+    }
+    const n = u64(bits, "bits");
+    if (BigInt(msg.length) !== (n + 7n) / 8n) {
+      throw new RangeError("skein: update with bits needs ceil(bits / 8) bytes");
+    }
+    const partial = n % 8n;
+    if (partial === 0n) {
+      updatePieces(inner, msg);
+    } else {
+      updatePieces(inner, msg.subarray(0, msg.length - 1));
+      inner.updateBits(msg.subarray(msg.length - 1), partial);
+    }
     return this;
   }
   /** The digest of everything so far; the hasher can go on. */
   digest() {
-    return this.#inner.digest();
+    return digestOf(this.#live(), this.#length);
   }
   /** digest() as lower-case hex. */
   hexdigest() {
@@ -211,16 +400,18 @@ export class Hasher {
   }
   /** The output so far as a stream, for any output length. */
   xof() {
-    return new OutputReader(this.#inner.xof());
+    return new OutputReader(this.#live().xof());
   }
   /** An independent copy of the hasher's state. */
   copy() {
-    return new Hasher(this.stateBits, { [WRAP]: this.#inner.copy() });
+    return new Hasher(this.stateBits, { [WRAP]: [this.#live().copy(), this.#length] });
   }
-  /** Free the wasm memory now (the key schedule with it) rather than at garbage collection. */
+  /** Free the wasm memory now (the key schedule with it) rather than at
+   * garbage collection; a second free() does nothing. */
   free() {
-    finalizer?.unregister(this);
-    this.#inner.free();
+    const inner = this.#inner;
+    this.#inner = null;
+    inner?.free();
   }
 }
 

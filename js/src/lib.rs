@@ -6,16 +6,28 @@
 //! wrapper and freed after use. Byte arguments arrive as owned `Vec`s (the
 //! wrapper's copy in linear memory) so that the key is wiped when the
 //! config is dropped, not left behind in freed wasm memory.
+//!
+//! No argument may reach a panic: the release build aborts on one (a wasm
+//! `unreachable` trap), which skips the destructors that wipe the key,
+//! leaves the shadow stack pointer where the trap found it (enough such
+//! traps and every later call fails) and leaves a borrowed object that can
+//! never be freed. So every size is checked before use, with checked
+//! arithmetic, and every buffer an argument sizes is allocated fallibly.
+//! The wrapper keeps each call's buffers small as well (it streams long
+//! messages and outputs in pieces), and checks argument types and ranges
+//! before they reach wasm-bindgen's conversions, which wrap silently.
 
+use skein_simd::raw::mask_unused_bits;
 use skein_simd::{
     DynOutputReader, DynSkein, OwnedParams, Params, SkeinMany1024, SkeinMany256, SkeinMany512,
     StateSize, TreeParams,
 };
 use wasm_bindgen::prelude::*;
 
-/// Largest output `digest()` returns at once; longer outputs go through
-/// [`OutputReader`] (wasm32 memory is at most 4 GiB).
-const MAX_DIGEST_BYTES: u64 = 1 << 30;
+/// Largest output one call returns (a digest, one read, all of hashMany's
+/// digests together); longer outputs go through [`OutputReader`] in several
+/// reads (wasm32 memory is at most 4 GiB).
+const MAX_OUTPUT_BYTES: u64 = 1 << 30;
 
 /// Everything of a Skein computation but the message.
 #[wasm_bindgen]
@@ -77,30 +89,63 @@ fn err(e: skein_simd::Error) -> JsError {
     JsError::new(&format!("skein: {e}"))
 }
 
-fn check_digest_len(bits: u64) -> Result<(), JsError> {
-    if bits.div_ceil(8) > MAX_DIGEST_BYTES {
-        return Err(JsError::new(
-            "skein: output longer than 1 GiB: read it with xof() instead",
-        ));
+fn too_long() -> JsError {
+    JsError::new("skein: output longer than 1 GiB: read it with xof() instead")
+}
+
+/// The byte length of a `bits`-bit digest, if one call may return it.
+fn digest_len(bits: u64) -> Result<usize, JsError> {
+    let len = bits.div_ceil(8);
+    if len > MAX_OUTPUT_BYTES {
+        return Err(too_long());
     }
-    Ok(())
+    usize::try_from(len).map_err(|_| too_long())
+}
+
+/// `len` zero bytes, or an error where `vec!` would abort when wasm memory
+/// cannot grow that far.
+fn zeroed(len: usize) -> Result<Vec<u8>, JsError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| JsError::new("skein: out of WebAssembly memory for the output"))?;
+    out.resize(len, 0);
+    Ok(out)
+}
+
+/// The digest of what `h` hashed, `bits` bits with the unused low bits of
+/// a partial last byte cleared (as pyskein, skeinsum and the Python package
+/// give it; the library's finalize writes the output stage's whole bytes).
+fn finish(h: DynSkein, bits: u64) -> Result<Vec<u8>, JsError> {
+    let mut out = zeroed(digest_len(bits)?)?;
+    h.finalize_into(&mut out);
+    mask_unused_bits(&mut out, bits);
+    Ok(out)
 }
 
 /// One-shot hash of `data`.
 #[wasm_bindgen]
 pub fn hash(config: &Config, data: &[u8]) -> Result<Vec<u8>, JsError> {
-    check_digest_len(config.bits)?;
+    digest_len(config.bits)?;
     let mut h = config.hasher()?;
     h.update(data);
-    Ok(h.finalize_vec())
+    finish(h, config.bits)
 }
 
 /// Digests of the messages packed in `data`, message `i` being the next
 /// `lengths[i]` bytes; the digests are concatenated in the result.
 #[wasm_bindgen(js_name = hashMany)]
 pub fn hash_many(config: &Config, data: &[u8], lengths: &[u32]) -> Result<Vec<u8>, JsError> {
-    check_digest_len(config.bits)?;
-    let mut messages = Vec::with_capacity(lengths.len());
+    let len = digest_len(config.bits)?;
+    let total = lengths
+        .len()
+        .checked_mul(len)
+        .filter(|&t| t as u64 <= MAX_OUTPUT_BYTES)
+        .ok_or_else(|| JsError::new("skein: hashMany outputs longer than 1 GiB together"))?;
+    let mut out = zeroed(total)?;
+    let mut messages = Vec::new();
+    messages
+        .try_reserve_exact(lengths.len())
+        .map_err(|_| JsError::new("skein: out of WebAssembly memory for hashMany"))?;
     let mut rest = data;
     for &len in lengths {
         let len = len as usize;
@@ -112,43 +157,35 @@ pub fn hash_many(config: &Config, data: &[u8], lengths: &[u32]) -> Result<Vec<u8
         rest = tail;
     }
     let p = config.params();
-    Ok(match config.state {
+    // `out` is exactly `messages.len() * len` bytes, as hash_many_into
+    // requires (its output length is the config's, checked above).
+    match config.state {
         StateSize::S256 => SkeinMany256::with_params(&p)
             .map_err(err)?
-            .hash_many_vec_flat(&messages),
+            .hash_many_into(&messages, &mut out),
         StateSize::S512 => SkeinMany512::with_params(&p)
             .map_err(err)?
-            .hash_many_vec_flat(&messages),
+            .hash_many_into(&messages, &mut out),
         StateSize::S1024 => SkeinMany1024::with_params(&p)
             .map_err(err)?
-            .hash_many_vec_flat(&messages),
-    })
-}
-
-/// `hash_many_into` with a freshly allocated output.
-trait ManyFlat {
-    fn hash_many_vec_flat(&self, messages: &[&[u8]]) -> Vec<u8>;
-}
-
-impl<const W: usize> ManyFlat for skein_simd::SkeinMany<W> {
-    fn hash_many_vec_flat(&self, messages: &[&[u8]]) -> Vec<u8> {
-        let mut out = vec![0u8; messages.len() * self.output_len()];
-        self.hash_many_into(messages, &mut out);
-        out
+            .hash_many_into(&messages, &mut out),
     }
+    if len > 0 {
+        for d in out.chunks_exact_mut(len) {
+            mask_unused_bits(d, config.bits);
+        }
+    }
+    Ok(out)
 }
 
-/// The block-function backend this build uses for Skein-512 (`portable`,
-/// `simd128`, ...), for benchmarks and the demo page.
+/// The block function of hashMany's lanes in this build: `simd128` in a
+/// build with SIMD128, `portable` without (one stream, as in skein512() and
+/// Hasher, runs the portable block function in both builds: a single
+/// stream's rounds depend on each other, so two lanes do not help it).
 #[wasm_bindgen]
-pub fn backend() -> String {
-    let many = SkeinMany512::with_params(&Params::new()).map(|m| m.backend());
-    let h = DynSkein::new(StateSize::S512, &Params::new())
-        .map(|h| h.platform().backend(StateSize::S512));
-    match (h, many) {
-        (Ok(h), Ok(m)) => format!("{h} (hashMany: {m})"),
-        _ => String::from("unknown"),
-    }
+pub fn backend() -> Result<String, JsError> {
+    let many = SkeinMany512::with_params(&Params::new()).map_err(err)?;
+    Ok(many.backend().to_string())
 }
 
 /// A streaming hasher.
@@ -204,14 +241,15 @@ impl Hasher {
 
     /// The digest of what was hashed so far; the hasher goes on.
     pub fn digest(&self) -> Result<Vec<u8>, JsError> {
-        check_digest_len(self.bits)?;
-        Ok(self.inner.clone().finalize_vec())
+        digest_len(self.bits)?;
+        finish(self.inner.clone(), self.bits)
     }
 
     /// The output so far as a stream (for outputs of any length).
     pub fn xof(&self) -> OutputReader {
         OutputReader {
             inner: self.inner.clone().finalize_xof(),
+            bits: self.bits,
         }
     }
 
@@ -228,17 +266,30 @@ impl Hasher {
 #[wasm_bindgen]
 pub struct OutputReader {
     inner: DynOutputReader,
+    /// Output bits: the last byte of `inner` may hold unused bits.
+    bits: u64,
 }
 
 #[wasm_bindgen]
 impl OutputReader {
-    /// The next `n` bytes (fewer at the end of the output).
-    pub fn read(&mut self, n: usize) -> Vec<u8> {
-        let left = self.inner.len() - self.inner.position();
-        let n = u64::try_from(n).map_or(left, |n| n.min(left));
-        let mut out = vec![0u8; n as usize];
+    /// The next `n` bytes (fewer at the end of the output, none past it),
+    /// the unused low bits of the output's last byte cleared.
+    pub fn read(&mut self, n: u32) -> Result<Vec<u8>, JsError> {
+        if u64::from(n) > MAX_OUTPUT_BYTES {
+            return Err(JsError::new(
+                "skein: read at most 1 GiB at a time (read again for more)",
+            ));
+        }
+        let start = self.inner.position();
+        // A position past the end (seek allows it) reads nothing.
+        let left = self.inner.len().saturating_sub(start);
+        let mut out = zeroed(u64::from(n).min(left) as usize)?;
         self.inner.fill(&mut out);
-        out
+        if !out.is_empty() && start + out.len() as u64 == self.inner.len() {
+            // `out` ends with the output: its bits from 8 * start on.
+            mask_unused_bits(&mut out, self.bits - 8 * start);
+        }
+        Ok(out)
     }
 
     /// The byte position of the next read.

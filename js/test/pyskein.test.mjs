@@ -70,12 +70,9 @@ test("output reader: the repository's windows of outputs up to 2**64 - 1 bits", 
     if (x.tree) o.tree = x.tree;
     const r = new Hasher(x.state, o).update(x.msg).xof();
     r.seek(x.start);
+    // A window that ends with the output has the unused low bits of its
+    // last byte cleared, as pyskein gives them.
     const got = r.read(Number(x.stop - x.start));
-    if (x.stop === r.length && x.bits % 8n !== 0n) {
-      // pyskein clears the unused low bits of the last byte; the reader
-      // gives them as the output stage computes them.
-      got[got.length - 1] &= 0xff << Number(8n - (x.bits % 8n));
-    }
     assert.equal(toHex(got), x.output, `Skein-${x.state}-${x.bits} ${x.start}..${x.stop} (${x.source})`);
     r.free();
   }

@@ -95,3 +95,23 @@ export function outputSlices() {
       };
     });
 }
+
+/** tests/data/pyskein_output_lengths.txt (tools/gen/pyskein_output_lengths.py):
+ * pyskein 1.0's digest of one message at every output length from 1 to
+ * 1100 bits, {state, bits, msg, key, digest} (digest in hex). */
+export function outputLengths() {
+  const text = readFileSync(here("../../tests/data/pyskein_output_lengths.txt"), "utf8");
+  return text
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => {
+      const [state, bits, msg, key, digest] = l.split(/\s+/);
+      return {
+        state: Number(state),
+        bits: Number(bits),
+        msg: msg === "-" ? new Uint8Array(0) : hexBytes(msg),
+        key: key === "-" ? undefined : hexBytes(key),
+        digest,
+      };
+    });
+}
