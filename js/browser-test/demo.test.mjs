@@ -85,12 +85,14 @@ const SEVERAL = [
 // A file whose length is not a multiple of any block (3 MiB + 5), for the
 // settings tests.
 const SETTINGS_FILE = "settings.bin";
+const BIG_FILE = `generated-${MB}MB.bin`;
 
 before(async () => {
   assert.ok(existsSync(SKEINSUM), `skeinsum not found at ${SKEINSUM} (cargo build -p skeinsum, or set SKEINSUM)`);
   assert.ok(existsSync(CHROMIUM), `chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`);
   dir = mkdtempSync(join(tmpdir(), "skein-demo-"));
   generate(join(dir, SETTINGS_FILE), 3 * (1 << 20) + 5);
+  generate(join(dir, BIG_FILE), MB * 1e6);
   for (const [name, text] of SEVERAL) writeFileSync(join(dir, name), text);
   server = await serve();
   browser = await chromium.launch({
@@ -193,8 +195,7 @@ async function hashInPage(names, settings = {}) {
 }
 
 test(`a ${MB} MB file: Skein-512-512 lines equal skeinsum's, the main thread stays free`, async (t) => {
-  const name = `generated-${MB}MB.bin`;
-  generate(join(dir, name), MB * 1e6);
+  const name = BIG_FILE;
   await openPage();
   await startHeartbeat();
   await page.setInputFiles("#file", join(dir, name));
@@ -208,6 +209,20 @@ test(`a ${MB} MB file: Skein-512-512 lines equal skeinsum's, the main thread sta
   assert.match(s.throughput, /MB\/s/);
   assert.ok(beat.beats > 0, "no heartbeat while hashing");
   assert.ok(beat.longest < LONGEST_GAP_MS, `main thread held up ${beat.longest.toFixed(0)} ms while hashing`);
+});
+
+test("a setting changed while hashing: the run is stopped and the lines are the new setting's", async (t) => {
+  await openPage();
+  await page.setInputFiles("#file", join(dir, BIG_FILE));
+  // With the default size the worker is still hashing when the setting
+  // changes, and the page ends it; either way the lines must be the new
+  // setting's.
+  t.diagnostic(`status when the setting changed: ${await page.textContent("#status")}`);
+  await page.selectOption("#state", "256");
+  const s = await shown();
+  assert.equal(s.status, "Done.", s.error);
+  assert.equal(s.plain, skeinsum("-a", "256", BIG_FILE));
+  assert.deepEqual(pageErrors, []);
 });
 
 test("Skein-1024-384 and Skein-256-160 with a key: --tag lines equal skeinsum's", async () => {
