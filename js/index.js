@@ -47,7 +47,14 @@ function bytes(value, name) {
   if (value === undefined || value === null) return EMPTY;
   if (typeof value === "string") return encoder.encode(value);
   if (ArrayBuffer.isView(value)) {
-    if (value.byteLength === 0 && isDetached(value.buffer)) {
+    let length;
+    try {
+      // A typed array on a detached buffer has length 0; a DataView throws.
+      length = value.byteLength;
+    } catch {
+      length = -1;
+    }
+    if (length === -1 || (length === 0 && isDetached(value.buffer))) {
       throw new TypeError(`skein: ${name} is a view of a detached ArrayBuffer`);
     }
     if (value instanceof Uint8Array) return value;
@@ -245,13 +252,17 @@ export function hashMany(messages, options = {}) {
   const { stateBits = 512, ...rest } = checkOptions(options);
   const s = settings(stateSize(stateBits), rest);
   checkOutputLength(s.length);
-  const list = Array.from(messages, (m, i) => bytes(m, `messages[${i}]`));
+  // Lengths as converted: the iterator's code that yields a later message
+  // may detach an earlier one's buffer.
+  const sizes = [];
+  const list = Array.from(messages, (m, i) => {
+    const b = bytes(m, `messages[${i}]`);
+    sizes.push(b.length);
+    return b;
+  });
   if (list.length * s.length > MAX_OUTPUT) {
     throw new RangeError("skein: hashMany outputs longer than 1 GiB together");
   }
-  // Lengths as converted: a later message's conversion (an iterator's code)
-  // may have detached an earlier one's buffer.
-  const sizes = list.map((m) => m.length);
   return withConfig(s, (c) => {
     const out = [];
     let i = 0;
