@@ -110,6 +110,8 @@ before(async () => {
     ],
   });
   page = await browser.newPage({ acceptDownloads: true });
+  // For the Copy buttons, and to read what they copied.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(server.url).origin });
   page.on("pageerror", (e) => pageErrors.push(e.message));
 });
 
@@ -187,6 +189,16 @@ async function download(which) {
   return readFileSync(await file.path());
 }
 
+/** What the page's Copy of its sha256sum-style ("lines-plain") or --tag
+ * ("lines-tag") lines put on the clipboard. */
+async function copy(which) {
+  const button = `button[data-copy="${which}"]`;
+  await page.click(button);
+  await page.waitForFunction((b) => document.querySelector(b).textContent !== "Copy", button);
+  assert.equal(await page.textContent(button), "Copied");
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
 /** Hash the files `names` (in the test's directory) through the file input. */
 async function hashInPage(names, settings = {}) {
   await openPage(settings);
@@ -245,6 +257,9 @@ test("13 output bits: the last digit's unused bits are zero, as skeinsum prints 
     assert.equal(s.status, "Done.", s.error);
     assert.equal(s.plain, skeinsum(...flags(settings), name));
     assert.equal(s.tag, skeinsum(...flags(settings), "--tag", name));
+    // The click moves the focus off the key field just typed in, which fires
+    // its "change": the lines must stay, not be hashed away again.
+    assert.equal(await copy("lines-tag"), skeinsumBytes(...flags(settings), "--tag", name).toString());
   }
 });
 

@@ -259,8 +259,20 @@ worker = startWorker();
 $("file").addEventListener("change", (e) => hash([...e.target.files]));
 $("bits").addEventListener("input", checkSettings);
 $("key").addEventListener("input", checkSettings);
+// A field also fires "change" when it loses focus after an edit, e.g. on a
+// click on Copy after files were dropped: hashing again then would only
+// throw away the lines the click was for.
+function settingChanged() {
+  try {
+    const s = settings();
+    if (job && s.state === job.state && s.bits === job.bits && s.key === job.key) return;
+  } catch {
+    // hash() shows the error.
+  }
+  hash(chosen);
+}
 for (const id of ["state", "bits", "key"]) {
-  $(id).addEventListener("change", () => hash(chosen));
+  $(id).addEventListener("change", settingChanged);
 }
 $("form").addEventListener("submit", (e) => e.preventDefault());
 
