@@ -1,9 +1,9 @@
 // The demo page in headless Chromium (Debian's, driven by playwright-core),
 // with skeinsum as the oracle: files through the page's file input (several
 // at once, names that skeinsum escapes, an empty file) and dropped on it
-// give the lines skeinsum prints for the same files and options, shown and
-// downloaded; output lengths past skeinsum's limit are refused; a large
-// file and a 2^27-bit output leave the page's main thread free.
+// give the lines skeinsum prints for the same files and options, as shown,
+// downloaded and copied; output lengths past skeinsum's limit are refused;
+// a large file and a 2^27-bit output leave the page's main thread free.
 //
 // SKEIN_DEMO_MB: size of the big file (default 50); SKEINSUM: the skeinsum
 // binary (default the root workspace's target/release/skeinsum, else its
