@@ -20,7 +20,14 @@ const TYPES = {
 /** Serve js/ on 127.0.0.1:port (0: any free port); resolves to {url, close()}. */
 export function serve(port = 0) {
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    } catch {
+      // A malformed escape (a lone %): the client's error, not the server's end.
+      res.writeHead(400).end("bad request");
+      return;
+    }
     const file = normalize(join(ROOT, path.endsWith("/") ? path + "index.html" : path));
     let size = -1;
     try {

@@ -5,7 +5,9 @@
 #      playwright-core (npm ci: the driver only, no browser download) and
 #      Debian's chromium (apt);
 #   2. builds the SIMD128 package (js/build.sh) and runs its Node tests
-#      (node --test: golden file, pyskein 1.0 vectors, argument handling);
+#      (node --test: golden file, pyskein 1.0 vectors and output lengths,
+#      argument handling, hostile arguments; hostile-gc.test.mjs starts its
+#      own `node --expose-gc` child, so no flag is needed here);
 #   3. runs the demo page's browser test once: a generated file (SKEIN_DEMO_MB,
 #      default 50) through the page's file input in headless Chromium, its
 #      digest and lines against skeinsum's.
@@ -78,7 +80,7 @@ step "cargo fmt --check (js/)"
 step "build: js/build.sh (SIMD128)"
 (cd "$js" && sh build.sh)
 
-step "test: node --test (golden file, pyskein vectors, API)"
+step "test: node --test (golden file, pyskein vectors, API, hostile arguments)"
 (cd "$js" && node --test test/*.test.mjs)
 
 step "skeinsum for the browser test"
