@@ -64,8 +64,10 @@ int skein_simd_1024_init_params(Skein1024_Ctxt_t *ctx, const skein_simd_params_t
  * results are written, on several threads for a large batch. A message that
  * shares a byte with hashVals[0 .. count * ((hashBitLen + 7) / 8)) gives
  * SKEIN_FAIL and nothing is written (empty messages overlap nothing).
- * hashBitLen 0 or above SIZE_MAX - 7 gives SKEIN_BAD_HASHLEN, as init does;
- * count 0 returns SKEIN_SUCCESS at once, whatever hashBitLen.
+ * The arguments are checked before count: a NULL params or a bad treeInfo
+ * gives SKEIN_FAIL, hashBitLen 0 or above SIZE_MAX - 7 SKEIN_BAD_HASHLEN (as
+ * init does), even with count 0. With valid arguments, count 0 returns
+ * SKEIN_SUCCESS, reads no message and writes nothing.
  *
  * Fork: a child process of a program that called these may call them again
  * (the child runs them on its calling thread: the parent's threads do not
@@ -86,8 +88,9 @@ int skein_simd_1024_hash_many(const skein_simd_params_t *params, const u08b_t *c
  * it). E.g. 80-byte headers sharing 64 bytes: Update the 64 once, then pass
  * the 16-byte tails here. Return codes as hash_many: SKEIN_FAIL, with
  * nothing written, for a NULL context or one no init made (as Update
- * refuses it) or a message that overlaps the results; count 0 returns
- * SKEIN_SUCCESS at once.
+ * refuses it) or a message that overlaps the results. The context is checked
+ * before count: count 0 gives SKEIN_FAIL for a NULL or uninitialized
+ * context, and SKEIN_SUCCESS, with nothing read or written, for a valid one.
  */
 int skein_simd_256_hash_many_from(const Skein_256_Ctxt_t *ctx, const u08b_t *const *msgs,
                                   const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
@@ -101,7 +104,11 @@ int skein_simd_1024_hash_many_from(const Skein1024_Ctxt_t *ctx, const u08b_t *co
 const char *skein_simd_backend(size_t stateBits);
 /* Backend of the multi-lane kernel of the hash_many functions. */
 const char *skein_simd_many_backend(size_t stateBits);
-/* Messages that kernel hashes side by side (1 for portable; 0 for a bad size). */
+/* Messages that kernel hashes side by side (1 for portable; 0 for a bad size).
+ * Where the kernel has an interleaved form (twice the lanes), which form runs
+ * is chosen by timing both once per process, so on a loaded machine the count
+ * can differ from one run to the next (8 in one, 16 in another); digests
+ * never do. */
 size_t skein_simd_many_lanes(size_t stateBits);
 /* The library's version, e.g. "0.1.0". */
 const char *skein_simd_version(void);

@@ -268,7 +268,10 @@ macro_rules! extension_api {
         /// `ceil(hashBitLen / 8)` bytes) goes to `hashVals + i * that`. A
         /// non-zero tree word hashes each message as a tree (spec 3.5.6).
         /// `SKEIN_FAIL`, with nothing written, when a message overlaps the
-        /// results; `count` 0 returns at once.
+        /// results. The arguments are checked before `count`: with `count`
+        /// 0, a null `params` or a bad tree word still gives `SKEIN_FAIL`
+        /// and a bad `hashBitLen` `SKEIN_BAD_HASHLEN`; valid ones give
+        /// `SKEIN_SUCCESS` with nothing read or written.
         ///
         /// # Safety
         /// `params` as for init; `msgs` and `msgByteCnts` hold `count`
@@ -291,8 +294,10 @@ macro_rules! extension_api {
         /// `ctx`'s `hashBitLen`, goes to `hashVals + i * that` and equals
         /// copying the context, `Update` with message `i`, then `Final`.
         /// `SKEIN_FAIL`, with nothing written, for a context no init made
-        /// (as `Update` refuses it) or a message that overlaps the results;
-        /// `count` 0 returns at once.
+        /// (as `Update` refuses it) or a message that overlaps the results.
+        /// The context is checked before `count`: with `count` 0, a null or
+        /// uninitialized context still gives `SKEIN_FAIL`, a valid one
+        /// `SKEIN_SUCCESS` with nothing read or written.
         ///
         /// # Safety
         /// `ctx` is null or valid; `msgs`, `msgByteCnts` and `hashVals` as
@@ -367,7 +372,9 @@ pub extern "C" fn skein_simd_many_backend(stateBits: usize) -> *const c_char {
 }
 
 /// How many messages that kernel hashes side by side (1 for the portable
-/// one); 0 for another size.
+/// one); 0 for another size. Where the kernel has an interleaved form, which
+/// form runs is timed once per process, so the count can differ between runs
+/// on a loaded machine; digests never do.
 #[no_mangle]
 pub extern "C" fn skein_simd_many_lanes(stateBits: usize) -> usize {
     many_of(stateBits).map_or(0, |(_, lanes)| lanes)

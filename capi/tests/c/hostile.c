@@ -222,7 +222,8 @@ static void test_huge_hash_len(void) {
           "init_params(0 bits, NULL key of 4 bytes)");
 }
 
-/* hash_many of no messages returns at once, whatever the output length. */
+/* hash_many of no messages: the arguments are still checked (the header's
+ * promise), then nothing is read or written. */
 static int many_of_nothing_check(void *arg) {
     int ok = 1, k;
     (void)arg;
@@ -236,6 +237,12 @@ static int many_of_nothing_check(void *arg) {
         if (hash_many(bits, &p, NULL, NULL, 0, NULL) != SKEIN_SUCCESS) ok = 0;
         p.hashBitLen = SIZE_MAX; /* refused, as at init */
         if (hash_many(bits, &p, NULL, NULL, 0, NULL) != SKEIN_BAD_HASHLEN) ok = 0;
+        p.hashBitLen = 0;
+        if (hash_many(bits, &p, NULL, NULL, 0, NULL) != SKEIN_BAD_HASHLEN) ok = 0;
+        if (hash_many(bits, NULL, NULL, NULL, 0, NULL) != SKEIN_FAIL) ok = 0;
+        p.hashBitLen = bits;
+        p.treeInfo = 1; /* leaf 1, node 0: not a tree */
+        if (hash_many(bits, &p, NULL, NULL, 0, NULL) != SKEIN_FAIL) ok = 0;
         if (!ok) fprintf(stderr, "hash_many of nothing, Skein-%d\n", bits);
     }
     return ok;

@@ -501,6 +501,9 @@ static void test_many_from(void) {
         memset(&zero, 0, sizeof zero);
         CHECK(skein_simd_512_hash_many_from(NULL, &m, &len, 1, out) == SKEIN_FAIL, "many_from: NULL context");
         CHECK(skein_simd_512_hash_many_from(&zero, &m, &len, 1, out) == SKEIN_FAIL, "many_from: zeroed context");
+        /* the context is checked before the count (the header's promise) */
+        CHECK(skein_simd_512_hash_many_from(NULL, NULL, NULL, 0, NULL) == SKEIN_FAIL, "many_from: NULL context, nothing");
+        CHECK(skein_simd_512_hash_many_from(&zero, NULL, NULL, 0, NULL) == SKEIN_FAIL, "many_from: zeroed context, nothing");
         Skein_512_Init(&zero, 512);
         CHECK(skein_simd_512_hash_many_from(&zero, NULL, NULL, 0, NULL) == SKEIN_SUCCESS, "many_from: nothing");
         CHECK(skein_simd_512_hash_many_from(&zero, &m, &len, 1, (uint8_t *)data) == SKEIN_FAIL,
