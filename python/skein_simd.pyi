@@ -169,4 +169,9 @@ def hash_file(path: _Path, digest_bits: Optional[int] = None, *,
     """skein<state_bits>(open(path, "rb").read(), ...).digest(), read in pieces with the GIL released; OSError if a regular file changes meanwhile."""
 
 def platform() -> dict[str, object]:
-    """The backends in use: 'skein256', 'skein512', 'skein1024', 'lanes', 'lane_count', 'available'."""
+    """The backends in use: 'skein256', 'skein512', 'skein1024', 'lanes', 'lane_count', 'available'.
+
+    'lane_count' can differ between runs on a loaded machine: where the lane
+    kernel has an interleaved form (twice the lanes), which form runs is timed
+    once per process. Digests never differ.
+    """
