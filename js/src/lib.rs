@@ -19,8 +19,8 @@
 
 use skein_simd::raw::mask_unused_bits;
 use skein_simd::{
-    DynOutputReader, DynSkein, OwnedParams, Params, SkeinMany1024, SkeinMany256, SkeinMany512,
-    StateSize, TreeParams,
+    DynOutputReader, DynSkein, OwnedParams, Params, Skein1024, Skein256, Skein512, SkeinMany1024,
+    SkeinMany256, SkeinMany512, StateSize, TreeParams,
 };
 use wasm_bindgen::prelude::*;
 
@@ -188,10 +188,93 @@ pub fn backend() -> Result<String, JsError> {
     Ok(many.backend().to_string())
 }
 
+/// A hasher's state in a box of its own size. `DynSkein` and
+/// `DynOutputReader` are enums, as large as their largest variant
+/// (Skein-1024's), which a Skein-256 or Skein-512 object unboxed would take
+/// in wasm memory for as long as it lives (until the collector comes, when
+/// unfreed).
+#[derive(Clone)]
+enum State {
+    S256(Box<Skein256>),
+    S512(Box<Skein512>),
+    S1024(Box<Skein1024>),
+}
+
+/// `$e` on the boxed value of whichever variant `$self` is.
+macro_rules! each_size {
+    ($ty:ident, $self:expr, $x:ident => $e:expr) => {
+        match $self {
+            $ty::S256($x) => $e,
+            $ty::S512($x) => $e,
+            $ty::S1024($x) => $e,
+        }
+    };
+}
+
+impl State {
+    fn new(h: DynSkein) -> State {
+        match h {
+            DynSkein::S256(h) => State::S256(Box::new(h)),
+            DynSkein::S512(h) => State::S512(Box::new(h)),
+            DynSkein::S1024(h) => State::S1024(Box::new(h)),
+        }
+    }
+
+    /// A copy to finalize.
+    fn to_dyn(&self) -> DynSkein {
+        match self {
+            State::S256(h) => DynSkein::S256((**h).clone()),
+            State::S512(h) => DynSkein::S512((**h).clone()),
+            State::S1024(h) => DynSkein::S1024((**h).clone()),
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        each_size!(State, self, h => h.update(data))
+    }
+
+    fn update_bits(&mut self, data: &[u8], bits: u64) {
+        each_size!(State, self, h => h.update_bits(data, bits))
+    }
+}
+
+/// An output stage in a box of its own size (see [`State`]).
+enum Output {
+    S256(Box<skein_simd::OutputReader<4>>),
+    S512(Box<skein_simd::OutputReader<8>>),
+    S1024(Box<skein_simd::OutputReader<16>>),
+}
+
+impl Output {
+    fn new(r: DynOutputReader) -> Output {
+        match r {
+            DynOutputReader::S256(r) => Output::S256(Box::new(r)),
+            DynOutputReader::S512(r) => Output::S512(Box::new(r)),
+            DynOutputReader::S1024(r) => Output::S1024(Box::new(r)),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        each_size!(Output, self, r => r.len())
+    }
+
+    fn position(&self) -> u64 {
+        each_size!(Output, self, r => r.position())
+    }
+
+    fn set_position(&mut self, byte: u64) {
+        each_size!(Output, self, r => r.set_position(byte))
+    }
+
+    fn fill(&mut self, out: &mut [u8]) -> usize {
+        each_size!(Output, self, r => r.fill(out))
+    }
+}
+
 /// A streaming hasher.
 #[wasm_bindgen]
 pub struct Hasher {
-    inner: DynSkein,
+    inner: State,
     bits: u64,
     /// A partial last byte was hashed: the message is complete.
     ended: bool,
@@ -202,7 +285,7 @@ impl Hasher {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &Config) -> Result<Hasher, JsError> {
         Ok(Hasher {
-            inner: config.hasher()?,
+            inner: State::new(config.hasher()?),
             bits: config.bits,
             ended: false,
         })
@@ -242,13 +325,13 @@ impl Hasher {
     /// The digest of what was hashed so far; the hasher goes on.
     pub fn digest(&self) -> Result<Vec<u8>, JsError> {
         digest_len(self.bits)?;
-        finish(self.inner.clone(), self.bits)
+        finish(self.inner.to_dyn(), self.bits)
     }
 
     /// The output so far as a stream (for outputs of any length).
     pub fn xof(&self) -> OutputReader {
         OutputReader {
-            inner: self.inner.clone().finalize_xof(),
+            inner: Output::new(self.inner.to_dyn().finalize_xof()),
             bits: self.bits,
         }
     }
@@ -265,7 +348,7 @@ impl Hasher {
 /// A seekable stream of output bytes.
 #[wasm_bindgen]
 pub struct OutputReader {
-    inner: DynOutputReader,
+    inner: Output,
     /// Output bits: the last byte of `inner` may hold unused bits.
     bits: u64,
 }

@@ -215,28 +215,3 @@ test("100,000 failed calls leave the module working and its memory as it was", (
 test("backend() is one of the documented names", () => {
   assert.match(backend(), /^(simd128|portable)$/);
 });
-
-test("unfreed hashers and readers take little wasm memory each", () => {
-  // Each holds one state (DynSkein: the largest, Skein-1024's, for every
-  // size) or one output stage (DynOutputReader); no buffer of the size of an
-  // input or an output stays with the object.
-  const n = 10_000;
-  const keep = [];
-  const before = wasmMemory.buffer.byteLength;
-  for (let i = 0; i < n; i++) {
-    const h = new Hasher(1024);
-    keep.push(h, h.xof());
-  }
-  const grown = wasmMemory.buffer.byteLength - before;
-  assert.ok(grown <= n * 1024, `${grown / n} bytes of wasm memory a Hasher(1024) and its xof()`);
-  for (const o of keep) o.free();
-  // Freed memory is used again.
-  const again = wasmMemory.buffer.byteLength;
-  for (let i = 0; i < n; i++) {
-    const h = new Hasher(1024);
-    keep[2 * i] = h;
-    keep[2 * i + 1] = h.xof();
-  }
-  assert.equal(wasmMemory.buffer.byteLength, again);
-  for (const o of keep) o.free();
-});

@@ -1,0 +1,16 @@
+// Run by memory.test.mjs in a fresh process (no freed memory to reuse):
+// `node test/memory-per-object.mjs STATE COUNT` makes COUNT new
+// Hasher(STATE) and their xof() readers, keeps them alive, and prints the
+// growth of wasm memory per pair in bytes.
+import init from "../wasm/skein_simd_js.js";
+import { Hasher } from "../index.js";
+
+const [state, count] = process.argv.slice(2).map(Number);
+const memory = (await init()).memory;
+const keep = [];
+const before = memory.buffer.byteLength;
+for (let i = 0; i < count; i++) {
+  const h = new Hasher(state);
+  keep.push(h, h.xof());
+}
+console.log((memory.buffer.byteLength - before) / count);
