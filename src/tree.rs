@@ -199,8 +199,15 @@ impl<const W: usize> TreeHasher<W> {
                     self.batch.clear();
                 }
                 let take = (batch_bytes - self.batch.len()).min(data.len());
-                self.batch.extend_from_slice(&data[..take]);
-                data = &data[take..];
+                if self.batch.try_reserve(take).is_ok() {
+                    self.batch.extend_from_slice(&data[..take]);
+                    data = &data[take..];
+                    continue;
+                }
+                // No memory for the batch (a limit on the address space):
+                // from here on as for leaves too large to batch, which needs
+                // no buffer; the same digest.
+                self.stop_batching(platform, lanes);
                 continue;
             }
             let room = leaf_bytes - self.leaf_fill;
@@ -213,6 +220,22 @@ impl<const W: usize> TreeHasher<W> {
                 self.close_leaf(platform, bit_pad && data.is_empty());
             }
         }
+    }
+
+    /// Hash the whole leaves of the batch, move the partial one after them
+    /// into the open leaf, and batch no more.
+    fn stop_batching(&mut self, platform: &Platform, lanes: LaneChoice) {
+        let mut batch = core::mem::take(&mut self.batch);
+        let leaf_bytes = self.leaf_bytes as usize;
+        let whole = batch.len() / leaf_bytes * leaf_bytes;
+        if whole > 0 {
+            self.hash_leaves(platform, lanes, &batch[..whole], false);
+        }
+        let tail = &batch[whole..];
+        self.leaf.update(platform, tail);
+        self.leaf_fill = tail.len() as u64;
+        batch.zeroize();
+        self.batch_leaves = 0;
     }
 
     /// Hash consecutive leaves from the current leaf index on: whole leaves,
@@ -475,6 +498,32 @@ mod tests {
             // The platform's lane kernel (the backend's own or the portable
             // one; see `backend`'s tests), not the fastest.
             assert_eq!(tree.lanes, Some(platform.lane_choice()), "{platform:?}");
+        }
+    }
+
+    /// A hasher that stops batching (its batch buffer refused) at any
+    /// point, a partial leaf in the batch or none, gives the same chaining
+    /// value as one that batches to the end.
+    #[test]
+    fn stopping_batching_midway_keeps_the_digest() {
+        let platform = Platform::detect();
+        let params = TreeParams::new(1, 2, 255).unwrap();
+        let message: Vec<u8> = (0..300_000u32).map(|i| (i * 7 + (i >> 8)) as u8).collect();
+        let feed = |tree: &mut TreeHasher<8>, stop_at: Option<usize>| {
+            for (i, piece) in message.chunks(1000).enumerate() {
+                if stop_at == Some(i) {
+                    let lanes = *tree.lanes.get_or_insert_with(|| platform.lane_choice());
+                    tree.stop_batching(&platform, lanes);
+                }
+                tree.update(&platform, piece, false);
+            }
+            tree.finish(&platform, false)
+        };
+        let expected = feed(&mut TreeHasher::new([3; 8], params), None);
+        for stop_at in [0, 1, 7, 128, 299] {
+            let mut tree = TreeHasher::new([3; 8], params);
+            assert_eq!(feed(&mut tree, Some(stop_at)), expected, "{stop_at}");
+            assert_eq!(tree.batch_leaves, 0);
         }
     }
 }
