@@ -23,8 +23,10 @@
 //! sequential path, in its place: [`Outcome::Sequential`]. So is a file
 //! whose open found no descriptor free (`EMFILE`, `ENFILE`: the sequential
 //! path opens it once the window's files are closed, and later windows open
-//! fewer files at once) or a lease on it (the sequential path's open waits
-//! for the holder to let go).
+//! fewer files at once), a file for which neither a mapping nor a read
+//! buffer could be had (memory is never a file's own error: the sequential
+//! path maps one window at a time, or reads in small blocks) or a lease on
+//! it (the sequential path's open waits for the holder to let go).
 
 use std::fs::File;
 use std::io;

@@ -208,8 +208,9 @@ impl Reader {
             self.blocks.read_all(input, &mut consume)?;
         } else {
             if self.buffer.is_empty() {
-                // Zeroed allocation: fresh pages from the OS, touched only as used.
-                self.buffer = vec![0; READ_BLOCK];
+                // Smaller if memory is short (`readahead::try_buffer`).
+                self.buffer =
+                    readahead::try_buffer(READ_BLOCK).ok_or_else(readahead::out_of_memory)?;
             }
             loop {
                 let n = match input.read(&mut self.buffer) {

@@ -127,27 +127,36 @@ fn batching(args: &Args) -> bool {
 /// of one file is sequential by nature and spawns none.
 ///
 /// When the system gives no thread (`EAGAIN` under a limit on processes or
-/// threads, a pids cgroup), the pool is this thread alone and the work is
-/// done as with `-j 1`'s one thread, as the read-ahead and prefault threads
-/// fall back; the output is the same.
+/// threads, a pids cgroup) or too little memory is left for them (a limit
+/// on the address space: a thread that starts but cannot allocate aborts
+/// the run), the pool is this thread alone and the work is done as with
+/// `-j 1`'s one thread, as the read-ahead and prefault threads fall back;
+/// the output is the same.
 fn with_threads<T: Send>(args: &Args, work: impl FnOnce() -> T + Send) -> Result<T, String> {
     if args.tree.is_none() && !batching(args) {
         return Ok(work());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.thread_count())
-        .thread_name(|i| format!("skeinsum-{i}"))
-        .build()
+    let threads = args.thread_count();
+    let started = readahead::room_for_threads(threads)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("skeinsum-{i}"))
+                .build()
+                .ok()
+        })
+        .flatten();
+    let pool = match started {
+        Some(pool) => pool,
         // This thread as the pool's only one: nothing is started. Not
         // without a pool, as the parallel paths would start rayon's global
         // one (a thread per core) and fail the same way.
-        .or_else(|_| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .use_current_thread()
-                .build()
-        })
-        .map_err(|e| format!("no thread pool: {e}"))?;
+        None => rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .use_current_thread()
+            .build()
+            .map_err(|e| format!("no thread pool: {e}"))?,
+    };
     Ok(pool.install(work))
 }
 

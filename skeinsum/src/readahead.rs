@@ -11,6 +11,56 @@ use std::sync::mpsc;
 pub const BLOCK: usize = 1 << 20;
 /// Blocks in flight: one hashed, one queued, one being read.
 const DEPTH: usize = 3;
+/// The smallest buffer tried when memory is short: one page or so, which
+/// still reads a file, if slowly.
+const BLOCK_MIN: usize = 4 << 10;
+
+/// Room left beside a buffer or thread taken while memory is short: the
+/// small allocations of the rest of the run cannot fail gracefully (Rust
+/// aborts on them), so a buffer or thread that would leave less is not
+/// taken.
+const SPARE_ROOM: usize = 1 << 20;
+/// The address space a thread takes: its stack (Rust's default size) and
+/// what the C library and Rust's runtime allocate for it.
+const THREAD_ROOM: usize = 2 << 20;
+
+/// Whether `bytes` more (and [`SPARE_ROOM`]) can be allocated now: asked by
+/// allocating them, untouched, and letting them go at once.
+fn room_for(bytes: usize) -> bool {
+    Vec::<u8>::new()
+        .try_reserve_exact(bytes.saturating_add(SPARE_ROOM))
+        .is_ok()
+}
+
+/// Whether `count` threads more can be started with room to spare (see
+/// [`spawn`]).
+pub(crate) fn room_for_threads(count: usize) -> bool {
+    room_for(THREAD_ROOM.saturating_mul(count))
+}
+
+/// A zeroed buffer of `wanted` bytes or, if the allocator refuses that
+/// (a limit on the address space, `ulimit -v`), of the largest size down
+/// to [`BLOCK_MIN`] that it gives with room to spare: short memory makes
+/// reading slower, never ends the run. `None` if not even that can be had.
+pub(crate) fn try_buffer(wanted: usize) -> Option<Vec<u8>> {
+    let mut size = wanted;
+    loop {
+        let mut buffer = Vec::new();
+        if room_for(size) && buffer.try_reserve_exact(size).is_ok() {
+            buffer.resize(size, 0);
+            return Some(buffer);
+        }
+        if size <= BLOCK_MIN {
+            return None;
+        }
+        size = (size / 2).max(BLOCK_MIN);
+    }
+}
+
+/// The error of an input for which no buffer could be had at all.
+pub(crate) fn out_of_memory() -> io::Error {
+    io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory")
+}
 
 /// The blocks of a run, at most [`DEPTH`] of [`BLOCK`] bytes.
 #[derive(Default)]
@@ -41,7 +91,9 @@ impl Pool {
             // reader waiting for a block wakes up.
             let free_tx = free_tx;
             let input = &input;
-            let spawned = spawn(s, move || {
+            // The blocks still to be made count as the thread's.
+            let blocks = DEPTH.saturating_sub(pooled) * BLOCK;
+            let spawned = spawn(s, blocks, move || {
                 let mut input = input
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -51,12 +103,25 @@ impl Pool {
                 loop {
                     let mut block = match free_rx.try_recv() {
                         Ok(block) => block,
-                        Err(_) if made < DEPTH => {
-                            made += 1;
-                            // Zeroed allocation: pages from the OS, touched
-                            // by the first read into them.
-                            vec![0; BLOCK]
-                        }
+                        Err(_) if made < DEPTH => match try_buffer(BLOCK) {
+                            Some(block) => {
+                                made += 1;
+                                block
+                            }
+                            // No memory for another block: the ones made
+                            // go round (none at all: this input's error).
+                            None if made == 0 => {
+                                let _ = full_tx.send(Err(out_of_memory()));
+                                return free_rx;
+                            }
+                            None => {
+                                made = DEPTH;
+                                match free_rx.recv() {
+                                    Ok(block) => block,
+                                    Err(_) => return free_rx,
+                                }
+                            }
+                        },
                         Err(_) => match free_rx.recv() {
                             Ok(block) => block,
                             // The consumer is gone.
@@ -139,10 +204,13 @@ impl Pool {
 }
 
 /// Start `work` on a new thread of the scope `s`: an error, not a panic,
-/// when the system gives no thread (`EAGAIN`: a pids cgroup, `RLIMIT_NPROC`),
-/// so that the caller can do the work on its own thread instead.
+/// when the system gives no thread (`EAGAIN`: a pids cgroup, `RLIMIT_NPROC`)
+/// or too little memory is left for it and the `memory` bytes it will
+/// allocate (a limit on the address space), so that the caller can do
+/// the work on its own thread instead.
 pub(crate) fn spawn<'scope, 'env, T: Send + 'scope>(
     s: &'scope std::thread::Scope<'scope, 'env>,
+    memory: usize,
     work: impl FnOnce() -> T + Send + 'scope,
 ) -> io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
     if crate::testing::refuse_thread() {
@@ -150,6 +218,9 @@ pub(crate) fn spawn<'scope, 'env, T: Send + 'scope>(
             io::ErrorKind::WouldBlock,
             "no thread (test hook)",
         ));
+    }
+    if !room_for(THREAD_ROOM.saturating_add(memory)) {
+        return Err(out_of_memory());
     }
     std::thread::Builder::new().spawn_scoped(s, work)
 }
@@ -160,7 +231,9 @@ fn read_here(
     block: &mut Vec<u8>,
     consume: &mut impl FnMut(&[u8]),
 ) -> io::Result<()> {
-    block.resize(BLOCK, 0);
+    if block.is_empty() {
+        *block = try_buffer(BLOCK).ok_or_else(out_of_memory)?;
+    }
     loop {
         match input.read(block) {
             Ok(0) => return Ok(()),

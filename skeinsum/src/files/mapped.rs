@@ -105,7 +105,7 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
             std::thread::scope(|s| {
                 // Without a thread to spare, the hashing thread faults (and
                 // `previous` is unmapped here, as the closure is dropped).
-                let _ = crate::readahead::spawn(s, || {
+                let _ = crate::readahead::spawn(s, 0, || {
                     prefault(&map);
                     drop(previous);
                 });

@@ -92,13 +92,21 @@ pub fn open_whole(
             }));
         }
         // Refused (not a regular file any more, a file system without
-        // mmap), or every guard slot taken: read it instead.
+        // mmap, no room in the address space), or every guard slot taken:
+        // read it instead.
     }
     // A reused buffer is zeroed only where it grows.
     let mut data = buffer();
     let len = before.len as usize;
-    data.try_reserve_exact((len + 1).saturating_sub(data.len()))
-        .map_err(|_| io::Error::new(io::ErrorKind::OutOfMemory, "not enough memory"))?;
+    if data
+        .try_reserve_exact((len + 1).saturating_sub(data.len()))
+        .is_err()
+    {
+        // Refused memory is never the file's own error (the other files
+        // of the window hold it, or a limit on the address space): the
+        // sequential path hashes it in small pieces once they are let go.
+        return Ok(Opened::Sequential(None));
+    }
     data.resize(len + 1, 0);
     let mut filled = 0;
     while filled < len {

@@ -27,6 +27,7 @@ mod input;
 mod leases;
 mod limits;
 mod mapping;
+mod memory_limits;
 mod options;
 mod raw;
 mod recursive;
