@@ -26,7 +26,7 @@ complete -c skeinsum -l tag -d 'Print BSD-style lines: Skein-512-256 (FILE) = HE
 complete -c skeinsum -s r -l recursive -d 'Hash every regular file below each FILE that is a directory, in path order'
 complete -c skeinsum -s L -l dereference -d 'With --recursive: follow symbolic links below the directories too'
 complete -c skeinsum -l raw -d 'Write the digest\'s bytes to stdout, without hex, name or newline (one input only)'
-complete -c skeinsum -s z -l zero -d 'End each output line with NUL instead of newline, and do not escape file names'
+complete -c skeinsum -s z -l zero -d 'End each output line with NUL instead of newline, and do not escape file names (not with --check)'
 complete -c skeinsum -l no-mmap -d 'Read files with buffered I/O instead of memory-mapping large ones'
 complete -c skeinsum -l progress -d 'Show a progress bar on stderr for large inputs (only when stderr is a terminal)'
 complete -c skeinsum -s c -l check -d 'Read checksums from the FILEs and verify them'

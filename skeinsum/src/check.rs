@@ -22,8 +22,6 @@ pub struct CheckOptions {
     pub strict: bool,
     pub warn: bool,
     pub ignore_missing: bool,
-    /// `-z`: list lines end with NUL instead of newline.
-    pub zero: bool,
 }
 
 /// Check every list; true when everything verified.
@@ -147,7 +145,6 @@ fn check_list(
     }
     let mut tally = Tally::default();
     let mut hashers = Prototypes::default();
-    let terminator = if options.zero { 0 } else { b'\n' };
     let mut raw = Vec::new();
     let mut number = 0u64;
     let mut pending: Vec<Item> = Vec::new();
@@ -161,7 +158,7 @@ fn check_list(
         hashers: &mut hashers,
     };
     loop {
-        let fits = match next_line(&mut text, terminator, &mut raw) {
+        let fits = match next_line(&mut text, b'\n', &mut raw) {
             Ok(Some(fits)) => fits,
             Ok(None) => break,
             Err(e) => {

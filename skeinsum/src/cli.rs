@@ -116,7 +116,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["check", "tag", "recursive", "zero"])]
     pub raw: bool,
 
-    /// End each output line with NUL instead of newline, and do not escape file names
+    /// End each output line with NUL instead of newline, and do not escape file names (not with --check)
     #[arg(short, long)]
     pub zero: bool,
 
@@ -284,6 +284,11 @@ impl Args {
                     "the {option} option is meaningful only when verifying checksums (--check)"
                 ));
             }
+        }
+        // A list's lines end with newlines, as GNU reads them (coreutils
+        // 9.1 refuses `-c -z` the same way).
+        if self.check && self.zero {
+            return Err("the --zero option is not supported when verifying checksums".to_string());
         }
         if self.raw && self.files.len() > 1 {
             return Err(format!(

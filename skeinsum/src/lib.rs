@@ -178,7 +178,6 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
             strict: args.strict,
             warn: args.warn,
             ignore_missing: args.ignore_missing,
-            zero: args.zero,
         };
         return check::run(config, files, &options, &mut reader, batcher.as_mut(), out);
     }
