@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io;
 
 use super::held::open_entry;
-use super::{became_link, is_a_directory, not_regular, Origin, Snapshot};
+use super::{became_link, not_regular, Origin, Snapshot};
 use crate::config::bytes_os;
 use crate::report::closed_at_start;
 
@@ -63,16 +63,35 @@ pub fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
             return Err(became_link())
         }
         Err(e) if leased(&e) => open_leased(name, follow_links)?,
+        // A socket (`ENXIO`) or a device whose open fails is no regular
+        // file any more: said so, whatever its open answered.
+        Err(_) if now_not_regular(name, follow_links) => return Err(not_regular()),
         other => other?,
     };
-    let meta = file.metadata()?;
-    if meta.is_dir() {
-        return Err(is_a_directory());
-    }
-    if !meta.is_file() {
+    // A directory, FIFO or device swapped in: one message for every kind.
+    if !file.metadata()?.is_file() {
         return Err(not_regular());
     }
     Ok(file)
+}
+
+/// Whether the name `-r` found is something other than a regular file now,
+/// looked at without opening it for reading (`O_PATH`, which opens sockets
+/// and devices alike).
+#[cfg(target_os = "linux")]
+fn now_not_regular(name: &[u8], follow_links: bool) -> bool {
+    super::held::open_entry_path(name, follow_links)
+        .and_then(|path| Ok(rustix::fs::fstat(&path)?))
+        .is_ok_and(|stat| {
+            rustix::fs::FileType::from_raw_mode(stat.st_mode as _)
+                != rustix::fs::FileType::RegularFile
+        })
+}
+
+/// Elsewhere (no `O_PATH`): not looked at; the open's own error is given.
+#[cfg(not(target_os = "linux"))]
+fn now_not_regular(_name: &[u8], _follow_links: bool) -> bool {
+    false
 }
 
 /// Whether an open without waiting failed because another process holds a

@@ -89,7 +89,7 @@ fn entries_changed_during_the_walk() {
         let expected = [
             escaped_line(b"a", b"t/a").as_slice(),
             b"skeinsum: 't/gone'$'\\377': No such file or directory\n",
-            b"skeinsum: t/to-dir: Is a directory\n",
+            b"skeinsum: t/to-dir: not a regular file any more (changed during the walk); skipped\n",
             b"skeinsum: t/to-file: Not a directory\n",
             &escaped_line(b"z", b"t/z"),
         ]
@@ -159,6 +159,32 @@ fn entries_replaced_by_what_the_walk_skips() {
         expected.push_str(&String::from_utf8(escaped_line(b"z", b"t/z")).unwrap());
         assert_eq!(status, Some(1), "{options:?}: {text}");
         assert_eq!(text, expected, "{options:?}");
+    }
+}
+
+/// A socket put in the place of a file after its directory was listed
+/// (its open fails with `No such device or address`) is said to be no
+/// regular file any more, as a FIFO, device or directory is.
+#[test]
+fn entry_replaced_by_a_socket_is_no_regular_file() {
+    for threads in ["-j1", "-j2"] {
+        let dir = temp_tree(&[("t/a", b"a"), ("t/sock", b"was a file"), ("t/z", b"z")]);
+        // Kept until the walk is over: the socket exists while it is bound.
+        let mut listener = None;
+        let (status, text) = walk_changed_midway(dir.path(), &[threads], |t| {
+            fs::remove_file(t.join("sock")).unwrap();
+            listener = Some(std::os::unix::net::UnixListener::bind(t.join("sock")).unwrap());
+        });
+        let expected = [
+            escaped_line(b"a", b"t/a"),
+            b"skeinsum: t/sock: not a regular file any more (changed during the walk); skipped\n"
+                .to_vec(),
+            escaped_line(b"z", b"t/z"),
+        ]
+        .concat();
+        assert_eq!(status, Some(1), "{threads}: {text}");
+        assert_eq!(text, String::from_utf8_lossy(&expected), "{threads}");
+        drop(listener);
     }
 }
 
