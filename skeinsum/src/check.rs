@@ -113,12 +113,16 @@ fn check_list(
     mut batch: Option<&mut Batch<'_>>,
     out: &mut Output,
 ) -> Result<bool, OutputClosed> {
+    let mut regular = false;
     let opened = if list == b"-" {
-        crate::files::open::stdin()
+        regular = crate::files::open::stdin_is_file();
+        crate::files::open::stdin_descriptor()
             .map(|s| Box::new(io::BufReader::with_capacity(1 << 16, s)) as Box<dyn BufRead>)
     } else {
-        std::fs::File::open(crate::config::bytes_os(list))
-            .map(|f| Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>)
+        crate::files::open::open_named(list).map(|(f, meta)| {
+            regular = meta.is_file();
+            Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>
+        })
     };
     let label = if list == b"-" {
         quote_name(b"standard input")
@@ -135,11 +139,6 @@ fn check_list(
 
     // A list that arrives through a pipe or terminal is answered line by
     // line as it comes; waiting for a window could wait forever.
-    let regular = if list == b"-" {
-        crate::files::open::stdin_is_file()
-    } else {
-        std::fs::metadata(crate::config::bytes_os(list)).is_ok_and(|m| m.is_file())
-    };
     if !regular {
         batch = None;
     }

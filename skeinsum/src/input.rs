@@ -10,9 +10,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use skein_simd::raw::mask_unused_bits;
 use skein_simd::DynSkein;
 
-use crate::config::bytes_os;
 use crate::files::mapped::{self, Mapped};
-use crate::files::open::{blocking, open_walked, stdin, stdin_snapshot};
+use crate::files::open::{blocking, open_named, open_walked, stdin, stdin_snapshot};
 use crate::files::{is_a_directory, unchanged, Snapshot};
 use crate::files::{InputError, Origin};
 use crate::quote::quote_name;
@@ -108,7 +107,8 @@ impl Reader {
             // Never an adopted file: that one is made to block.
             self.adopted = None;
             let file = open_walked(name, follow_links)?;
-            return self.hash_file(file, name, hasher);
+            let meta = file.metadata()?;
+            return self.hash_file(file, meta, name, hasher);
         }
         if name == b"-" {
             crate::report::write_pending();
@@ -117,21 +117,27 @@ impl Reader {
             self.hash_stream(&input, before.map(|s| s.len), name, hasher)?;
             return unchanged(before, stdin_snapshot(&input));
         }
-        let file = match self.adopted.take() {
-            Some((adopted, file)) if adopted == name => blocking(file)?,
-            _ => File::open(bytes_os(name))?,
+        let (file, meta) = match self.adopted.take() {
+            Some((adopted, file)) if adopted == name => {
+                // Never a regular file: it may wait for a writer.
+                crate::report::write_pending();
+                let file = blocking(file)?;
+                let meta = file.metadata()?;
+                (file, meta)
+            }
+            _ => open_named(name)?,
         };
-        self.hash_file(file, name, hasher)
+        self.hash_file(file, meta, name, hasher)
     }
 
-    /// Hash the open file `file`, named `name`.
+    /// Hash the open file `file`, named `name`, whose metadata is `meta`.
     fn hash_file(
         &mut self,
         mut file: File,
+        meta: std::fs::Metadata,
         name: &[u8],
         hasher: &mut DynSkein,
     ) -> Result<(), InputError> {
-        let meta = file.metadata()?;
         if meta.is_dir() {
             return Err(is_a_directory().into());
         }

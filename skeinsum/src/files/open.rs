@@ -54,6 +54,31 @@ pub fn lookup(name: &[u8], origin: Origin) -> io::Result<std::fs::Metadata> {
     }
 }
 
+/// Open a name the user gave (a FILE, or a checksum list), with its
+/// metadata. It is opened without waiting first: a FIFO waits for its
+/// writer and a device or a leased file may wait too, so for anything but
+/// a regular file or directory the result lines written so far go out
+/// before the wait ([`blocking`]), where a reader of them (or a Ctrl-C)
+/// would otherwise miss them. A regular file costs no more system calls
+/// than a plain open and `fstat`.
+pub fn open_named(name: &[u8]) -> io::Result<(File, std::fs::Metadata)> {
+    let file = match open_nonblocking(name, Origin::Named) {
+        Ok(file) => file,
+        Err(e) if leased(&e) => {
+            crate::report::write_pending();
+            File::open(bytes_os(name))?
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if meta.is_file() || meta.is_dir() {
+        // `O_NONBLOCK` means nothing to reads of either.
+        return Ok((file, meta));
+    }
+    crate::report::write_pending();
+    Ok((blocking(file)?, meta))
+}
+
 /// Open a name that `-r` found ([`Origin::Walked`]): an error unless it is
 /// (still) a regular file.
 pub fn open_walked(name: &[u8], follow_links: bool) -> io::Result<File> {
@@ -204,6 +229,37 @@ pub fn blocking(file: File) -> io::Result<File> {
 #[cfg(not(unix))]
 pub fn blocking(file: File) -> io::Result<File> {
     Ok(file)
+}
+
+/// Standard input read through descriptor 0 itself, for a checksum list
+/// named `-`: no duplicate descriptor is taken, so a list from standard
+/// input leaves as many descriptors for its files as `sha256sum -c -`.
+/// Unlike Rust's `Stdin`, a read error is reported, not taken for the end
+/// of input (`EBADF` of a descriptor 0 open for writing only).
+#[cfg(unix)]
+pub struct StdinDescriptor;
+
+#[cfg(unix)]
+impl io::Read for StdinDescriptor {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::fd::AsFd;
+        // Nothing reads through `Stdin`'s own buffer in this program, so no
+        // byte of it waits there.
+        Ok(rustix::io::read(io::stdin().as_fd(), buf)?)
+    }
+}
+
+/// [`StdinDescriptor`], or `Bad file descriptor` if descriptor 0 was
+/// closed at start-up.
+#[cfg(unix)]
+pub fn stdin_descriptor() -> io::Result<StdinDescriptor> {
+    closed_at_start(0)?;
+    Ok(StdinDescriptor)
+}
+
+#[cfg(not(unix))]
+pub fn stdin_descriptor() -> io::Result<io::Stdin> {
+    stdin()
 }
 
 /// Standard input, or `Bad file descriptor` if it was closed at start-up.

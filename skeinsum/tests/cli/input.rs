@@ -352,3 +352,60 @@ mod size_zero_files {
         }
     }
 }
+
+/// A FIFO operand that waits for its writer: the lines of the files before
+/// it are out first (stdout a file, where lines are otherwise gathered),
+/// as with sha256sum, so that a reader of them, or a Ctrl-C, misses none;
+/// one by one, on the batch path, and for a `-c` list naming the FIFO.
+#[test]
+fn lines_before_a_waiting_fifo_are_written_first() {
+    let abc = line(b"abc", "abc");
+    let later = line(b"later", "ff");
+    for args in [
+        &["-j1", "abc", "ff"][..],
+        &["-j2", "abc", "ff"],
+        &["-j1", "-c", "list"],
+        &["-j2", "-c", "list"],
+    ] {
+        let dir = Dir::new();
+        dir.file("abc", b"abc");
+        let fifo = dir.fifo("ff");
+        dir.file("list", format!("{abc}{later}").as_bytes());
+        let checking = args.contains(&"-c");
+        let first = if checking {
+            "abc: OK\n".to_string()
+        } else {
+            abc.clone()
+        };
+        let log = dir.path().join("out");
+        let child = std_skeinsum()
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(&log).unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Bounded: a line that never comes fails the test below.
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let mut written = String::new();
+        while written != first && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+            written = fs::read_to_string(&log).unwrap();
+        }
+        // The writer comes either way, so that the run ends.
+        fs::write(&fifo, b"later").unwrap();
+        let out = wait_bounded(child, Duration::from_secs(60));
+        assert_eq!(
+            written, first,
+            "{args:?}: nothing before the FIFO's writer came"
+        );
+        let all = if checking {
+            "abc: OK\nff: OK\n".to_string()
+        } else {
+            format!("{abc}{later}")
+        };
+        assert_eq!(fs::read_to_string(&log).unwrap(), all, "{args:?}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr_of(&out));
+    }
+}

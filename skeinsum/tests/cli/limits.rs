@@ -112,6 +112,30 @@ fn few_descriptors_every_listed_file_verified() {
     }
 }
 
+/// A list read from standard input (`-c -`) takes no descriptor of its
+/// own, as with `sha256sum -c -`: with four descriptors (0, 1, 2 and one
+/// file) every listed file verifies, on the batch path and one by one.
+#[test]
+fn list_from_standard_input_takes_no_descriptor() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let list = many_files(d, "many", 10);
+    let oks: String = names(d, "many")
+        .iter()
+        .map(|n| format!("{n}: OK\n"))
+        .collect();
+    for threads in ["-j2", "-j1"] {
+        let args = [threads, "-c", "-"];
+        let out = run(
+            d,
+            &strs(&prlimit("--nofile=4")),
+            &args,
+            Some(list.as_bytes()),
+        );
+        assert_clean(&out, &oks, &format!("--nofile=4 {threads} -c -"));
+    }
+}
+
 /// `-r` lists the next directories of a level on two threads at once.
 /// With the minimum of descriptors, one listing is held (the `walk` pause)
 /// with its directory open, so the other finds no descriptor free: it is
