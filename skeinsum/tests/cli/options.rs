@@ -202,3 +202,25 @@ fn long_option_prefixes() {
         .args(["-c", "--st", "sums"])
         .exits(2, predicate::str::contains("--st"));
 }
+
+/// Every install command in the READMEs and the tool's documentation builds
+/// with the versions of Cargo.lock (`--locked`): without it `cargo install`
+/// resolves the dependencies anew, to versions no test has run with.
+#[test]
+fn install_commands_use_the_lock_file() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut seen = 0;
+    for doc in ["README.md", "skeinsum/README.md", "docs/skeinsum.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for (at, _) in text.match_indices("cargo install") {
+            // The command: up to the end of its code span, comment or line.
+            let rest = &text[at..];
+            let command = &rest[..rest.find(['`', '#', '\n']).unwrap_or(rest.len())];
+            if command.split_whitespace().count() > 2 {
+                seen += 1;
+                assert!(command.contains("--locked"), "{doc}: {command:?}");
+            }
+        }
+    }
+    assert!(seen >= 4, "{seen} install commands found");
+}
