@@ -20,8 +20,8 @@ const EMPTY = new Uint8Array(0);
 
 // Largest piece of a message or an output handed to or from wasm in one
 // call: longer ones go in pieces, so that wasm memory never has to grow to
-// the size of the whole (a failed grow cannot be recovered inside wasm, and
-// wasm memory never shrinks once grown).
+// the size of the whole (wasm-bindgen's copy of an argument into wasm aborts
+// the module when memory cannot grow, and wasm memory never shrinks).
 const PIECE = 1 << 20;
 // Largest output one call returns: a digest, one read(), all of hashMany's
 // digests together.
@@ -181,7 +181,12 @@ function updatePieces(inner, msg) {
  * read in pieces. */
 function readPieces(reader, n) {
   if (n <= PIECE) return reader.read(n);
-  const out = new Uint8Array(n);
+  let out;
+  try {
+    out = new Uint8Array(n);
+  } catch {
+    throw new RangeError(`skein: no memory for ${n} bytes of output`);
+  }
   for (let at = 0; at < n; at += PIECE) out.set(reader.read(Math.min(PIECE, n - at)), at);
   return out;
 }
