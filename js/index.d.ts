@@ -3,10 +3,13 @@
 /** Message and argument bytes: a string is hashed as its UTF-8 bytes. */
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView | string;
 
-/** The arguments of a Skein computation besides the message. */
+/** The arguments of a Skein computation besides the message. The byte
+ * options (key, personalization, publicKey, keyId, nonce) are limited to
+ * 1 GiB together. */
 export interface SkeinOptions {
   /** Output length in bits, 1 to 2**64 - 1 (default: the state size).
-   * One-shot digests are limited to 1 GiB: read longer outputs with xof(). */
+   * One-shot digests are limited to 1 GiB: read longer outputs with xof().
+   * When not a multiple of 8, the last byte's unused low bits are zero. */
   bits?: number | bigint;
   /** MAC key (Skein-MAC; with keyId, the KDF). */
   key?: Bytes;
@@ -65,8 +68,9 @@ export class OutputReader {
 export class Hasher {
   constructor(stateBits?: StateBits, options?: SkeinOptions);
   readonly stateBits: StateBits;
-  /** Hash more bytes; with `bits`, only the first `bits` bits of `data`
-   * (which holds exactly ceil(bits / 8) bytes); a partial byte ends the message. */
+  /** Hash more bytes; with `bits` (an integer, 0 to 2**64 - 1), only the
+   * first `bits` bits of `data` (which holds exactly ceil(bits / 8) bytes);
+   * a partial byte ends the message. */
   update(data: Bytes, bits?: number | bigint): this;
   /** The digest so far; the hasher can go on. */
   digest(): Uint8Array;

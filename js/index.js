@@ -26,6 +26,9 @@ const PIECE = 1 << 20;
 // Largest output one call returns: a digest, one read(), all of hashMany's
 // digests together.
 const MAX_OUTPUT = 2 ** 30;
+// Largest key, personalization, publicKey, keyId and nonce together: they
+// are copied into wasm memory whole.
+const MAX_OPTION_BYTES = 2 ** 30;
 const U64_END = 1n << 64n;
 
 /** Whether `buffer` was detached (transferred): its views read as empty. */
@@ -129,12 +132,13 @@ function settings(stateBits, options = {}) {
     length: outputLength(stateBits, outBits),
     tree: treeShape(tree),
     // Converted last: no getter runs between a conversion and the use.
+    // In Config's order, the key last.
     bytes: [
-      [key, "key"],
       [personalization, "personalization"],
       [publicKey, "publicKey"],
       [keyId, "keyId"],
       [nonce, "nonce"],
+      [key, "key"],
     ],
   };
 }
@@ -143,11 +147,23 @@ function settings(stateBits, options = {}) {
  * copy of the key). */
 function config(s) {
   const args = s.bytes.map(([value, name]) => bytes(value, name));
+  const key = args.length - 1;
   try {
+    if (args.reduce((n, a) => n + a.length, 0) > MAX_OPTION_BYTES) {
+      throw new RangeError("skein: key, personalization, publicKey, keyId and nonce longer than 1 GiB together");
+    }
     return new wasm.Config(s.stateBits, s.bits, ...args, ...s.tree);
+  } catch (e) {
+    // wasm-bindgen's copy of an argument into wasm memory aborts when the
+    // memory cannot grow, before any Rust code of the call runs (the key,
+    // copied last, is not in wasm memory then).
+    if (e instanceof WebAssembly.RuntimeError) {
+      throw new RangeError("skein: out of WebAssembly memory for the options");
+    }
+    throw e;
   } finally {
     // The UTF-8 copy of a string key is ours: not left for the collector.
-    if (typeof s.bytes[0][0] === "string") args[0].fill(0);
+    if (typeof s.bytes[key][0] === "string") args[key].fill(0);
   }
 }
 

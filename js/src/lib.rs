@@ -41,17 +41,20 @@ pub struct Config {
 #[wasm_bindgen]
 impl Config {
     /// `bits == 0` means the state size; `tree` is used only when
-    /// `has_tree`.
+    /// `has_tree`. The key comes last of the byte arguments: wasm-bindgen
+    /// copies them into wasm memory in order, and a copy that fails aborts
+    /// before this function runs, leaving the copies before it unfreed, so
+    /// none of those may be the key.
     #[wasm_bindgen(constructor)]
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         state_bits: u32,
         bits: u64,
-        key: Vec<u8>,
         personalization: Vec<u8>,
         public_key: Vec<u8>,
         key_id: Vec<u8>,
         nonce: Vec<u8>,
+        key: Vec<u8>,
         has_tree: bool,
         leaf: u8,
         fan_out: u8,

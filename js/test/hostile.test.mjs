@@ -125,6 +125,19 @@ test("bad options and message lists throw skein: errors", () => {
   assert.equal(toHex(set[0]), ABC_512);
 });
 
+test("byte options longer than 1 GiB together are refused before they are copied into wasm", () => {
+  const half = new Uint8Array(2 ** 29);
+  const before = wasmMemory.buffer.byteLength;
+  refuses(() => skein512("x", { key: new Uint8Array(2 ** 30 + 1) }), RangeError, "a key over 1 GiB");
+  refuses(
+    () => new Hasher(512, { key: half, personalization: half, nonce: "n" }),
+    RangeError,
+    "options over 1 GiB together",
+  );
+  refuses(() => hashMany(["x"], { publicKey: half, keyId: half, nonce: "n" }), RangeError, "hashMany");
+  assert.equal(wasmMemory.buffer.byteLength, before);
+});
+
 test("detached buffers as data, key or messages throw skein: errors", () => {
   const { buffer, view } = detachedBuffer();
   refuses(() => skein512(buffer), TypeError, "detached ArrayBuffer as data");
