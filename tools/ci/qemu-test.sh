@@ -4,29 +4,43 @@
 #
 # usage: tools/ci/qemu-test.sh [RUN...]
 #
-# Runs (default: all of them, in this order):
+# Runs (default: all of them, in this order: the runs of one target after
+# each other, so that each target is built once):
 #   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec,
-#                 single stream and the four-lane kernel)
+#                 single stream and the four-lane kernel; the doctests too)
 #   ppc32-750     powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 750    (no AltiVec:
-#                 the portable fallback must be chosen at run time)
-#   ppc64-power7  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power7 (VSX, no POWER8 vector)
-#   ppc64-power8  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power8 (VSX lanes, big-endian)
-#   ppc64le-power9 powerpc64le-unknown-linux-gnu, qemu-ppc64le -cpu power9
+#                 the portable fallback must be chosen at run time)    [detection]
 #   aarch64-max   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu max  (NEON with SHA3: XAR)
-#   aarch64-a53   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu cortex-a53 (NEON without SHA3)
+#   aarch64-a53   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu cortex-a53 (NEON without
+#                 SHA3)                                                [detection]
+#   ppc64-power8  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power8 (VSX lanes, big-endian)
+#   ppc64-power7  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power7 (VSX, no POWER8
+#                 vector: no vsx backend)                              [detection]
+#   ppc64le-power9 powerpc64le-unknown-linux-gnu, qemu-ppc64le -cpu power9
 # (`aarch64` is another name of aarch64-max.) The AArch64 runs set
 # SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test fails if detection does
-# not find (or wrongly finds) SHA3 on that CPU. The doctests (36 examples of
-# the public API, about 3 minutes under QEMU) run on ppc32-7450 (32-bit
-# big-endian) and aarch64-max (64-bit little-endian) only; the other runs take
-# the unit and integration tests (`--lib --tests`), where every backend meets
-# the golden file and the differential tests.
+# not find (or wrongly finds) SHA3 on that CPU.
+#
+# The four full runs take the unit and integration tests (`--lib --tests`),
+# where every backend the CPU has meets the golden file and the differential
+# tests against portable; ppc32-7450 (32-bit big-endian, the most unlike the
+# host) also the doctests. The three [detection] runs execute no kernel the
+# full run of the same target does not (the portable code runs, forced, in
+# every full run; the SHL+SRI NEON kernel is checked against portable on
+# aarch64-max too): what only they find is run-time detection going wrong
+# on that CPU, so they take the unit tests (`--lib`, which hold the
+# detection tests) and skeinsum, from the same build.
+#
+# Every run also checks which single-stream backends `skeinsum
+# --list-backends` reports against the CPU (the last field of run_spec:
+# +NAME must be listed, -NAME must not), so a PowerPC build whose probe silently left the
+# vector backends out fails.
 #
 # For each run:
-#   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --profile emulated --target T
+#   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --profile emulated --target T SCOPE
 #   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --profile emulated --target T -- --self-test
 #   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --profile emulated --target T -- --list-backends
-#                                               (must also print something)
+#                                               (checked against the run's backends)
 # The `emulated` profile (Cargo.toml) is `release` without LTO and with 16
 # codegen units: the same optimised code paths, built in a fraction of the
 # time (with thin LTO and one codegen unit, each of the 11 test binaries was
@@ -57,22 +71,24 @@ profile="${QEMU_TEST_PROFILE:-emulated}"
 if [ $# -gt 0 ]; then
     runs=("$@")
 else
-    read -r -a runs <<< "${QEMU_TEST_RUNS:-ppc32-7450 ppc32-750 ppc64-power7 ppc64-power8 ppc64le-power9 aarch64-max aarch64-a53}"
+    read -r -a runs <<< "${QEMU_TEST_RUNS:-ppc32-7450 ppc32-750 aarch64-max aarch64-a53 ppc64-power8 ppc64-power7 ppc64le-power9}"
 fi
 
-# run name -> "target qemu cpu sysroot linker environment [scope]"
+# run name -> "target qemu cpu sysroot linker environment scope backends"
 # (environment: one VAR=value for the tests, or -; scope: comma-separated
-# cargo test target selection, default all targets with doctests)
+# cargo test target selection, or `all` for every target with the doctests;
+# backends: comma-separated +NAME / -NAME that
+# `skeinsum --list-backends` must / must not list)
 run_spec() {
     case "$1" in
-        ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc -" ;;
-        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - --lib,--tests" ;;
-        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib,--tests" ;;
-        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib,--tests" ;;
-        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc - --lib,--tests" ;;
+        ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - all +altivec,+portable" ;;
+        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - --lib -altivec,+portable" ;;
+        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib -vsx,+portable" ;;
+        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib,--tests +vsx,+altivec" ;;
+        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc - --lib,--tests +vsx,+altivec" ;;
         aarch64-max|aarch64)
-                        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1" ;;
-        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --lib,--tests" ;;
+                        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1 --lib,--tests +neon,+portable" ;;
+        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --lib +neon,+portable" ;;
         *) return 1 ;;
     esac
 }
@@ -124,8 +140,9 @@ failed_runs=()
 t_all=$SECONDS
 
 for r in "${runs[@]}"; do
-    read -r target qemu cpu sysroot linker run_env scope <<< "$(run_spec "$r")"
-    IFS=, read -r -a scope_args <<< "${scope:-}"
+    read -r target qemu cpu sysroot linker run_env scope expected_backends <<< "$(run_spec "$r")"
+    scope_args=()
+    [ "$scope" = all ] || IFS=, read -r -a scope_args <<< "$scope"
     runner="$qemu -cpu $cpu -L $sysroot"
     [ "$run_env" = - ] && run_env=""
     runner_var="CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUNNER"
@@ -146,9 +163,20 @@ for r in "${runs[@]}"; do
         ) || ok=0
         (
             export "$runner_var=$runner"
-            # must succeed and print something
-            step "[$r] skeinsum --list-backends" bash -c \
-                'out="$("$@")" || exit $?; printf "%s\n" "$out"; [ -n "$out" ] || { echo "empty output" >&2; exit 1; }' _ \
+            # must list (+NAME) and not list (-NAME) these backends
+            step "[$r] skeinsum --list-backends: $expected_backends" bash -c '
+                expected="$1"; shift
+                out="$("$@")" || exit $?
+                printf "%s\n" "$out"
+                for want in ${expected//,/ }; do
+                    name="${want#?}"
+                    listed=0
+                    grep -q "^$name[[:space:]]" <<< "$out" && listed=1
+                    case "$want" in
+                        +*) [ "$listed" = 1 ] || { echo "backend $name not listed on this CPU" >&2; exit 1; } ;;
+                        -*) [ "$listed" = 0 ] || { echo "backend $name listed on a CPU without it" >&2; exit 1; } ;;
+                    esac
+                done' _ "$expected_backends" \
                 cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --list-backends
         ) || ok=0
     fi
