@@ -2,7 +2,7 @@
 # skeinsum where usize is 32 bits: i686 natively (32-bit little-endian, fast
 # enough for a file over 4 GiB) and ppc32 under QEMU (32-bit big-endian).
 #
-# usage: bash tools/ci/skeinsum-32bit.sh
+# usage: bash tools/ci/skeinsum-32bit.sh [i686] [ppc32]     (default: both)
 #
 # Needs the rust targets i686-unknown-linux-gnu and powerpc-unknown-linux-gnu,
 # Debian's gcc-multilib (i386 libc for linking i686), qemu-user,
@@ -18,11 +18,18 @@
 #     file just over 4 GiB (mapped in windows; offsets past 2^32 must work),
 #     on ppc32 a file just over one 64 MiB map window (the window loop on
 #     big-endian 32-bit).
-# i686 uses the release profile (the shipped binary); ppc32 uses the
-# `emulated` profile (release without LTO: the same code, built in a fraction
-# of the time, and the build tools/ci/qemu-test.sh reuses).
+# Both are release builds without LTO (the same code as the shipped binary,
+# built in a fraction of the time): i686 the release profile with LTO off
+# and 16 codegen units (as python-wheel.sh builds, in the same target
+# directory), ppc32 the `emulated` profile (the build tools/ci/qemu-test.sh
+# made; the two must not share a profile, or the i686 build would wait on
+# the cargo lock the QEMU suite holds while its tests run). The expected
+# digests come from the host's skeinsum.
 #
 # Environment:
+#   SKEINSUM_HOST            the host skeinsum (default target/debug/skeinsum,
+#                            which `cargo test --workspace` builds; built
+#                            with `cargo build -p skeinsum` when missing)
 #   SKEINSUM_32BIT_BIG_MIB   size of the i686 file in MiB (default 4097)
 #   SKEINSUM_32BIT_PPC_MIB   size of the ppc32 file in MiB (default 65)
 # Last line: "skeinsum-32bit: N passed, M failed" (checks).
@@ -47,16 +54,15 @@ fail() {
     echo "FAIL: $*" >&2
 }
 
-t0=$SECONDS
-cargo build -q --release -p skeinsum --target i686-unknown-linux-gnu
-RUSTC_BOOTSTRAP=1 cargo build -q --profile emulated -p skeinsum --target powerpc-unknown-linux-gnu
-# The host binary as the host test suite builds it (in CI the host tests ran
-# just before, so this builds nothing).
-cargo test -q --workspace --no-run
-echo "skeinsum-32bit: builds: $((SECONDS - t0))s"
-host="$repo/target/debug/skeinsum"
-i686=("$repo/target/i686-unknown-linux-gnu/release/skeinsum")
-ppc32=(qemu-ppc -cpu 7450 -L /usr/powerpc-linux-gnu "$repo/target/powerpc-unknown-linux-gnu/emulated/skeinsum")
+if [ $# -gt 0 ]; then runs=("$@"); else runs=(i686 ppc32); fi
+for r in "${runs[@]}"; do
+    case "$r" in i686 | ppc32) ;; *) echo "skeinsum-32bit.sh: unknown run '$r' (i686, ppc32)" >&2; exit 2 ;; esac
+done
+host="${SKEINSUM_HOST:-$repo/target/debug/skeinsum}"
+if [ ! -x "$host" ]; then
+    cargo build -q -p skeinsum
+    host="$repo/target/debug/skeinsum"
+fi
 
 # check_32bit NAME SPARSE_MIB COMMAND...
 check_32bit() {
@@ -100,8 +106,20 @@ check_32bit() {
     rm -f "$work/$file"
 }
 
-check_32bit i686 "$big_mib" "${i686[@]}"
-check_32bit ppc32 "$ppc_mib" "${ppc32[@]}"
+for r in "${runs[@]}"; do
+    t0=$SECONDS
+    if [ "$r" = i686 ]; then
+        CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+            cargo build -q --release -p skeinsum --target i686-unknown-linux-gnu
+        echo "skeinsum-32bit: i686 build: $((SECONDS - t0))s"
+        check_32bit i686 "$big_mib" "$repo/target/i686-unknown-linux-gnu/release/skeinsum"
+    else
+        RUSTC_BOOTSTRAP=1 cargo build -q --profile emulated -p skeinsum --target powerpc-unknown-linux-gnu
+        echo "skeinsum-32bit: ppc32 build: $((SECONDS - t0))s"
+        check_32bit ppc32 "$ppc_mib" qemu-ppc -cpu 7450 -L /usr/powerpc-linux-gnu \
+            "$repo/target/powerpc-unknown-linux-gnu/emulated/skeinsum"
+    fi
+done
 
 echo "skeinsum-32bit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
