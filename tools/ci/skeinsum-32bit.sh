@@ -27,7 +27,8 @@
 # digests come from the host's skeinsum.
 #
 # Environment:
-#   SKEINSUM_HOST            the host skeinsum (default target/debug/skeinsum,
+#   SKEINSUM_HOST            the host skeinsum (default debug/skeinsum of the
+#                            target directory,
 #                            which `cargo test --workspace` builds; built
 #                            with `cargo build -p skeinsum` when missing)
 #   SKEINSUM_32BIT_BIG_MIB   size of the i686 file in MiB (default 4097)
@@ -58,10 +59,11 @@ if [ $# -gt 0 ]; then runs=("$@"); else runs=(i686 ppc32); fi
 for r in "${runs[@]}"; do
     case "$r" in i686 | ppc32) ;; *) echo "skeinsum-32bit.sh: unknown run '$r' (i686, ppc32)" >&2; exit 2 ;; esac
 done
-host="${SKEINSUM_HOST:-$repo/target/debug/skeinsum}"
+target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+host="${SKEINSUM_HOST:-$target_dir/debug/skeinsum}"
 if [ ! -x "$host" ]; then
     cargo build -q -p skeinsum
-    host="$repo/target/debug/skeinsum"
+    host="$target_dir/debug/skeinsum"
 fi
 
 # check_32bit NAME SPARSE_MIB COMMAND...
@@ -112,12 +114,12 @@ for r in "${runs[@]}"; do
         CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
             cargo build -q --release -p skeinsum --target i686-unknown-linux-gnu
         echo "skeinsum-32bit: i686 build: $((SECONDS - t0))s"
-        check_32bit i686 "$big_mib" "$repo/target/i686-unknown-linux-gnu/release/skeinsum"
+        check_32bit i686 "$big_mib" "$target_dir/i686-unknown-linux-gnu/release/skeinsum"
     else
         RUSTC_BOOTSTRAP=1 cargo build -q --profile emulated -p skeinsum --target powerpc-unknown-linux-gnu
         echo "skeinsum-32bit: ppc32 build: $((SECONDS - t0))s"
         check_32bit ppc32 "$ppc_mib" qemu-ppc -cpu 7450 -L /usr/powerpc-linux-gnu \
-            "$repo/target/powerpc-unknown-linux-gnu/emulated/skeinsum"
+            "$target_dir/powerpc-unknown-linux-gnu/emulated/skeinsum"
     fi
 done
 
