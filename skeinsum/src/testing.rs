@@ -25,13 +25,13 @@
 #[cfg(feature = "test-hooks")]
 mod hooks {
     use std::path::PathBuf;
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::OnceLock;
     use std::time::{Duration, Instant};
 
     struct Pause {
         stage: String,
-        nth: u64,
+        nth: usize,
         path: PathBuf,
     }
 
@@ -55,7 +55,7 @@ mod hooks {
     }
 
     pub fn pause(stage: &str) {
-        static REACHED: AtomicU64 = AtomicU64::new(0);
+        static REACHED: AtomicUsize = AtomicUsize::new(0);
         let Some(pause) = setting() else {
             return;
         };

