@@ -62,9 +62,6 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-# shellcheck source=emulated-features.sh
-. tools/ci/emulated-features.sh
-export -f build_tests_and_skeinsum # for step (timeout runs programs)
 
 timeout_s="${QEMU_TEST_TIMEOUT:-1500}"
 fail_fast="${QEMU_TEST_FAIL_FAST:-0}"
@@ -152,9 +149,6 @@ for r in "${runs[@]}"; do
     header "$r: $target under '$runner'"
     t_run=$SECONDS
     ok=1
-    step "[$r] build: skein-simd's tests and skeinsum (one build of the library)" \
-        bash -c 'build_tests_and_skeinsum "$@"' _ "$target" "$profile" || ok=0
-    skeinsum="$(skeinsum_bin "$target" "$profile")"
     (
         export "$runner_var=$runner"
         [ -n "$run_env" ] && export "${run_env?}"
@@ -162,9 +156,13 @@ for r in "${runs[@]}"; do
             cargo test -p skein-simd --profile "$profile" --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
     ) || ok=0
     if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then
-        # shellcheck disable=SC2086 # $runner: the emulator and its arguments
-        step "[$r] skeinsum --self-test" $runner "$skeinsum" --self-test || ok=0
         (
+            export "$runner_var=$runner"
+            step "[$r] skeinsum --self-test" \
+                cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --self-test
+        ) || ok=0
+        (
+            export "$runner_var=$runner"
             # must list (+NAME) and not list (-NAME) these backends
             step "[$r] skeinsum --list-backends: $expected_backends" bash -c '
                 expected="$1"; shift
@@ -179,7 +177,7 @@ for r in "${runs[@]}"; do
                         -*) [ "$listed" = 0 ] || { echo "backend $name listed on a CPU without it" >&2; exit 1; } ;;
                     esac
                 done' _ "$expected_backends" \
-                $runner "$skeinsum" --list-backends
+                cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --list-backends
         ) || ok=0
     fi
     if [ "$ok" = 1 ]; then

@@ -9,11 +9,8 @@
 # gcc-powerpc-linux-gnu and libc6-dev-powerpc-cross (all installed by .ci/run).
 #
 # Checks, on each of the two targets:
-#   - (i686) the binary carries no test hooks (their environment variable
-#     names are absent from it; the hooks are a cargo feature only tests turn
-#     on). Not on ppc32, whose binary is the one the QEMU suite builds beside
-#     the tests with their features (emulated-features.sh says why); features
-#     do not depend on the target, so one target checks it;
+#   - the binary carries no test hooks (their environment variable names are
+#     absent from it; the hooks are a cargo feature only tests turn on);
 #   - output lengths a 32-bit usize cannot hold (-l 18446744073709551615,
 #     -l 34359738376) are usage errors: exit 2, nothing on stdout, one line on
 #     stderr naming --length;
@@ -25,7 +22,7 @@
 # built in a fraction of the time): i686 the release profile with LTO off
 # and 16 codegen units (as python-wheel.sh builds, in the same target
 # directory), ppc32 the `emulated` profile (the build tools/ci/qemu-test.sh
-# made, found built; the two must not share a profile, or the i686 build would wait on
+# made; the two must not share a profile, or the i686 build would wait on
 # the cargo lock the QEMU suite holds while its tests run). The expected
 # digests come from the host's skeinsum.
 #
@@ -41,8 +38,6 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-# shellcheck source=emulated-features.sh
-. tools/ci/emulated-features.sh
 
 big_mib="${SKEINSUM_32BIT_BIG_MIB:-4097}"
 ppc_mib="${SKEINSUM_32BIT_PPC_MIB:-65}"
@@ -77,9 +72,7 @@ check_32bit() {
     shift 2
     local bin="${*: -1}"
 
-    if [ "$name" != i686 ]; then
-        : # built with the tests' features (see the top of this file)
-    elif grep -a -q SKEINSUM_TEST "$bin"; then
+    if grep -a -q SKEINSUM_TEST "$bin"; then
         fail "$name: the binary contains the test hooks"
     else
         ok "$name: no test hooks in the binary"
@@ -123,10 +116,10 @@ for r in "${runs[@]}"; do
         echo "skeinsum-32bit: i686 build: $((SECONDS - t0))s"
         check_32bit i686 "$big_mib" "$target_dir/i686-unknown-linux-gnu/release/skeinsum"
     else
-        RUSTC_BOOTSTRAP=1 build_tests_and_skeinsum powerpc-unknown-linux-gnu emulated
+        RUSTC_BOOTSTRAP=1 cargo build -q --profile emulated -p skeinsum --target powerpc-unknown-linux-gnu
         echo "skeinsum-32bit: ppc32 build: $((SECONDS - t0))s"
         check_32bit ppc32 "$ppc_mib" qemu-ppc -cpu 7450 -L /usr/powerpc-linux-gnu \
-            "$(skeinsum_bin powerpc-unknown-linux-gnu emulated)"
+            "$target_dir/powerpc-unknown-linux-gnu/emulated/skeinsum"
     fi
 done
 
