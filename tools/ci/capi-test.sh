@@ -76,8 +76,8 @@ for r in "${runs[@]}"; do
         backends=("")
         if [ "$cpu" = 7450 ]; then backends+=(altivec portable); fi
         run=("$qemu" -cpu "$cpu" -L "$sysroot")
-        # The `emulated` profile (release without LTO, as tools/ci/qemu-test.sh
-        # builds): the same code, built in a fraction of the time.
+        # The `emulated` profile (Cargo.toml), as tools/ci/qemu-test.sh
+        # builds: optimized code, built in a fraction of the time.
         cargo build -q --profile emulated -p skein-simd-capi --target "$target" || ok=0
         cargo test -q --profile emulated -p skein-simd-capi --lib --target "$target" || ok=0
         libs="$target_dir/$target/emulated"
