@@ -66,6 +66,26 @@ mod threefish;
 mod tree;
 mod ubi;
 
+/// Not part of the API (feature `test-hooks`): the checks of the crate's
+/// internals, each beside the code it checks, run as tests by
+/// `tests/suite/internals.rs`. The library has no unit-test harness, so
+/// that a test build compiles it once (Cargo.toml, `[lib]`).
+#[cfg(feature = "test-hooks")]
+#[doc(hidden)]
+pub mod internal_checks {
+    #[cfg(skein_simd_aarch64)]
+    pub use crate::backend::aarch64::neon::checks as neon;
+    pub use crate::backend::checks as backend;
+    #[cfg(skein_simd_x86)]
+    pub use crate::backend::x86::asm::checks as asm;
+    pub use crate::many::checks as many;
+    pub use crate::output::checks as output;
+    pub use crate::params::checks as params;
+    pub use crate::raw::checks as raw;
+    pub use crate::schedule::checks as schedule;
+    pub use crate::tree::checks as tree;
+}
+
 pub use backend::{Backend, Platform};
 #[cfg(feature = "digest")]
 pub use digest;

@@ -140,7 +140,7 @@ impl<const W: usize> SkeinMany<W> {
     /// Test hook (feature `test-hooks`): how many independent groups of
     /// lanes one kernel call runs: 2 for the interleaved form of a kernel
     /// (chosen where it is faster), else 1.
-    #[cfg(any(test, feature = "test-hooks"))]
+    #[cfg(feature = "test-hooks")]
     pub fn interleave(&self) -> usize {
         self.lanes.interleave_for::<W>()
     }
@@ -530,8 +530,10 @@ impl<const W: usize> Skein<W> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use crate::hasher::Message;
     use crate::spec::{BlockType, T1_TYPE_SHIFT};
     use crate::ubi::Ubi;
@@ -595,8 +597,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn continuations_at_positions_past_2_pow_64() {
+    /// `hash_many_from` of hashers at positions near and past 2^64, every backend, against one hasher at a time.
+    pub fn continuations_at_positions_past_2_pow_64() {
         large_positions::<4>(1);
         large_positions::<8>(2);
         large_positions::<16>(3);

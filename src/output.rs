@@ -283,11 +283,12 @@ impl std::io::Seek for DynOutputReader {
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     /// Every way of cutting the output reads the bytes `finalize` writes.
-    #[test]
-    fn chunked_reads_match_finalize() {
+    pub fn chunked_reads_match_finalize() {
         let mut h = crate::Skein512::new(8 * 1000 - 3);
         h.update(b"abc");
         let want = h.clone().finalize_vec();

@@ -363,13 +363,15 @@ pub(crate) fn plain_chain<const W: usize>(output_bits: u64) -> [u64; W] {
         .unwrap_or_else(|| config_chain_from::<W>(&[0; W], output_bits, 0, 0, 0))
 }
 
-#[cfg(all(test, feature = "alloc"))]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::*;
     use alloc::vec;
 
-    #[test]
-    fn owned_setters_keep_the_callers_buffers() {
+    /// The owned setters keep the buffers they are given (no copy).
+    pub fn owned_setters_keep_the_callers_buffers() {
         let buffers = [
             vec![1u8; 40],
             vec![2; 41],

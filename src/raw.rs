@@ -30,7 +30,7 @@ use crate::Platform;
 
 /// Test hook (feature `test-hooks`): one call of a backend's multi-lane
 /// kernel, for the conformance tests.
-#[cfg(any(test, feature = "test-hooks"))]
+#[cfg(feature = "test-hooks")]
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::spec::BlockType;
 pub use crate::threefish::words_to_le;
@@ -145,13 +145,15 @@ pub fn hash_many_from<const W: usize, M: AsRef<[u8]> + Sync>(
     crate::many::continue_many(platform, chain, tweak, buffered, suffixes, out, digest_len);
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::*;
     use crate::Backend;
 
-    #[test]
-    fn config_chain_matches_the_precomputed_ivs_when_computed() {
+    /// The configuration chain computed through a backend equals the slow one.
+    pub fn config_chain_matches_the_precomputed_ivs_when_computed() {
         // A non-zero tree word skips the table; the same block computed
         // through the backend must then equal what the table would give for
         // the word 0 computed the slow way (a zero key chain is not special
@@ -168,9 +170,8 @@ mod tests {
         assert_eq!(odd, crate::ubi::config_chain::<16>(1000, 0, 0, 0));
     }
 
-    #[test]
-    #[should_panic(expected = "whole blocks")]
-    fn compress_rejects_partial_blocks() {
+    /// Panics (`whole blocks`) on data that is not whole blocks.
+    pub fn compress_rejects_partial_blocks() {
         let p = Platform::detect();
         compress::<8>(&p, &mut [0; 8], &mut [0; 2], &[0; 65], 64);
     }

@@ -368,9 +368,9 @@ pub(crate) fn run_ubis<
     lasts.zeroize();
 }
 
-/// The lane-kernel check the scheduler's tests and the NEON kernels' tests
-/// share (test-only).
-#[cfg(test)]
+/// The lane-kernel check the scheduler's checks and the NEON kernels' checks
+/// share (feature `test-hooks`).
+#[cfg(feature = "test-hooks")]
 pub(crate) mod kernel_check {
     use crate::backend::lanes::{LaneJob, LaneKernel, LaneState, MessageRun};
     use crate::backend::portable;
@@ -485,8 +485,10 @@ pub(crate) mod kernel_check {
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::kernel_check::KernelCheck;
     use super::*;
     use crate::backend::lanes::LaneCall;
@@ -580,8 +582,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn scheduler_every_lane_count() {
+    /// The scheduler at every lane count against one UBI at a time.
+    pub fn scheduler_every_lane_count() {
         scheduler_matches::<4, 1>(1);
         scheduler_matches::<4, 3>(2);
         scheduler_matches::<8, 2>(3);
@@ -613,8 +615,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn output_stage_on_lanes_matches_sequential() {
+    /// The output stage on every lane kernel form against the single-stream one.
+    pub fn output_stage_on_lanes_matches_sequential() {
         for choice in Backend::ALL.into_iter().flat_map(LaneChoice::every_form) {
             output_check::<4>(choice, 11);
             output_check::<8>(choice, 12);
@@ -622,8 +624,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_kernel_matches_portable_per_lane() {
+    /// Every lane kernel form this CPU runs against `portable`, lane by lane.
+    pub fn every_kernel_matches_portable_per_lane() {
         for choice in Backend::ALL.into_iter().flat_map(LaneChoice::every_form) {
             choice.run::<4, _>(KernelCheck::<4>(1));
             choice.run::<8, _>(KernelCheck::<8>(2));

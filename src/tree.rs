@@ -481,14 +481,15 @@ impl<const W: usize> Drop for TreeHasher<W> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::*;
     use crate::Backend;
 
     /// Tree leaves run on the forced backend's lanes, not the fastest ones.
-    #[test]
-    fn forced_backend_reaches_tree_leaves() {
+    pub fn forced_backend_reaches_tree_leaves() {
         let forced = Backend::ALL
             .into_iter()
             .filter_map(|b| Platform::force(b).ok());
@@ -504,8 +505,7 @@ mod tests {
     /// A hasher that stops batching (its batch buffer refused) at any
     /// point, a partial leaf in the batch or none, gives the same chaining
     /// value as one that batches to the end.
-    #[test]
-    fn stopping_batching_midway_keeps_the_digest() {
+    pub fn stopping_batching_midway_keeps_the_digest() {
         let platform = Platform::detect();
         let params = TreeParams::new(1, 2, 255).unwrap();
         let message: Vec<u8> = (0..300_000u32).map(|i| (i * 7 + (i >> 8)) as u8).collect();

@@ -291,7 +291,7 @@ pub(crate) fn output_from<const W: usize>(
 
 /// The output stage one block at a time on the single-stream block function:
 /// the reference the tests of `schedule.rs` hold the lanes to.
-#[cfg(test)]
+#[cfg(feature = "test-hooks")]
 pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
     output_sequential_from(platform, g, 0, out)
 }

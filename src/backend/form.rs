@@ -7,7 +7,7 @@
 use super::lanes::Workload;
 #[cfg(feature = "std")]
 use super::lanes::{LaneJob, LaneKernel, LaneState, MessageRun};
-#[cfg(any(feature = "std", test, feature = "test-hooks"))]
+#[cfg(feature = "std")]
 use super::Backend;
 use super::Choice;
 #[cfg(feature = "std")]
@@ -15,7 +15,7 @@ use crate::spec::T1_FIRST;
 
 /// The forms of `backend`'s multi-lane kernel here, by groups of lanes per
 /// call: `[1]`, `[1, 2]`, or none (see `Backend::lane_interleaves`).
-#[cfg(any(test, feature = "test-hooks"))]
+#[cfg(feature = "test-hooks")]
 pub(super) fn interleaves(backend: Backend) -> &'static [usize] {
     match Choice::of(backend) {
         Some(c) if c.has_interleaved() => &[1, 2],
@@ -43,7 +43,7 @@ impl Choice {
 /// Run `f` with every lane kernel chosen on this thread in the form with
 /// `interleave` groups of lanes per call (1 or 2; 1 for kernels without an
 /// interleaved form). The test hook behind `Platform::with_lane_interleave`.
-#[cfg(all(feature = "std", any(test, feature = "test-hooks")))]
+#[cfg(all(feature = "std", feature = "test-hooks"))]
 pub(super) fn with_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
     assert!(matches!(interleave, 1 | 2), "1 or 2 groups of lanes");
     struct Restore(Option<usize>);

@@ -362,7 +362,7 @@ impl LaneChoice {
 
     /// Every form of `backend`'s multi-lane kernel here (one group, and two
     /// where it has that form), for the tests shared by all kernels.
-    #[cfg(test)]
+    #[cfg(feature = "test-hooks")]
     pub(crate) fn every_form(backend: Backend) -> alloc::vec::Vec<LaneChoice> {
         let Some(choice) = Choice::of(backend).filter(|c| c.lanes(false).is_some()) else {
             return alloc::vec::Vec::new();
@@ -383,7 +383,7 @@ impl LaneChoice {
     /// How many independent groups of lanes one kernel call runs with a
     /// state of `W` words (1 or 2).
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    #[cfg(any(test, feature = "test-hooks"))]
+    #[cfg(feature = "test-hooks")]
     pub(crate) fn interleave_for<const W: usize>(self) -> usize {
         if self.two::<W>() {
             2
@@ -401,7 +401,7 @@ impl LaneChoice {
 ///
 /// # Panics
 /// If a slice does not have `L` entries or the blocks differ in length.
-#[cfg(any(test, feature = "test-hooks"))]
+#[cfg(feature = "test-hooks")]
 pub fn compress_lanes<const W: usize>(
     backend: Backend,
     chains: &mut [[u64; W]],

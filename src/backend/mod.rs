@@ -12,7 +12,7 @@
 //! table below and the lines docs/adding-a-backend.md lists.
 
 #[cfg(skein_simd_aarch64)]
-mod aarch64;
+pub(crate) mod aarch64;
 mod choice;
 #[cfg(any(skein_simd_x86, skein_simd_wasm32))]
 mod engine;
@@ -32,7 +32,7 @@ mod registry;
 #[cfg(skein_simd_wasm32)]
 mod wasm32;
 #[cfg(skein_simd_x86)]
-mod x86;
+pub(crate) mod x86;
 
 use crate::{Error, StateSize};
 use lanes::LaneChoice;
@@ -145,7 +145,7 @@ impl Backend {
     /// `[1]`, `[1, 2]` (an interleaved form too), or none. The automatic
     /// choice takes the faster form; [`Platform::with_lane_interleave`]
     /// forces one.
-    #[cfg(any(test, feature = "test-hooks"))]
+    #[cfg(feature = "test-hooks")]
     pub fn lane_interleaves(self) -> &'static [usize] {
         form::interleaves(self)
     }
@@ -230,7 +230,7 @@ impl Platform {
     ///
     /// # Panics
     /// If `interleave` is not 1 or 2.
-    #[cfg(all(feature = "std", any(test, feature = "test-hooks")))]
+    #[cfg(all(feature = "std", feature = "test-hooks"))]
     pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
         form::with_interleave(interleave, f)
     }
@@ -260,14 +260,15 @@ impl Platform {
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::*;
 
     /// A forced backend brings its own instruction set's lane kernel (or the
     /// portable one); only the automatic choice takes the fastest.
-    #[test]
-    fn forced_backend_picks_its_own_lane_kernel() {
+    pub fn forced_backend_picks_its_own_lane_kernel() {
         let forced = Backend::ALL
             .into_iter()
             .filter_map(|backend| Some((backend, Platform::force(backend).ok()?)));
@@ -280,8 +281,7 @@ mod tests {
 
     /// The interleaved form runs twice the lanes of the one-group form, and
     /// the test hook reaches `Platform::force` and `Backend::lanes` alike.
-    #[test]
-    fn forced_interleave_doubles_the_lanes() {
+    pub fn forced_interleave_doubles_the_lanes() {
         for backend in Backend::ALL {
             let forms = backend.lane_interleaves();
             assert_eq!(forms.is_empty(), backend.lanes().is_none(), "{backend}");

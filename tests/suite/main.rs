@@ -16,6 +16,7 @@ mod digest_traits;
 mod golden_kat;
 mod hash_many;
 mod hash_many_from;
+mod internals;
 mod output_reader;
 mod owned_params;
 mod properties;

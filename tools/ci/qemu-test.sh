@@ -21,15 +21,17 @@
 # SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test fails if detection does
 # not find (or wrongly finds) SHA3 on that CPU.
 #
-# The four full runs take the unit and integration tests (`--lib --tests`),
-# where every backend the CPU has meets the golden file and the differential
-# tests against portable; ppc32-7450 (32-bit big-endian, the most unlike the
-# host) also the doctests. The three [detection] runs execute no kernel the
-# full run of the same target does not (the portable code runs, forced, in
-# every full run; the SHL+SRI NEON kernel is checked against portable on
-# aarch64-max too): what only they find is run-time detection going wrong
-# on that CPU, so they take the unit tests (`--lib`, which hold the
-# detection tests) and skeinsum, from the same build.
+# The four full runs take the integration tests (`--tests`: tests/suite,
+# with the checks of the internals, and tests/fork.rs), where every backend
+# the CPU has meets the golden file and the differential tests against
+# portable; ppc32-7450 (32-bit big-endian, the most unlike the host) also
+# the doctests. The three [detection] runs execute no kernel the full run of
+# the same target does not (the portable code runs, forced, in every full
+# run; the SHL+SRI NEON kernel is checked against portable on aarch64-max
+# too): what only they find is run-time detection going wrong on that CPU,
+# so they take the checks of the internals (`--test suite internals::`,
+# which hold the detection tests) and skeinsum, from the same build. (The
+# library has no unit-test harness: `--lib` would build one.)
 #
 # Every run also checks which single-stream backends `skeinsum
 # --list-backends` reports against the CPU (the last field of run_spec:
@@ -77,19 +79,19 @@ fi
 
 # run name -> "target qemu cpu sysroot linker environment scope backends"
 # (environment: one VAR=value for the tests, or -; scope: comma-separated
-# cargo test target selection, or `all` for every target with the doctests;
+# cargo test arguments (targets, a name filter), or `all` for every target with the doctests;
 # backends: comma-separated +NAME / -NAME that
 # `skeinsum --list-backends` must / must not list)
 run_spec() {
     case "$1" in
         ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - all +altivec,+portable" ;;
-        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - --lib -altivec,+portable" ;;
-        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib -vsx,+portable" ;;
-        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --lib,--tests +vsx,+altivec" ;;
-        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc - --lib,--tests +vsx,+altivec" ;;
+        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - --test,suite,internals:: -altivec,+portable" ;;
+        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --test,suite,internals:: -vsx,+portable" ;;
+        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --tests +vsx,+altivec" ;;
+        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc - --tests +vsx,+altivec" ;;
         aarch64-max|aarch64)
-                        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1 --lib,--tests +neon,+portable" ;;
-        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --lib +neon,+portable" ;;
+                        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1 --tests +neon,+portable" ;;
+        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --test,suite,internals:: +neon,+portable" ;;
         *) return 1 ;;
     esac
 }

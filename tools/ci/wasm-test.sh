@@ -9,9 +9,9 @@
 #    with clippy's lints as errors (its backend is compiled only there).
 #    `cargo check`, not `build`: the wasm32-wasip1 tests below generate the
 #    same code for both feature sets.
-# 2. The library's unit tests and its integration suite (tests/suite: the
-#    golden file, conformance of every backend against portable, hash_many,
-#    tree, XOF reader, saved states) for wasm32-wasip1, run under Node's
+# 2. The library's integration suite (tests/suite: the golden file,
+#    conformance of every backend against portable, hash_many, tree, XOF
+#    reader, saved states, the checks of the internals) for wasm32-wasip1, run under Node's
 #    node:wasi by tools/ci/wasi-run.mjs (cargo's runner), with +simd128
 #    (the `simd128` backend, and portable forced beside it).
 #    `tests/suite/hash_many.rs` and `tree.rs` leave out what WASI cannot do
@@ -92,9 +92,9 @@ for build in simd128 portable; do
     # --nocapture: with panic=abort a failing test ends the module at once,
     # and only uncaptured output shows which assertion it was.
     if [ "$build" = simd128 ]; then
-        step "wasm32-wasip1 $build: unit tests and tests/suite under node:wasi" \
+        step "wasm32-wasip1 $build: tests/suite under node:wasi" \
             env RUSTFLAGS="$flags" CARGO_TARGET_DIR="$dir" \
-            cargo test -p skein-simd --target wasm32-wasip1 --lib --test suite -- --nocapture
+            cargo test -p skein-simd --target wasm32-wasip1 --test suite -- --nocapture
     fi
 done
 

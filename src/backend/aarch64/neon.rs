@@ -229,13 +229,16 @@ impl<const XAR: bool> Row<4> for Neon<XAR> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::*;
     use crate::schedule::kernel_check::KernelCheck;
 
-    #[test]
-    fn both_kernels_match_portable() {
+    /// Both NEON kernels (the `XAR` one where the CPU has SHA3) against
+    /// `portable`, and SHA3 detection against `SKEIN_SIMD_EXPECT_SHA3`.
+    pub fn both_kernels_match_portable() {
         let token = Token::detect().expect("NEON on every AArch64 Linux");
         // CI runs this under QEMU CPUs with and without SHA3, and says which.
         match std::env::var("SKEIN_SIMD_EXPECT_SHA3").as_deref() {

@@ -84,8 +84,10 @@ block_fn!(ubi_256, 4, ubi_loop_256);
 block_fn!(ubi_512, 8, ubi_loop_512);
 block_fn!(ubi_1024, 16, ubi_loop_1024);
 
-#[cfg(all(test, feature = "alloc"))]
-mod tests {
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
     use super::*;
     use crate::backend::portable;
 
@@ -146,16 +148,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn asm_matches_portable_256() {
+    /// The Skein-256 assembly against `portable`: 0 to 9 blocks, unaligned, tweaks that carry.
+    pub fn asm_matches_portable_256() {
         check::<4>();
     }
-    #[test]
-    fn asm_matches_portable_512() {
+    /// The same for Skein-512.
+    pub fn asm_matches_portable_512() {
         check::<8>();
     }
-    #[test]
-    fn asm_matches_portable_1024() {
+    /// The same for Skein-1024.
+    pub fn asm_matches_portable_1024() {
         check::<16>();
     }
 }
