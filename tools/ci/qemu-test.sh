@@ -40,17 +40,19 @@
 #
 # For each run:
 #   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --profile emulated --target T SCOPE
-#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --profile emulated --target T -- --self-test
-#   RUSTC_BOOTSTRAP=1 cargo run  -p skeinsum   --profile emulated --target T -- --list-backends
-#                                               (checked against the run's backends)
+#   RUSTC_BOOTSTRAP=1 cargo build -p skeinsum  --profile emulated --target T  (once per target)
+#   QEMU target/T/emulated/skeinsum --self-test
+#   QEMU target/T/emulated/skeinsum --list-backends (checked against the run's backends)
+# where QEMU is the run's qemu command, which is also CARGO_TARGET_<T>_RUNNER
+# for the tests, so the tests and the CLI run under the same emulated CPU.
+# Runs of one target share one build (the runner is not part of cargo's
+# fingerprint).
+#
 # The `emulated` profile (Cargo.toml) is `release` at opt-level 1, without
 # LTO and with 16 codegen units: optimized code, built in a fraction of the
 # time (at level 3 the AArch64 tests took 8 minutes to build in CI; with
 # thin LTO and one codegen unit, 13 minutes per target). Level 3 code is
 # tested on the host (the C library, the Python wheel).
-# with CARGO_TARGET_<T>_RUNNER set to that run's qemu command, so the tests
-# and the CLI run under the same emulated CPU. Runs of one target share one
-# build (the runner is not part of cargo's fingerprint).
 #
 # Environment:
 #   QEMU_TEST_RUNS        space-separated runs (same as the arguments)
@@ -137,6 +139,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export RUSTC_BOOTSTRAP=1
+target_dir="$(cargo metadata -q --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 passed=0
 failed=0
 failed_runs=()
@@ -159,11 +162,19 @@ for r in "${runs[@]}"; do
             cargo test -p skein-simd --profile "$profile" --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
     ) || ok=0
     if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then
-        (
-            export "$runner_var=$runner"
-            step "[$r] skeinsum --self-test" \
-                cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --self-test
-        ) || ok=0
+        # skeinsum built once per target, then run by its path: a `cargo
+        # run` per step waited minutes in CI for the package cache lock that
+        # the other lane's cargo commands hold.
+        skeinsum="$target_dir/$target/$profile/skeinsum"
+        if [ "${skeinsum_built:-}" != "$target" ]; then
+            if step "[$r] build skeinsum" cargo build -q -p skeinsum --profile "$profile" --target "$target"; then
+                skeinsum_built="$target"
+            else
+                ok=0
+            fi
+        fi
+        # shellcheck disable=SC2086 # the runner is a command line
+        step "[$r] skeinsum --self-test" $runner "$skeinsum" --self-test || ok=0
         (
             export "$runner_var=$runner"
             # must list (+NAME) and not list (-NAME) these backends
@@ -179,8 +190,7 @@ for r in "${runs[@]}"; do
                         +*) [ "$listed" = 1 ] || { echo "backend $name not listed on this CPU" >&2; exit 1; } ;;
                         -*) [ "$listed" = 0 ] || { echo "backend $name listed on a CPU without it" >&2; exit 1; } ;;
                     esac
-                done' _ "$expected_backends" \
-                cargo run -q -p skeinsum --profile "$profile" --target "$target" -- --list-backends
+                done' _ "$expected_backends" $runner "$skeinsum" --list-backends
         ) || ok=0
     fi
     if [ "$ok" = 1 ]; then
