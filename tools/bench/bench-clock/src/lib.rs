@@ -2,13 +2,12 @@
 //! per byte: used by `benches/src/bin/many_table.rs` and `tools/bench/peer-bench`.
 
 /// Clock in GHz: the lower of two estimates, each the best of many short
-/// trials. A chain of dependent register adds (one per cycle) alone is not
-/// enough: cores that fold an add of an immediate at rename (Golden Cove
-/// and later) ran such a chain several times faster than the clock ("21
-/// GHz" on a Xeon VM, docs/performance.md). A chain of dependent `imul`s
-/// (three cycles on every x86-64 core of the last decade) cannot be folded;
-/// it overestimates only on a core whose `imul` is slower, where the add
-/// chain, the lower, is right.
+/// trials. A chain of dependent adds (one a cycle) alone is not enough: a
+/// core that folds adds at rename runs it faster than its clock (an Intel
+/// Xeon VM read "21 GHz", docs/performance.md). A chain of dependent
+/// `imul`s, three cycles each on the Intel Core and AMD Zen cores this
+/// project measures on, cannot be folded. (On a core whose `imul` is
+/// slower, that estimate, and so the result, is low by the ratio.)
 #[cfg(target_arch = "x86_64")]
 pub fn clock_ghz() -> f64 {
     add_chain_ghz().min(imul_chain_ghz())
