@@ -84,6 +84,7 @@ pub mod internal_checks {
     pub use crate::raw::checks as raw;
     pub use crate::schedule::checks as schedule;
     pub use crate::tree::checks as tree;
+    pub use crate::ubi::checks as ubi;
 }
 
 pub use backend::{Backend, Platform};

@@ -497,7 +497,7 @@ pub mod checks {
             let mut tree = TreeHasher::<8>::new([1; 8], TreeParams::new(1, 1, 255).unwrap());
             tree.update(&platform, &[7u8; 64 * 1024], false);
             // The platform's lane kernel (the backend's own or the portable
-            // one; see `backend`'s tests), not the fastest.
+            // one; see `backend`'s checks), not the fastest.
             assert_eq!(tree.lanes, Some(platform.lane_choice()), "{platform:?}");
         }
     }

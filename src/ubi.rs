@@ -290,7 +290,7 @@ pub(crate) fn output_from<const W: usize>(
 }
 
 /// The output stage one block at a time on the single-stream block function:
-/// the reference the tests of `schedule.rs` hold the lanes to.
+/// the reference the checks below hold the lanes to.
 #[cfg(feature = "test-hooks")]
 pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
     output_sequential_from(platform, g, 0, out)
@@ -371,5 +371,144 @@ pub(crate) fn output_on_lanes_from<const W: usize>(
                 words_to_le(chain, &mut digest[c * block..len.min((c + 1) * block)]);
             },
         );
+    }
+}
+
+/// Not part of the API (feature `test-hooks`): checks of this module's
+/// internals, run as tests by `tests/suite/internals.rs`: the scheduler
+/// (`schedule.rs`) and the output stage on lanes against one UBI at a time.
+#[cfg(feature = "test-hooks")]
+pub mod checks {
+    use super::*;
+    use crate::backend::lanes::{LaneCall, LaneKernel};
+    use crate::backend::portable_lanes;
+    use crate::schedule::run_ubis;
+    use crate::Backend;
+    use alloc::vec::Vec;
+    use rand::{Rng, SeedableRng};
+
+    /// The portable kernel at any lane count.
+    #[derive(Clone, Copy)]
+    struct AnyLanes;
+    impl<const W: usize, const L: usize> LaneKernel<W, L> for AnyLanes {
+        fn call(self, call: LaneCall<'_, W, L>) {
+            call.by_blocks(portable_lanes::compress::<W, L>)
+        }
+    }
+
+    /// (chain, level, position, data, bit pad)
+    type Job<const W: usize> = ([u64; W], u8, u64, Vec<u8>, bool);
+
+    fn random_jobs<const W: usize>(rng: &mut impl Rng, count: usize) -> Vec<Job<W>> {
+        (0..count)
+            .map(|_| {
+                let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
+                // Positions near 2^64 make the tweak add carry into word 1.
+                let position = if rng.gen() {
+                    u64::MAX - rng.gen_range(0..2000)
+                } else {
+                    rng.gen_range(0..1 << 40)
+                };
+                let level = rng.gen_range(0..4);
+                let len = if rng.gen_range(0..4) == 0 {
+                    rng.gen_range(0..3000)
+                } else {
+                    rng.gen_range(0..300)
+                };
+                let data = (0..len).map(|_| rng.gen()).collect();
+                (chain, level, position, data, rng.gen_range(0..4) == 0)
+            })
+            .collect()
+    }
+
+    /// One UBI at a time with the single-stream code, `head` first.
+    fn sequential<const W: usize>(
+        head: &[u8],
+        (chain, level, position, data, bit_pad): &Job<W>,
+    ) -> [u64; W] {
+        let platform = Platform::force(Backend::Portable).unwrap();
+        let mut u = crate::ubi::Ubi::<W>::new(*chain, BlockType::Message, *level, *position);
+        u.update(&platform, head);
+        u.update(&platform, data);
+        u.finish(&platform, *bit_pad)
+    }
+
+    fn scheduler_matches<const W: usize, const L: usize>(seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        for count in [0, 1, L - 1, L, L + 1, 3 * L + 2, 40] {
+            let jobs = random_jobs::<W>(&mut rng, count);
+            // Bytes before every job's data (none in half the runs).
+            let head_len = match rng.gen_range(0..4) {
+                0 | 1 => 0,
+                2 => 8 * W,
+                _ => rng.gen_range(1..8 * W),
+            };
+            let head: Vec<u8> = (0..head_len).map(|_| rng.gen()).collect();
+            let mut got = alloc::vec![None; count];
+            run_ubis::<W, L, _, true>(
+                AnyLanes,
+                &head,
+                count,
+                |i| UbiJob {
+                    chain: &jobs[i].0,
+                    tweak: start_tweak(BlockType::Message, jobs[i].1, jobs[i].2),
+                    data: &jobs[i].3,
+                    bit_pad: jobs[i].4,
+                },
+                |i, chain| {
+                    assert!(got[i].is_none(), "job {i} finished twice");
+                    got[i] = Some(*chain);
+                },
+            );
+            for (i, job) in jobs.iter().enumerate() {
+                assert_eq!(
+                    got[i],
+                    Some(sequential::<W>(&head, job)),
+                    "W={W} L={L} job {i} of {count}"
+                );
+            }
+        }
+    }
+
+    /// The scheduler at every lane count against one UBI at a time.
+    pub fn scheduler_every_lane_count() {
+        scheduler_matches::<4, 1>(1);
+        scheduler_matches::<4, 3>(2);
+        scheduler_matches::<8, 2>(3);
+        scheduler_matches::<8, 4>(4);
+        scheduler_matches::<8, 8>(5);
+        scheduler_matches::<16, 5>(6);
+        scheduler_matches::<16, 8>(7);
+    }
+
+    /// `output_on_lanes` on `lanes` against the single-stream output stage,
+    /// for one and for several final chains.
+    fn output_check<const W: usize>(lanes: LaneChoice, seed: u64) {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let platform = Platform::force(Backend::Portable).unwrap();
+        for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097, 64 * 128 + 5] {
+            for count in [1usize, 3] {
+                let finals: Vec<[u64; W]> = (0..count)
+                    .map(|_| core::array::from_fn(|_| rng.gen()))
+                    .collect();
+                let mut want = alloc::vec![0u8; count * len];
+                for (g, digest) in finals.iter().zip(want.chunks_exact_mut(len)) {
+                    output_sequential::<W>(&platform, g, digest);
+                }
+                let mut got = alloc::vec![0u8; count * len];
+                output_on_lanes::<W>(lanes, &finals, |m| m, &mut got, len);
+                let (b, l) = (lanes.backend(), lanes.lanes());
+                assert_eq!(got, want, "{b} W={W} L={l} len={len} count={count}");
+            }
+        }
+    }
+
+    /// The output stage on every lane kernel form against the single-stream one.
+    pub fn output_stage_on_lanes_matches_sequential() {
+        for choice in Backend::ALL.into_iter().flat_map(LaneChoice::every_form) {
+            output_check::<4>(choice, 11);
+            output_check::<8>(choice, 12);
+            output_check::<16>(choice, 13);
+        }
     }
 }

@@ -29,10 +29,10 @@ check_tests! {
     raw::compress_rejects_partial_blocks,
     raw::config_chain_matches_the_precomputed_ivs_when_computed,
     schedule::every_kernel_matches_portable_per_lane,
-    schedule::output_stage_on_lanes_matches_sequential,
-    schedule::scheduler_every_lane_count,
     tree::forced_backend_reaches_tree_leaves,
     tree::stopping_batching_midway_keeps_the_digest,
+    ubi::output_stage_on_lanes_matches_sequential,
+    ubi::scheduler_every_lane_count,
 }
 
 #[cfg(skein_simd_aarch64)]
