@@ -116,7 +116,35 @@ sdist="${sdists[0]}"
 step "wheel from the sdist (maturin build --release --zig --compatibility manylinux2014)"
 mkdir "$work/unpacked"
 tar -xzf "$sdist" -C "$work/unpacked"
-(cd "$work/unpacked"/skein_simd-* && maturin build --release --zig --compatibility manylinux2014 -o "$dist")
+# Built in one place under the target directory, where only the files whose
+# content differs from the last build's are written, so that cargo compiles
+# again only what changed (from a new directory every time, every crate is
+# compiled again; the tarball's own dates cannot be trusted for this).
+# Everything else there is removed: the build sees exactly the sdist.
+src="$CARGO_TARGET_DIR/sdist-source"
+"$tools/python" - "$work/unpacked" "$src" <<'EOF'
+import filecmp, os, shutil, sys
+
+new, kept = sys.argv[1:3]
+os.makedirs(kept, exist_ok=True)
+for root, dirs, files in os.walk(new):
+    here = os.path.join(kept, os.path.relpath(root, new))
+    for name in os.listdir(here):
+        p = os.path.join(here, name)
+        is_dir = os.path.isdir(p) and not os.path.islink(p)
+        if (name in dirs) != is_dir or (name not in dirs and name not in files):
+            shutil.rmtree(p) if is_dir else os.remove(p)
+    for d in dirs:
+        os.makedirs(os.path.join(here, d), exist_ok=True)
+    for f in files:
+        a, b = os.path.join(root, f), os.path.join(here, f)
+        if not os.path.lexists(b) or not filecmp.cmp(a, b, shallow=False):
+            if os.path.lexists(b):
+                os.remove(b)
+            shutil.copy(a, b)
+        shutil.copymode(a, b)
+EOF
+(cd "$src"/skein_simd-* && maturin build --release --zig --compatibility manylinux2014 -o "$dist")
 wheels=("$dist"/skein_simd-*.whl)
 [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || die "expected one wheel in $dist: ${wheels[*]}"
 wheel="${wheels[0]}"
