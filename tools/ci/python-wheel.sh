@@ -17,6 +17,8 @@
 #
 # usage: bash tools/ci/python-wheel.sh
 #   Environment: CARGO_TARGET_DIR (default: target/ of the repository);
+#   PYTHON_WHEEL_TOOLS=DIR keeps the venv of the build tools there, for the
+#   next run (default: a temp dir);
 #   PYTHON_WHEEL_OUT=DIR keeps the wheel and sdist there (default: a temp
 #   dir, removed at the end). The release build is made cheap as in CI
 #   (no LTO, 16 codegen units: the same code paths, about half the build
@@ -97,10 +99,15 @@ make_venv "$py2" "$work/venv2" > "$work/venv2.log" 2>&1 &
 venv2_pid=$!
 
 # The tools (maturin, zig from PyPI's ziglang, auditwheel) in a venv of their
-# own, apart from the venvs under test.
+# own, apart from the venvs under test, kept where PYTHON_WHEEL_TOOLS says
+# (CI: beside its target directory). maturin's linker wrapper is named after
+# the path of zig's Python, and cargo fingerprints every crate with its
+# linker: a venv at a new path each run had cargo compile all 33 crates of
+# the wheel again.
 step "tools: maturin, ziglang, auditwheel"
-python3 -m venv "$work/tools"
-tools="$work/tools/bin"
+tools_venv="${PYTHON_WHEEL_TOOLS:-$work/tools}"
+[ -x "$tools_venv/bin/python" ] || python3 -m venv "$tools_venv"
+tools="$tools_venv/bin"
 "$tools/python" "${PIP[@]}" maturin ziglang auditwheel
 export PATH="$tools:$PATH"
 maturin --version
