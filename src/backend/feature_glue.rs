@@ -66,8 +66,14 @@ macro_rules! feature_backend {
             #[inline]
             fn compress<const W: usize>(self, run: $crate::backend::isa::BlockRun<'_, W>) {
                 let $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block } = run;
+                static ENTRIES: (
+                    $crate::backend::isa::StreamEntry<4>,
+                    $crate::backend::isa::StreamEntry<8>,
+                    $crate::backend::isa::StreamEntry<16>,
+                ) = (single_stream::<4>, single_stream::<8>, single_stream::<16>);
+                let entry = $crate::backend::isa::by_width::<W, $crate::backend::isa::StreamEntry<W>, _, _, _>(&ENTRIES);
                 // SAFETY: a Token exists only where detection found the features.
-                unsafe { single_stream::<W>(chain, tweak, blocks, bytes_per_block) }
+                unsafe { entry(chain, tweak, blocks, bytes_per_block) }
             }
 
             #[inline]
@@ -76,10 +82,13 @@ macro_rules! feature_backend {
                 two: bool,
                 job: J,
             ) -> J::Output {
+                use $crate::backend::isa::{by_width, LaneEntry};
                 use $crate::backend::lanes::Kernel;
                 let token = self;
                 $crate::backend::feature_glue::feature_backend!(@two two, job, token, $row, $lanes $(, $interleaved)?);
-                job.run::<$lanes, _>(Kernel(token, lanes::<$row, $lanes, W>))
+                static ENTRIES: (LaneEntry<Token, 4, $lanes>, LaneEntry<Token, 8, $lanes>, LaneEntry<Token, 16, $lanes>) =
+                    (lanes::<$row, $lanes, 4>, lanes::<$row, $lanes, 8>, lanes::<$row, $lanes, 16>);
+                job.run::<$lanes, _>(Kernel(token, by_width::<W, LaneEntry<Token, W, $lanes>, _, _, _>(&ENTRIES)))
             }
         }
 
@@ -124,7 +133,17 @@ macro_rules! feature_backend {
     (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal, interleaved) => {
         if $two {
             type Two = $crate::backend::isa::Pair<$row, $lanes>;
-            return $job.run::<{ 2 * $lanes }, _>(Kernel($token, lanes::<Two, { 2 * $lanes }, W>));
+            static ENTRIES: (
+                LaneEntry<Token, 4, { 2 * $lanes }>,
+                LaneEntry<Token, 8, { 2 * $lanes }>,
+                LaneEntry<Token, 16, { 2 * $lanes }>,
+            ) = (
+                lanes::<Two, { 2 * $lanes }, 4>,
+                lanes::<Two, { 2 * $lanes }, 8>,
+                lanes::<Two, { 2 * $lanes }, 16>,
+            );
+            let entry = by_width::<W, LaneEntry<Token, W, { 2 * $lanes }>, _, _, _>(&ENTRIES);
+            return $job.run::<{ 2 * $lanes }, _>(Kernel($token, entry));
         }
     };
 }

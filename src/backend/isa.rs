@@ -239,3 +239,50 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for Pair<R, L> {
         core::array::from_fn(|j| Pair([lo[j], hi[j]]))
     }
 }
+
+/// The single-stream block function of a state of `W` words, as a pointer.
+#[cfg_attr(
+    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
+    allow(dead_code)
+)]
+pub(crate) type StreamEntry<const W: usize> = unsafe fn(&mut [u64; W], &mut [u64; 2], &[u8], u64);
+
+/// The multi-lane kernel of `L` lanes for a state of `W` words, as a pointer.
+pub(crate) type LaneEntry<T, const W: usize, const L: usize> =
+    fn(T, super::lanes::LaneCall<'_, W, L>);
+
+/// The entry for a state of `W` words (4, 8 or 16) among `entries`, one per
+/// width in that order, as its type `E` (which names `W`).
+///
+/// Why statics of pointers: the backends reach their block functions and
+/// kernels only through `static`s of their entries, one per state width,
+/// read here. A `static` is compiled once, in the crate that defines
+/// it, with the functions it points to. Named directly from the generic
+/// code above them (`lanes::<R, L, W>`), every crate that hashes through the
+/// library's generic API (`Skein<W>`, `SkeinMany<W>`, `hash_many_into<M>`)
+/// and is optimized at level 2 or 3 compiled every kernel and block
+/// function again, since such crates do not share generic instances (the
+/// release build of skeinsum: docs/testing.md). The call through a pointer
+/// costs nothing next to a kernel call: the kernels are `#[target_feature]`
+/// functions, never inlined into their callers anyway. Once inlined, `W`
+/// and the statics' types are known, and the choice folds away.
+///
+/// # Panics
+/// If `E` is not the type of the entry for `W` (a bug in the caller).
+#[inline(always)]
+pub(crate) fn by_width<const W: usize, E, A, B, C>(entries: &'static (A, B, C)) -> E
+where
+    E: core::any::Any + Copy,
+    A: core::any::Any,
+    B: core::any::Any,
+    C: core::any::Any,
+{
+    let entry: &dyn core::any::Any = match W {
+        4 => &entries.0,
+        8 => &entries.1,
+        _ => &entries.2,
+    };
+    *entry
+        .downcast_ref::<E>()
+        .expect("the entry for the state width")
+}

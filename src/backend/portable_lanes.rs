@@ -8,7 +8,7 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use super::isa::{BlockRun, Isa};
+use super::isa::{by_width, BlockRun, Isa, LaneEntry};
 use super::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use super::portable::{block_function, Token};
 use crate::spec::{advance_tweak, rot, rounds, slots, C240, T1_FIRST};
@@ -108,14 +108,29 @@ impl Isa for Token {
         Some(Token)
     }
 
+    // Through statics of their entries, like every backend (`isa::by_width`
+    // says why).
     #[inline]
     fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
-        block_function::<W>(run.chain, run.tweak, run.blocks, run.bytes_per_block)
+        type Entry<const W: usize> = fn(&mut [u64; W], &mut [u64; 2], &[u8], u64);
+        static ENTRIES: (Entry<4>, Entry<8>, Entry<16>) = (
+            block_function::<4>,
+            block_function::<8>,
+            block_function::<16>,
+        );
+        let entry = by_width::<W, Entry<W>, _, _, _>(&ENTRIES);
+        entry(run.chain, run.tweak, run.blocks, run.bytes_per_block)
     }
 
     #[inline]
     fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
-        job.run::<{ LANES }, _>(Kernel(self, lanes::<W>))
+        static ENTRIES: (
+            LaneEntry<Token, 4, LANES>,
+            LaneEntry<Token, 8, LANES>,
+            LaneEntry<Token, 16, LANES>,
+        ) = (lanes::<4>, lanes::<8>, lanes::<16>);
+        let entry = by_width::<W, LaneEntry<Token, W, LANES>, _, _, _>(&ENTRIES);
+        job.run::<{ LANES }, _>(Kernel(self, entry))
     }
 }
 

@@ -24,7 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::backend::feature_glue::lane_entry;
-use crate::backend::isa::{BlockRun, Isa, Row};
+use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry, Row};
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
 use crate::backend::portable;
 use core::arch::aarch64::*;
@@ -55,9 +55,18 @@ impl Isa for Token {
         portable::Token.compress::<W>(run)
     }
 
+    // Through a static of its entries (`isa::by_width` says why).
     #[inline]
     fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
-        job.run::<4, _>(Kernel(self, lanes::<W>))
+        static ENTRIES: (
+            LaneEntry<Token, 4, 4>,
+            LaneEntry<Token, 8, 4>,
+            LaneEntry<Token, 16, 4>,
+        ) = (lanes::<4>, lanes::<8>, lanes::<16>);
+        job.run::<4, _>(Kernel(
+            self,
+            by_width::<W, LaneEntry<Token, W, 4>, _, _, _>(&ENTRIES),
+        ))
     }
 }
 

@@ -59,7 +59,7 @@ mod pair;
 mod split;
 mod vector;
 
-use crate::backend::isa::{width, BlockRun, Isa};
+use crate::backend::isa::{by_width, width, BlockRun, Isa, LaneEntry};
 use crate::backend::lanes::{Kernel, LaneJob};
 use pair::{pair_blocks_256, pair_from_words, pair_to_words};
 use split::{split_blocks_altivec, split_from_words, split_to_words};
@@ -75,29 +75,51 @@ impl Isa for Token {
         altivec_detected().then_some(Token(()))
     }
 
-    /// Out of line, one instance per width, so that callers share it (also
-    /// where AltiVec is the target's baseline, ppc64le).
-    #[inline(never)]
+    /// Through a static of its entries (`isa::by_width` says why).
+    #[inline]
     fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
-        let (chain, tweak, step) = (run.chain, run.tweak, run.bytes_per_block);
-        let (start, n) = (run.blocks.as_ptr(), run.blocks.len() / (8 * W));
-        if W == 4 {
-            let chain = width::<W, 4>(chain);
-            let mut lanes = pair_from_words(chain);
-            // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
-            unsafe { pair_blocks_256(&mut lanes, tweak, start, n, step) };
-            *chain = pair_to_words(&lanes);
-        } else {
-            let mut lanes = split_from_words(chain);
-            // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
-            unsafe { split_blocks_altivec::<W>(&mut lanes, tweak, start, n, step) };
-            *chain = split_to_words(&lanes);
-        }
+        type Entry<const W: usize> = fn(Token, BlockRun<'_, W>);
+        static ENTRIES: (Entry<4>, Entry<8>, Entry<16>) =
+            (compress::<4>, compress::<8>, compress::<16>);
+        by_width::<W, Entry<W>, _, _, _>(&ENTRIES)(self, run)
     }
 
     #[inline]
     fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
-        job.run::<4, _>(Kernel(self, lanes::compress_lanes::<W>))
+        static ENTRIES: (
+            LaneEntry<Token, 4, 4>,
+            LaneEntry<Token, 8, 4>,
+            LaneEntry<Token, 16, 4>,
+        ) = (
+            lanes::compress_lanes::<4>,
+            lanes::compress_lanes::<8>,
+            lanes::compress_lanes::<16>,
+        );
+        job.run::<4, _>(Kernel(
+            self,
+            by_width::<W, LaneEntry<Token, W, 4>, _, _, _>(&ENTRIES),
+        ))
+    }
+}
+
+/// The single-stream block function ([`Isa::compress`]), out of line, one
+/// instance per width, so that callers share it (also where AltiVec is the
+/// target's baseline, ppc64le).
+#[inline(never)]
+fn compress<const W: usize>(_: Token, run: BlockRun<'_, W>) {
+    let (chain, tweak, step) = (run.chain, run.tweak, run.bytes_per_block);
+    let (start, n) = (run.blocks.as_ptr(), run.blocks.len() / (8 * W));
+    if W == 4 {
+        let chain = width::<W, 4>(chain);
+        let mut lanes = pair_from_words(chain);
+        // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
+        unsafe { pair_blocks_256(&mut lanes, tweak, start, n, step) };
+        *chain = pair_to_words(&lanes);
+    } else {
+        let mut lanes = split_from_words(chain);
+        // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
+        unsafe { split_blocks_altivec::<W>(&mut lanes, tweak, start, n, step) };
+        *chain = split_to_words(&lanes);
     }
 }
 
