@@ -43,7 +43,7 @@ impl Choice {
 /// Run `f` with every lane kernel chosen on this thread in the form with
 /// `interleave` groups of lanes per call (1 or 2; 1 for kernels without an
 /// interleaved form). The test hook behind `Platform::with_lane_interleave`.
-#[cfg(all(feature = "std", feature = "test-hooks"))]
+#[cfg(feature = "test-hooks")]
 pub(super) fn with_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
     assert!(matches!(interleave, 1 | 2), "1 or 2 groups of lanes");
     struct Restore(Option<usize>);

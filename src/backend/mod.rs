@@ -230,7 +230,7 @@ impl Platform {
     ///
     /// # Panics
     /// If `interleave` is not 1 or 2.
-    #[cfg(all(feature = "std", feature = "test-hooks"))]
+    #[cfg(feature = "test-hooks")]
     pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
         form::with_interleave(interleave, f)
     }

@@ -25,8 +25,8 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-target_dir="$(cargo metadata -q --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
-target_dir="${target_dir:-$repo/target}"
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 
 if [ $# -gt 0 ]; then runs=("$@"); else runs=(host ppc32-7450 ppc32-750); fi
 

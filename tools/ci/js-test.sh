@@ -84,7 +84,8 @@ step "test: node --test (golden file, pyskein vectors, API, hostile arguments)"
 (cd "$js" && node --test test/*.test.mjs)
 
 step "skeinsum for the browser test"
-target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 if [ -z "${SKEINSUM:-}" ]; then
     if [ -x "$target_dir/release/skeinsum" ]; then
         SKEINSUM="$target_dir/release/skeinsum"

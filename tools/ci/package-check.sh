@@ -35,7 +35,8 @@ for c in "${crates[@]}"; do args+=(-p "$c"); done
 # earlier steps leave ignored and generated files behind).
 cargo package --allow-dirty "${args[@]}"
 
-target_dir="$(cargo metadata -q --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0

@@ -26,7 +26,8 @@ if ! rustup toolchain list | grep -q "^$TOOLCHAIN-"; then
     exit 1
 fi
 
-target_dir="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 cargo "+$TOOLCHAIN" rustdoc -q -p skein-simd --lib --features digest010 -- \
     -Z unstable-options --output-format json --document-hidden-items
 json="$target_dir/doc/skein_simd.json"

@@ -139,7 +139,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export RUSTC_BOOTSTRAP=1
-target_dir="$(cargo metadata -q --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 passed=0
 failed=0
 failed_runs=()

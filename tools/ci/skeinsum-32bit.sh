@@ -59,7 +59,8 @@ if [ $# -gt 0 ]; then runs=("$@"); else runs=(i686 ppc32); fi
 for r in "${runs[@]}"; do
     case "$r" in i686 | ppc32) ;; *) echo "skeinsum-32bit.sh: unknown run '$r' (i686, ppc32)" >&2; exit 2 ;; esac
 done
-target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 host="${SKEINSUM_HOST:-$target_dir/debug/skeinsum}"
 if [ ! -x "$host" ]; then
     cargo build -q -p skeinsum
