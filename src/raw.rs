@@ -146,8 +146,10 @@ pub fn hash_many_from<const W: usize, M: AsRef<[u8]> + Sync>(
 }
 
 /// Not part of the API (feature `test-hooks`): checks of this module's
-/// internals, run as tests by `tests/suite/internals.rs`.
+/// internals, run as tests by `tests/suite/internals.rs`. Hidden: `raw` is
+/// public, so without it they would show in its documentation.
 #[cfg(feature = "test-hooks")]
+#[doc(hidden)]
 pub mod checks {
     use super::*;
     use crate::Backend;
