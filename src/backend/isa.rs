@@ -263,10 +263,11 @@ pub(crate) type LaneEntry<T, const W: usize, const L: usize> =
 /// and is optimized at level 2 or 3 compiled every kernel and block
 /// function again, since such crates do not share generic instances
 /// (docs/testing.md, "Each kernel compiled once per build": the release
-/// build of the library and skeinsum took a third longer). The call through a pointer
-/// costs nothing next to a kernel call: the kernels are `#[target_feature]`
-/// functions, never inlined into their callers anyway. Once inlined, `W`
-/// and the statics' types are known, and the choice folds away.
+/// build of the library and skeinsum took a third longer). The call
+/// through a pointer costs nothing next to a kernel call: the kernels are
+/// `#[target_feature]` functions, never inlined into their callers anyway.
+/// Once inlined, `W` and the statics' types are known, and the choice
+/// folds away.
 ///
 /// # Panics
 /// If `E` is not the type of the entry for `W` (a bug in the caller).
