@@ -87,6 +87,8 @@ pub mod internal_checks {
     pub use crate::ubi::checks as ubi;
 }
 
+#[cfg(feature = "test-hooks")]
+pub use backend::LaneForm;
 pub use backend::{Backend, Platform};
 #[cfg(feature = "digest")]
 pub use digest;

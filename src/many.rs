@@ -26,7 +26,8 @@ use zeroize::Zeroize;
 ///
 /// The messages go through a multi-lane kernel that hashes several of them
 /// per instruction (8 with AVX-512, 4 with AVX2, 2 with SSE2, twice that
-/// where two interleaved groups of lanes are faster on the CPU; plain Rust
+/// where two interleaved groups of lanes are faster on the CPU, one more
+/// where a lane in general-purpose registers beside them is; plain Rust
 /// does one at a time), and, with the `rayon` feature (on by default), a large batch is split
 /// across the threads of the current rayon pool (choose their number with
 /// `rayon::ThreadPool::install`). Messages may have any lengths; equal
@@ -137,12 +138,11 @@ impl<const W: usize> SkeinMany<W> {
         self.lanes.lanes_for::<W>()
     }
 
-    /// Test hook (feature `test-hooks`): how many independent groups of
-    /// lanes one kernel call runs: 2 for the interleaved form of a kernel
-    /// (chosen where it is faster), else 1.
+    /// Test hook (feature `test-hooks`): the form of the multi-lane kernel
+    /// the calls run (the fastest on this CPU, or the one a test forces).
     #[cfg(feature = "test-hooks")]
-    pub fn interleave(&self) -> usize {
-        self.lanes.interleave_for::<W>()
+    pub fn lane_form(&self) -> crate::backend::LaneForm {
+        self.lanes.form_for::<W>()
     }
 
     /// Hash every message; digest `i` goes to
@@ -282,6 +282,7 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     if order.is_empty() {
         return;
     }
+    let lanes = lanes.for_leftovers::<W>(order.len());
     let mut finals = alloc::vec![[0u64; W]; order.len()];
     let job = |i: usize| UbiJob {
         chain: start.chain,

@@ -212,10 +212,11 @@ fn file<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyBytes>> 
 /// Which instruction sets this machine uses: a dict with the single-stream
 /// backend per state size (`'skein256'`, `'skein512'`, `'skein1024'`), the
 /// multi-lane backend of `hash_many` and tree hashing (`'lanes'`) and its
-/// lane count (`'lane_count'`). Where the lane kernel has an interleaved
-/// form, which form runs is timed once per process, so `'lane_count'` can
-/// differ between runs on a loaded machine (8 in one, 16 in another); the
-/// digests never do.
+/// lane count (`'lane_count'`). Where the lane kernel has several forms
+/// (two interleaved groups of lanes, or a scalar lane beside them), which
+/// form runs is timed once per process, so `'lane_count'` can differ
+/// between runs on a loaded machine (4, 5 or 8 with AVX2); the digests
+/// never do.
 #[pyfunction]
 pub fn platform(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let p = Platform::detect();

@@ -1,7 +1,7 @@
 //! Dispatch: what a [`Choice`] (a backend with its token) does, written once
 //! over the [`Isa`] trait that every backend's token implements.
 
-use super::isa::{BlockRun, Isa};
+use super::isa::{BlockRun, Isa, LaneForm};
 use super::lanes::LaneJob;
 use super::{portable, Backend, Choice};
 
@@ -56,37 +56,50 @@ impl Choice {
         self.with(Compress(run))
     }
 
+    /// The forms of this instruction set's multi-lane kernel,
+    /// [`LaneForm::OneGroup`] first; none when it has no kernel.
+    pub(super) fn forms(self) -> &'static [LaneForm] {
+        struct Forms;
+        impl WithIsa for Forms {
+            type Output = &'static [LaneForm];
+            fn call<I: Isa>(self, _: I) -> &'static [LaneForm] {
+                if I::LANES > 0 {
+                    I::FORMS
+                } else {
+                    &[]
+                }
+            }
+        }
+        self.with(Forms)
+    }
+
     /// How many computations one call of this instruction set's multi-lane
-    /// kernel advances (`two`: its interleaved form, two groups of lanes,
-    /// where it has one); `None` when it has none.
-    pub(super) fn lanes(self, two: bool) -> Option<usize> {
-        struct Lanes(bool);
+    /// kernel advances in `form` (the one-group form's count for a form it
+    /// does not have); `None` when it has no kernel.
+    pub(super) fn lanes(self, form: LaneForm) -> Option<usize> {
+        struct Lanes(LaneForm);
         impl WithIsa for Lanes {
             type Output = Option<usize>;
             fn call<I: Isa>(self, _: I) -> Option<usize> {
-                let groups = if self.0 && I::INTERLEAVED { 2 } else { 1 };
-                (I::LANES > 0).then_some(groups * I::LANES)
+                let form = if I::FORMS.contains(&self.0) {
+                    self.0
+                } else {
+                    LaneForm::OneGroup
+                };
+                (I::LANES > 0).then_some(form.lanes(I::LANES))
             }
         }
-        self.with(Lanes(two))
+        self.with(Lanes(form))
     }
 
-    /// Whether the multi-lane kernel has an interleaved form.
-    pub(super) fn has_interleaved(self) -> bool {
-        struct Interleaved;
-        impl WithIsa for Interleaved {
-            type Output = bool;
-            fn call<I: Isa>(self, _: I) -> bool {
-                I::LANES > 0 && I::INTERLEAVED
-            }
-        }
-        self.with(Interleaved)
-    }
-
-    /// Run `job` on this instruction set's multi-lane kernel (`two`: its
-    /// interleaved form, where it has one).
-    pub(super) fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
-        struct Run<J, const W: usize>(bool, J);
+    /// Run `job` on this instruction set's multi-lane kernel in `form` (the
+    /// one-group form for a form it does not have).
+    pub(super) fn run_lanes<const W: usize, J: LaneJob<W>>(
+        self,
+        form: LaneForm,
+        job: J,
+    ) -> J::Output {
+        struct Run<J, const W: usize>(LaneForm, J);
         impl<const W: usize, J: LaneJob<W>> WithIsa for Run<J, W> {
             type Output = J::Output;
             #[inline(always)]
@@ -95,9 +108,9 @@ impl Choice {
                     I::LANES > 0,
                     "a LaneChoice holds an instruction set with lanes"
                 );
-                isa.run_lanes::<W, J>(self.0 && I::INTERLEAVED, self.1)
+                isa.run_lanes::<W, J>(self.0, self.1)
             }
         }
-        self.with(Run::<J, W>(two, job))
+        self.with(Run::<J, W>(form, job))
     }
 }

@@ -38,8 +38,10 @@ pub(crate) use lane_entry;
 /// type, written once: the `Token` (`$doc` is its documentation), its
 /// [`Isa`](super::isa::Isa) and the `#[target_feature(enable = $features)]` entries that
 /// reach the code. `$detect` must be true only where the CPU (and OS) runs
-/// `$features`: it is what makes the entries sound. `interleaved` adds the
-/// interleaved form of the lane kernel, [`Pair`](super::isa::Pair) of two rows.
+/// `$features`: it is what makes the entries sound. After the lane count,
+/// the kernel's other forms ([`LaneForm`](super::isa::LaneForm)):
+/// `interleaved` ([`Pair`](super::isa::Pair) of two rows), `with_scalar`
+/// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane).
 #[cfg_attr(
     not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
     allow(unused_macros)
@@ -49,7 +51,7 @@ macro_rules! feature_backend {
         $(#[$doc:meta])*
         token if $detect:expr, features $features:literal;
         single stream $stream:ty;
-        lanes $row:ty, $lanes:literal $(, $interleaved:ident)?;
+        lanes $row:ty, $lanes:literal $(, $form:ident)*;
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +59,10 @@ macro_rules! feature_backend {
 
         impl $crate::backend::isa::Isa for Token {
             const LANES: usize = $lanes;
-            const INTERLEAVED: bool = $crate::backend::feature_glue::feature_backend!(@is $($interleaved)?);
+            const FORMS: &'static [$crate::backend::isa::LaneForm] = &[
+                $crate::backend::isa::LaneForm::OneGroup,
+                $($crate::backend::feature_glue::feature_backend!(@form $form),)*
+            ];
 
             fn detect() -> Option<Token> {
                 ($detect).then_some(Token(()))
@@ -79,13 +84,14 @@ macro_rules! feature_backend {
             #[inline]
             fn run_lanes<const W: usize, J: $crate::backend::lanes::LaneJob<W>>(
                 self,
-                two: bool,
+                form: $crate::backend::isa::LaneForm,
                 job: J,
             ) -> J::Output {
                 use $crate::backend::isa::{by_width, LaneEntry};
                 use $crate::backend::lanes::Kernel;
                 let token = self;
-                $crate::backend::feature_glue::feature_backend!(@two two, job, token, $row, $lanes $(, $interleaved)?);
+                $($crate::backend::feature_glue::feature_backend!(@run $form, form, job, token, $row, $lanes);)*
+                let _ = form; // the one-group form
                 static ENTRIES: (LaneEntry<Token, 4, $lanes>, LaneEntry<Token, 8, $lanes>, LaneEntry<Token, 16, $lanes>) =
                     (lanes::<$row, $lanes, 4>, lanes::<$row, $lanes, 8>, lanes::<$row, $lanes, 16>);
                 job.run::<$lanes, _>(Kernel(token, by_width::<W, LaneEntry<Token, W, $lanes>, _, _, _>(&ENTRIES)))
@@ -125,13 +131,10 @@ macro_rules! feature_backend {
 
         $crate::backend::feature_glue::lane_entry!(lanes_with_features, $features);
     };
-    (@is) => { false };
-    (@is interleaved) => { true };
-    (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
-        let _ = $two; // no interleaved form
-    };
-    (@two $two:ident, $job:ident, $token:ident, $row:ty, $lanes:literal, interleaved) => {
-        if $two {
+    (@form interleaved) => { $crate::backend::isa::LaneForm::TwoGroups };
+    (@form with_scalar) => { $crate::backend::isa::LaneForm::WithScalar };
+    (@run interleaved, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
+        if $f == $crate::backend::isa::LaneForm::TwoGroups {
             type Two = $crate::backend::isa::Pair<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { 2 * $lanes }>,
@@ -144,6 +147,22 @@ macro_rules! feature_backend {
             );
             let entry = by_width::<W, LaneEntry<Token, W, { 2 * $lanes }>, _, _, _>(&ENTRIES);
             return $job.run::<{ 2 * $lanes }, _>(Kernel($token, entry));
+        }
+    };
+    (@run with_scalar, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
+        if $f == $crate::backend::isa::LaneForm::WithScalar {
+            type Beside = $crate::backend::isa::WithScalar<$row, $lanes>;
+            static ENTRIES: (
+                LaneEntry<Token, 4, { $lanes + 1 }>,
+                LaneEntry<Token, 8, { $lanes + 1 }>,
+                LaneEntry<Token, 16, { $lanes + 1 }>,
+            ) = (
+                lanes::<Beside, { $lanes + 1 }, 4>,
+                lanes::<Beside, { $lanes + 1 }, 8>,
+                lanes::<Beside, { $lanes + 1 }, 16>,
+            );
+            let entry = by_width::<W, LaneEntry<Token, W, { $lanes + 1 }>, _, _, _>(&ENTRIES);
+            return $job.run::<{ $lanes + 1 }, _>(Kernel($token, entry));
         }
     };
 }

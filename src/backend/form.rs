@@ -1,9 +1,11 @@
-//! Which form of a multi-lane kernel runs: one group of lanes per call, or
-//! the interleaved form of two groups (where the instruction set has one).
-//! The faster form depends on the core and the state size (register
-//! pressure), so it is timed once per backend and state size at first use
-//! (docs/lanes.md); tests force a form per thread.
+//! Which form of a multi-lane kernel runs ([`LaneForm`]: one group of
+//! lanes per call, two interleaved groups, or a group and a scalar lane,
+//! as the instruction set has them). The fastest form depends on the core
+//! and the state size (register pressure, which ports the vector and the
+//! integer work share), so it is timed once per backend and state size at
+//! first use (docs/lanes.md); tests force a form per thread.
 
+use super::isa::LaneForm;
 use super::lanes::Workload;
 #[cfg(feature = "std")]
 use super::lanes::{LaneJob, LaneKernel, LaneState, MessageRun};
@@ -13,64 +15,60 @@ use super::Choice;
 #[cfg(feature = "std")]
 use crate::spec::T1_FIRST;
 
-/// The forms of `backend`'s multi-lane kernel here, by groups of lanes per
-/// call: `[1]`, `[1, 2]`, or none (see `Backend::lane_interleaves`).
+/// The forms of `backend`'s multi-lane kernel here, the one-group form
+/// first, or none (see `Backend::lane_forms`).
 #[cfg(feature = "test-hooks")]
-pub(super) fn interleaves(backend: Backend) -> &'static [usize] {
-    match Choice::of(backend) {
-        Some(c) if c.has_interleaved() => &[1, 2],
-        Some(c) if c.lanes(false).is_some() => &[1],
-        _ => &[],
-    }
+pub(super) fn forms(backend: Backend) -> &'static [LaneForm] {
+    Choice::of(backend).map_or(&[], Choice::forms)
 }
 
 #[cfg(feature = "std")]
 std::thread_local! {
-    /// The form a test forces on this thread (`Platform::with_lane_interleave`).
-    static FORCED_INTERLEAVE: core::cell::Cell<Option<usize>> = const { core::cell::Cell::new(None) };
+    /// The form a test forces on this thread (`Platform::with_lane_form`).
+    static FORCED_FORM: core::cell::Cell<Option<LaneForm>> = const { core::cell::Cell::new(None) };
 }
 
 impl Choice {
-    /// The form a test forces on this thread, if any (groups of lanes).
-    pub(super) fn forced_interleave() -> Option<usize> {
+    /// The form a test forces on this thread, if any.
+    pub(super) fn forced_form() -> Option<LaneForm> {
         #[cfg(feature = "std")]
-        return FORCED_INTERLEAVE.with(core::cell::Cell::get);
+        return FORCED_FORM.with(core::cell::Cell::get);
         #[cfg(not(feature = "std"))]
         None
     }
 }
 
-/// Run `f` with every lane kernel chosen on this thread in the form with
-/// `interleave` groups of lanes per call (1 or 2; 1 for kernels without an
-/// interleaved form). The test hook behind `Platform::with_lane_interleave`.
+/// Run `f` with every lane kernel chosen on this thread in `form` (the
+/// one-group form for kernels without it). The test hook behind
+/// `Platform::with_lane_form`.
 #[cfg(feature = "test-hooks")]
-pub(super) fn with_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
-    assert!(matches!(interleave, 1 | 2), "1 or 2 groups of lanes");
-    struct Restore(Option<usize>);
+pub(super) fn with_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<LaneForm>);
     impl Drop for Restore {
         fn drop(&mut self) {
-            FORCED_INTERLEAVE.with(|c| c.set(self.0));
+            FORCED_FORM.with(|c| c.set(self.0));
         }
     }
-    let _restore = Restore(FORCED_INTERLEAVE.with(|c| c.replace(Some(interleave))));
+    let _restore = Restore(FORCED_FORM.with(|c| c.replace(Some(form))));
     f()
 }
 
 impl Choice {
-    /// Whether `choice`'s interleaved kernel is the faster form on this CPU
-    /// for a state of `W` words and `work`: the two groups' register
-    /// pressure decides, and that differs by state size and core
-    /// (docs/lanes.md). Measured once per backend, state size, workload and
-    /// process (both forms on the same few blocks, best of a few rounds,
-    /// about a tenth of a millisecond), then cached. Results never depend
-    /// on it, only speed. Without `std` (no clock) the one-group form.
-    pub(super) fn interleave_measured<const W: usize>(self, work: Workload) -> bool {
+    /// The fastest form of `choice`'s kernel on this CPU for a state of `W`
+    /// words and `work`: register pressure and the ports that the vector
+    /// and the integer work share decide, and those differ by state size
+    /// and core (docs/lanes.md). Measured once per backend, state size,
+    /// workload and process (every form on the same few blocks, best of a
+    /// few rounds, about a tenth of a millisecond a form), then cached.
+    /// Results never depend on it, only speed. Without `std` (no clock)
+    /// the one-group form.
+    pub(super) fn form_measured<const W: usize>(self, work: Workload) -> LaneForm {
         let choice = self;
         #[cfg(feature = "std")]
         {
             use core::sync::atomic::{AtomicU8, Ordering};
-            // Per workload, backend and state size: 0 not measured yet, 1
-            // one group, 2 two.
+            // Per workload, backend and state size: 0 not measured yet,
+            // else 1 + the form's index in `choice.forms()`.
             static MEASURED: [[[AtomicU8; 3]; Backend::ALL.len()]; 2] =
                 [const { [const { [const { AtomicU8::new(0) }; 3] }; Backend::ALL.len()] }; 2];
             let index = Backend::ALL
@@ -78,29 +76,34 @@ impl Choice {
                 .position(|&b| b == choice.backend())
                 .expect("a backend of the table");
             let cell = &MEASURED[work as usize][index][W.trailing_zeros() as usize - 2];
+            let forms = choice.forms();
             match cell.load(Ordering::Relaxed) {
-                1 => false,
-                2 => true,
-                _ => {
-                    let two = measure_interleave::<W>(choice, work);
-                    cell.store(if two { 2 } else { 1 }, Ordering::Relaxed);
-                    two
+                0 => {
+                    let best = measure_forms::<W>(choice, work);
+                    let at = forms
+                        .iter()
+                        .position(|&f| f == best)
+                        .expect("a form of the kernel");
+                    cell.store(at as u8 + 1, Ordering::Relaxed);
+                    best
                 }
+                i => forms[usize::from(i) - 1],
             }
         }
         #[cfg(not(feature = "std"))]
         {
             let _ = (choice, work);
-            false
+            LaneForm::OneGroup
         }
     }
 }
 
-/// Time both forms of `choice`'s kernel on `work` with blocks of `W`
-/// words: nanoseconds per lane, best of a few alternating rounds; whether
-/// the interleaved one is at least 5% faster.
+/// Time every form of `choice`'s kernel on `work` with blocks of `W`
+/// words: nanoseconds per lane, best of a few alternating rounds; the
+/// fastest form, where another form than the one-group form must be at
+/// least 5% faster than it.
 #[cfg(feature = "std")]
-fn measure_interleave<const W: usize>(choice: Choice, work: Workload) -> bool {
+fn measure_forms<const W: usize>(choice: Choice, work: Workload) -> LaneForm {
     /// Bytes per lane and call of `Blocks` (16, 8 or 4 blocks): long enough
     /// that the loop, not the call's loads, stores and transposes, is
     /// timed, short enough that the whole measurement stays within about a
@@ -147,21 +150,30 @@ fn measure_interleave<const W: usize>(choice: Choice, work: Workload) -> bool {
         }
     }
     // A first call of each to fault in code and data, then alternate.
-    choice.run_lanes::<W, _>(false, Time(work));
-    choice.run_lanes::<W, _>(true, Time(work));
-    let (mut one, mut two) = (f64::MAX, f64::MAX);
-    for _ in 0..ROUNDS {
-        one = one.min(choice.run_lanes::<W, _>(false, Time(work)));
-        two = two.min(choice.run_lanes::<W, _>(true, Time(work)));
+    let forms = choice.forms();
+    let mut best = [f64::MAX; 3];
+    for &form in forms {
+        choice.run_lanes::<W, _>(form, Time(work));
     }
-    // The interleaved form must win clearly: a noisy tie keeps the form
-    // with fewer spills. On short messages more clearly still: timed alone,
-    // the kernel calls understate what the one-group form gains in a batch
-    // (Zen 4, AVX-512, 64-byte messages: the interleaved calls 4% faster
-    // alone, 6% slower in batches of 64; docs/lanes.md).
+    for _ in 0..ROUNDS {
+        for (i, &form) in forms.iter().enumerate() {
+            best[i] = best[i].min(choice.run_lanes::<W, _>(form, Time(work)));
+        }
+    }
+    // Another form must win clearly: a noisy tie keeps the form with fewer
+    // spills. On short messages more clearly still: timed alone, the kernel
+    // calls understate what the one-group form gains in a batch (Zen 4,
+    // AVX-512, 64-byte messages: the interleaved calls 4% faster alone, 6%
+    // slower in batches of 64; docs/lanes.md).
     let margin = match work {
         Workload::Blocks => 0.95,
         Workload::ShortMessages => 0.90,
     };
-    two < margin * one
+    let mut pick = 0;
+    for i in 1..forms.len() {
+        if best[i] < margin * best[0] && best[i] < best[pick] {
+            pick = i;
+        }
+    }
+    forms[pick]
 }

@@ -5,8 +5,9 @@
 //!   instruction set has one, its multi-lane kernel.
 //! * [`Row`], implemented by a vector type: the operations the multi-lane
 //!   kernel of `lane_kernel.rs` is written over (one row is one word of `L`
-//!   computations). The interleaved form is [`Pair`], a row of two
-//!   independent groups of lanes, for every `Row` alike.
+//!   computations). The kernel's other forms ([`LaneForm`]) are rows made
+//!   of rows, for every `Row` alike: [`Pair`], two independent groups of
+//!   lanes, and [`WithScalar`], a group and a [`Scalar`] lane beside it.
 //!
 //! The backend table (`mod.rs`) names the token type of each backend and
 //! reaches everything else through these traits.
@@ -20,9 +21,9 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
     /// Lanes per call of the multi-lane kernel (its one-group form); 0 when
     /// the instruction set has none.
     const LANES: usize = 0;
-    /// Whether the multi-lane kernel has an interleaved form: two groups of
-    /// `LANES` per call (`Pair`).
-    const INTERLEAVED: bool = false;
+    /// The forms of the multi-lane kernel, [`LaneForm::OneGroup`] first;
+    /// none when the instruction set has no kernel.
+    const FORMS: &'static [LaneForm] = &[];
 
     /// The token, if this CPU runs the instruction set.
     fn detect() -> Option<Self>;
@@ -34,11 +35,39 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
     /// clear the first-block flag. `run.blocks` is a whole number of blocks.
     fn compress<const W: usize>(self, run: BlockRun<'_, W>);
 
-    /// Run `job` on the multi-lane kernel (`two`: its interleaved form, where
-    /// it has one). Called only when `LANES > 0`.
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, two: bool, job: J) -> J::Output {
-        let _ = (two, job);
+    /// Run `job` on the multi-lane kernel in `form` (one of [`FORMS`](Self::FORMS);
+    /// any other runs the one-group form). Called only when `LANES > 0`.
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, form: LaneForm, job: J) -> J::Output {
+        let _ = (form, job);
         unreachable!("no multi-lane kernel")
+    }
+}
+
+/// A form of a multi-lane kernel: which rows one call runs, and so how many
+/// messages it hashes. Which form is fastest depends on the core and the
+/// state size (docs/lanes.md); digests never do. Public only as a test hook
+/// (`Platform::with_lane_form`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaneForm {
+    /// One group of vector lanes: the instruction set's row.
+    OneGroup,
+    /// Two independent groups of vector lanes side by side ([`Pair`]), for
+    /// cores whose vector latency leaves pipes idle: twice the lanes.
+    TwoGroups,
+    /// One group of vector lanes and one lane in general-purpose registers
+    /// beside it ([`WithScalar`]), for cores whose integer ALUs idle while
+    /// the vector unit runs: one lane more.
+    WithScalar,
+}
+
+impl LaneForm {
+    /// Messages per call of this form of a kernel of `lanes` lanes.
+    pub(crate) const fn lanes(self, lanes: usize) -> usize {
+        match self {
+            LaneForm::OneGroup => lanes,
+            LaneForm::TwoGroups => 2 * lanes,
+            LaneForm::WithScalar => lanes + 1,
+        }
     }
 }
 
@@ -118,6 +147,30 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// # Safety
     /// Also: every `blocks[i]` holds at least `offset + 8 * W` bytes.
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; L], offset: usize) -> [Self; W];
+    /// Threefish's subkey injections and rounds on `x`, under the key
+    /// schedule rows `ks` (`W + 1` used) and the tweak rows `ts`, in code of
+    /// the row's own (assembly), where it has such code for `W`; false
+    /// (`x` untouched) where not, and the generic rounds run.
+    #[inline(always)]
+    unsafe fn own_rounds<const W: usize>(
+        x: &mut [Self; W],
+        ks: &[Self; 17],
+        ts: &[Self; 3],
+    ) -> bool {
+        let _ = (x, ks, ts);
+        false
+    }
+    /// [`own_rounds`](Self::own_rounds) of the row beside a scalar lane
+    /// ([`WithScalar`]): false where the row has no such code.
+    #[inline(always)]
+    unsafe fn own_rounds_beside_scalar<const W: usize>(
+        x: &mut [WithScalar<Self, L>; W],
+        ks: &[WithScalar<Self, L>; 17],
+        ts: &[WithScalar<Self, L>; 3],
+    ) -> bool {
+        let _ = (x, ks, ts);
+        false
+    }
 }
 
 /// The lane-wise `add`, `xor` and `and` of a [`Row`] implementation whose
@@ -287,4 +340,138 @@ where
     *entry
         .downcast_ref::<E>()
         .expect("the entry for the state width")
+}
+
+/// One lane in a general-purpose register: the scalar row, which hashes a
+/// lane beside the vector rows in [`WithScalar`] (the integer ALUs are
+/// otherwise idle while the vector unit runs the kernel).
+#[cfg_attr(not(skein_simd_x86), allow(dead_code))]
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct Scalar(pub(crate) u64);
+
+impl Row<1> for Scalar {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        Scalar(v)
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        Scalar(self.0.wrapping_add(o.0))
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        Scalar(self.0 ^ o.0)
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        Scalar(self.0 & o.0)
+    }
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        Scalar(self.0.rotate_left(r))
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        let (sum, carry) = t0.0.overflowing_add(step.0);
+        (Scalar(sum), Scalar(t1.0.wrapping_add(carry as u64)))
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 1]) -> Self {
+        Scalar(row[0])
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 1]) {
+        row[0] = self.0;
+    }
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 1], offset: usize) -> [Self; W] {
+        let p = blocks[0].as_ptr();
+        // SAFETY: the caller's: `offset + 8 * W` bytes are readable.
+        core::array::from_fn(|j| {
+            Scalar(u64::from_le(unsafe {
+                p.add(offset + 8 * j).cast::<u64>().read_unaligned()
+            }))
+        })
+    }
+}
+
+/// The vector rows of `L` lanes and one scalar lane beside them, lane `L` in
+/// `.1` (`T = L + 1`): each operation acts on both, so the kernel runs the
+/// vector and the scalar dependency chains side by side, on the vector
+/// unit and the integer ALUs at once.
+#[cfg_attr(not(skein_simd_x86), allow(dead_code))]
+/// `#[repr(C)]`: assembly reads rows of it from memory (`own_rounds`).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct WithScalar<R, const L: usize>(pub(crate) R, pub(crate) Scalar);
+
+impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
+    const ROUNDS_INLINED_LATE: usize = R::ROUNDS_INLINED_LATE;
+    #[inline(always)]
+    unsafe fn own_rounds<const W: usize>(
+        x: &mut [Self; W],
+        ks: &[Self; 17],
+        ts: &[Self; 3],
+    ) -> bool {
+        // SAFETY: the caller's.
+        unsafe { R::own_rounds_beside_scalar::<W>(x, ks, ts) }
+    }
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        const { assert!(T == L + 1) };
+        // SAFETY (here and below): the caller's, for both parts.
+        unsafe { WithScalar(R::splat(v), Scalar(v)) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, o: Self) -> Self {
+        unsafe { WithScalar(self.0.add(o.0), self.1.add(o.1)) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        unsafe { WithScalar(self.0.xor(o.0), self.1.xor(o.1)) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, o: Self) -> Self {
+        unsafe { WithScalar(self.0.and(o.0), self.1.and(o.1)) }
+    }
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        unsafe { WithScalar(self.0.rol(r), self.1.rol(r)) }
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        let (a0, a1) = unsafe { R::advance(t0.0, t1.0, step.0) };
+        let (b0, b1) = unsafe { Scalar::advance(t0.1, t1.1, step.1) };
+        (WithScalar(a0, b0), WithScalar(a1, b1))
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; T]) -> Self {
+        let (lo, hi) = row.split_at(L);
+        unsafe {
+            WithScalar(
+                R::load_row(lo.try_into().expect("the vector lanes")),
+                Scalar::load_row(hi.try_into().expect("the scalar lane")),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; T]) {
+        let (lo, hi) = row.split_at_mut(L);
+        unsafe {
+            self.0.store_row(lo.try_into().expect("the vector lanes"));
+            self.1.store_row(hi.try_into().expect("the scalar lane"));
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; T], offset: usize) -> [Self; W] {
+        let (lo, hi) = blocks.split_at(L);
+        let (lo, hi) = unsafe {
+            (
+                R::load_rows::<W>(lo.try_into().expect("the vector lanes"), offset),
+                Scalar::load_rows::<W>(hi.try_into().expect("the scalar lane"), offset),
+            )
+        };
+        core::array::from_fn(|j| WithScalar(lo[j], hi[j]))
+    }
 }

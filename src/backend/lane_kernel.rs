@@ -119,18 +119,20 @@ pub(super) unsafe fn ubi_block<R: Row<L>, const L: usize, const W: usize>(
         let ts = [t0, t1, t0.xor(t1)];
         // Threefish on every lane, then the feed-forward.
         let mut x = *m;
-        inject::<R, L, W>(&mut x, &ks, &ts, 0);
-        eight_rounds::<R, L, W, 0>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 2>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 4>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 6>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 8>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 10>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 12>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 14>(&mut x, &ks, &ts);
-        eight_rounds::<R, L, W, 16>(&mut x, &ks, &ts);
-        if const { spec::rounds(W) } == 80 {
-            eight_rounds::<R, L, W, 18>(&mut x, &ks, &ts);
+        if !R::own_rounds::<W>(&mut x, &ks, &ts) {
+            inject::<R, L, W>(&mut x, &ks, &ts, 0);
+            eight_rounds::<R, L, W, 0>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 2>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 4>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 6>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 8>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 10>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 12>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 14>(&mut x, &ks, &ts);
+            eight_rounds::<R, L, W, 16>(&mut x, &ks, &ts);
+            if const { spec::rounds(W) } == 80 {
+                eight_rounds::<R, L, W, 18>(&mut x, &ks, &ts);
+            }
         }
         upto!(j < W, x[j] = x[j].xor(m[j]));
         x

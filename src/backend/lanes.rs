@@ -16,6 +16,7 @@
 //! positions, carry different flags (first, final, bit pad, type, level), and
 //! an unused lane may be given any readable bytes of the right length.
 
+use super::isa::LaneForm;
 use super::{Backend, Choice};
 
 /// `L` UBI computations side by side, struct-of-arrays (see the seam above).
@@ -239,36 +240,35 @@ pub(crate) enum Workload {
 /// eight (docs/lanes.md).
 const SHORT_MESSAGE_BLOCKS: usize = 2;
 
-/// How many independent groups of lanes one kernel call runs.
+/// The form a [`LaneChoice`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Interleave {
-    One,
-    Two,
-    /// Whichever is faster on this CPU (timed at first use: `form.rs`).
+enum Form {
+    /// This one (a form the instruction set has).
+    Fixed(LaneForm),
+    /// Whichever is fastest on this CPU, per state size (timed at first
+    /// use: `form.rs`).
     Auto,
 }
 
 /// A backend whose instruction set has a multi-lane kernel, with its token,
-/// and the form of that kernel: one group of lanes per call, or two
-/// interleaved groups (where the instruction set has that form).
+/// and the form of that kernel ([`LaneForm`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LaneChoice {
     choice: Choice,
-    interleave: Interleave,
+    form: Form,
 }
 
 impl LaneChoice {
     /// Run `job` on this kernel.
     pub(crate) fn run<const W: usize, J: LaneJob<W>>(self, job: J) -> J::Output {
-        self.choice.run_lanes::<W, J>(self.two::<W>(), job)
+        self.choice.run_lanes::<W, J>(self.form_for::<W>(), job)
     }
 
-    /// Whether calls with a state of `W` words run the interleaved form.
-    fn two<const W: usize>(self) -> bool {
-        match self.interleave {
-            Interleave::One => false,
-            Interleave::Two => true,
-            Interleave::Auto => self.choice.interleave_measured::<W>(Workload::Blocks),
+    /// The form calls with a state of `W` words run.
+    pub(crate) fn form_for<const W: usize>(self) -> LaneForm {
+        match self.form {
+            Form::Fixed(form) => form,
+            Form::Auto => self.choice.form_measured::<W>(Workload::Blocks),
         }
     }
 
@@ -278,18 +278,14 @@ impl LaneChoice {
     /// the form for runs of blocks. A forced form stays.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn for_messages<const W: usize>(self, bytes: usize) -> LaneChoice {
-        if self.interleave != Interleave::Auto || bytes > SHORT_MESSAGE_BLOCKS * 8 * W {
+        if self.form != Form::Auto || bytes > SHORT_MESSAGE_BLOCKS * 8 * W {
             return self;
         }
-        let two = self
-            .choice
-            .interleave_measured::<W>(Workload::ShortMessages);
-        let interleave = if two {
-            Interleave::Two
-        } else {
-            Interleave::One
-        };
-        LaneChoice { interleave, ..self }
+        let form = self.choice.form_measured::<W>(Workload::ShortMessages);
+        LaneChoice {
+            form: Form::Fixed(form),
+            ..self
+        }
     }
 
     /// The multi-lane kernel of `backend`'s instruction set, if this build and
@@ -301,21 +297,21 @@ impl LaneChoice {
     /// The multi-lane kernel of `choice`'s instruction set, if it has one, in
     /// the form this CPU runs fastest (or the one a test forces).
     pub(super) fn with(choice: Choice) -> Option<LaneChoice> {
-        LaneChoice::in_form(choice, Choice::forced_interleave())
+        LaneChoice::in_form(choice, Choice::forced_form())
     }
 
-    /// `choice`'s kernel in the form with `forced` groups of lanes, or the
-    /// automatic form.
-    fn in_form(choice: Choice, forced: Option<usize>) -> Option<LaneChoice> {
-        choice.lanes(false)?;
-        let interleave = match forced {
-            Some(_) if !choice.has_interleaved() => Interleave::One,
-            Some(2) => Interleave::Two,
-            Some(_) => Interleave::One,
-            None if choice.has_interleaved() => Interleave::Auto,
-            None => Interleave::One,
+    /// `choice`'s kernel in the `forced` form (the one-group form if it has
+    /// no such form), or the automatic form.
+    fn in_form(choice: Choice, forced: Option<LaneForm>) -> Option<LaneChoice> {
+        let forms = choice.forms();
+        let form = match forced {
+            _ if forms.is_empty() => return None,
+            Some(f) if forms.contains(&f) => Form::Fixed(f),
+            Some(_) => Form::Fixed(LaneForm::OneGroup),
+            None if forms.len() > 1 => Form::Auto,
+            None => Form::Fixed(LaneForm::OneGroup),
         };
-        Some(LaneChoice { choice, interleave })
+        Some(LaneChoice { choice, form })
     }
 
     /// The kernel a forced `choice` brings: its own, or the portable one.
@@ -348,49 +344,64 @@ impl LaneChoice {
     /// into per thread. Exact: [`lanes_for`](Self::lanes_for).
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn lanes(self) -> usize {
-        let two = self.interleave != Interleave::One;
-        self.choice.lanes(two).expect("a LaneChoice has lanes")
+        let (a, b, c) = (
+            self.lanes_for::<4>(),
+            self.lanes_for::<8>(),
+            self.lanes_for::<16>(),
+        );
+        lcm(lcm(a, b), c)
+    }
+
+    /// The kernel for the `count` computations left after the whole
+    /// groups: the one-group form where they fit in one group and this
+    /// form has more lanes (an interleaved call or one with a scalar lane
+    /// would hash unused lanes). A forced form stays.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(crate) fn for_leftovers<const W: usize>(self, count: usize) -> LaneChoice {
+        let one = LaneForm::OneGroup;
+        let fits = self.choice.lanes(one).is_some_and(|l| count <= l);
+        if fits && Choice::forced_form().is_none() && self.form_for::<W>() != one {
+            return LaneChoice {
+                form: Form::Fixed(one),
+                ..self
+            };
+        }
+        self
     }
 
     /// How many computations one kernel call advances with a state of `W`
     /// words.
     pub(crate) fn lanes_for<const W: usize>(self) -> usize {
         self.choice
-            .lanes(self.two::<W>())
+            .lanes(self.form_for::<W>())
             .expect("a LaneChoice has lanes")
     }
 
-    /// Every form of `backend`'s multi-lane kernel here (one group, and two
-    /// where it has that form), for the tests shared by all kernels.
+    /// Every form of `backend`'s multi-lane kernel here, for the tests shared
+    /// by all kernels.
     #[cfg(feature = "test-hooks")]
     pub(crate) fn every_form(backend: Backend) -> alloc::vec::Vec<LaneChoice> {
-        let Some(choice) = Choice::of(backend).filter(|c| c.lanes(false).is_some()) else {
+        let Some(choice) = Choice::of(backend) else {
             return alloc::vec::Vec::new();
         };
-        let mut forms = alloc::vec![LaneChoice {
-            choice,
-            interleave: Interleave::One
-        }];
-        if choice.has_interleaved() {
-            forms.push(LaneChoice {
-                choice,
-                interleave: Interleave::Two,
-            });
-        }
+        let forms = choice.forms().iter();
         forms
+            .map(|&f| LaneChoice {
+                choice,
+                form: Form::Fixed(f),
+            })
+            .collect()
     }
+}
 
-    /// How many independent groups of lanes one kernel call runs with a
-    /// state of `W` words (1 or 2).
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    #[cfg(feature = "test-hooks")]
-    pub(crate) fn interleave_for<const W: usize>(self) -> usize {
-        if self.two::<W>() {
-            2
-        } else {
-            1
-        }
+/// Least common multiple (of lane counts: small, nonzero).
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+const fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
     }
+    a / x * b
 }
 
 /// Test hook for the conformance tests: run `backend`'s multi-lane kernel

@@ -35,6 +35,8 @@ mod wasm32;
 pub(crate) mod x86;
 
 use crate::{Error, StateSize};
+#[cfg(feature = "test-hooks")]
+pub use isa::LaneForm;
 use lanes::LaneChoice;
 
 // The backends, in the order of `Backend::ALL` (the order `skeinsum
@@ -43,8 +45,8 @@ use lanes::LaneChoice;
 // single-stream block function, then, after `lanes`, for the multi-lane
 // kernel (only rows whose token has one). The ranks follow the
 // measurements in docs/performance.md (single stream) and docs/lanes.md
-// (multi-lane kernels and the choice between a kernel's one-group and
-// interleaved forms, which is measured at first use, not ranked).
+// (multi-lane kernels and the choice among a kernel's forms, which is
+// measured at first use, not ranked).
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
     Portable = "portable", portable if cfg(all()), auto 1, lanes auto(_) 1;
@@ -128,7 +130,7 @@ impl Backend {
     /// a 512-bit state, if this build and CPU have one (the form of the
     /// kernel, and so the count, may differ by state size:
     /// [`SkeinMany::lanes`](crate::SkeinMany::lanes) tells for each). Where
-    /// the kernel has an interleaved form, which form runs is measured once
+    /// the kernel has several forms, which form runs is measured once
     /// per process, so on a loaded machine the count can differ from one
     /// run to the next; digests never do.
     ///
@@ -141,13 +143,12 @@ impl Backend {
     }
 
     /// Test hook: the forms of this backend's multi-lane kernel in this
-    /// build and on this CPU, by independent groups of lanes per call:
-    /// `[1]`, `[1, 2]` (an interleaved form too), or none. The automatic
-    /// choice takes the faster form; [`Platform::with_lane_interleave`]
+    /// build and on this CPU, [`LaneForm::OneGroup`] first, or none. The
+    /// automatic choice takes the fastest form; [`Platform::with_lane_form`]
     /// forces one.
     #[cfg(feature = "test-hooks")]
-    pub fn lane_interleaves(self) -> &'static [usize] {
-        form::interleaves(self)
+    pub fn lane_forms(self) -> &'static [LaneForm] {
+        form::forms(self)
     }
 }
 
@@ -223,16 +224,12 @@ impl Platform {
 
     /// Test hook: run `f` with every multi-lane kernel chosen on this thread
     /// (by `force`, `Params::backend`, `Backend::lanes`, `raw::compress_lanes`;
-    /// not `detect`, which is cached) in the form with `interleave`
-    /// independent groups of lanes per call (1 or 2, see
-    /// [`Backend::lane_interleaves`]; 1 for kernels without a second form).
-    /// Results are the same in every form; the tests check that.
-    ///
-    /// # Panics
-    /// If `interleave` is not 1 or 2.
+    /// not `detect`, which is cached) in `form` (see
+    /// [`Backend::lane_forms`]; the one-group form for kernels without
+    /// it). Results are the same in every form; the tests check that.
     #[cfg(feature = "test-hooks")]
-    pub fn with_lane_interleave<R>(interleave: usize, f: impl FnOnce() -> R) -> R {
-        form::with_interleave(interleave, f)
+    pub fn with_lane_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
+        form::with_form(form, f)
     }
 
     /// The multi-lane kernel that goes with this platform (see `force`).
@@ -279,48 +276,61 @@ pub mod checks {
         assert_eq!(Platform::detect().lane_choice(), LaneChoice::detect());
     }
 
-    /// The interleaved form runs twice the lanes of the one-group form, and
-    /// the test hook reaches `Platform::force` and `Backend::lanes` alike.
-    pub fn forced_interleave_doubles_the_lanes() {
+    /// Each form runs the lanes it says (twice the one-group form's, or one
+    /// more), and the test hook reaches `Platform::force` and
+    /// `Backend::lanes` alike.
+    pub fn forced_form_runs_its_lanes() {
         for backend in Backend::ALL {
-            let forms = backend.lane_interleaves();
+            let forms = backend.lane_forms();
             assert_eq!(forms.is_empty(), backend.lanes().is_none(), "{backend}");
             let Some(&first) = forms.first() else {
                 continue;
             };
-            assert_eq!(first, 1, "{backend}");
-            let one = Platform::with_lane_interleave(1, || backend.lanes()).unwrap();
-            for &i in forms {
-                let (lanes, platform) = Platform::with_lane_interleave(i, || {
+            assert_eq!(first, LaneForm::OneGroup, "{backend}");
+            let one = Platform::with_lane_form(LaneForm::OneGroup, || backend.lanes()).unwrap();
+            for &form in forms {
+                let (lanes, platform) = Platform::with_lane_form(form, || {
                     (backend.lanes().unwrap(), Platform::force(backend).unwrap())
                 });
-                assert_eq!(lanes, i * one, "{backend} in {i} groups");
+                let want = match form {
+                    LaneForm::OneGroup => one,
+                    LaneForm::TwoGroups => 2 * one,
+                    LaneForm::WithScalar => one + 1,
+                };
+                assert_eq!(lanes, want, "{backend} in {form:?}");
                 let lane_choice = platform.lane_choice();
                 assert_eq!(lane_choice.lanes_for::<4>(), lanes, "{backend}");
                 assert_eq!(lane_choice.lanes_for::<16>(), lanes, "{backend}");
-                assert_eq!(lane_choice.interleave_for::<8>(), i, "{backend}");
+                assert_eq!(lane_choice.form_for::<8>(), form, "{backend}");
             }
             // Detection inside the hook still gives the automatic form (it
             // is cached for the process).
             assert_eq!(
-                Platform::with_lane_interleave(2, LaneChoice::detect),
+                Platform::with_lane_form(LaneForm::TwoGroups, LaneChoice::detect),
                 LaneChoice::detect()
             );
             // Outside the hook: the automatic form, one of these, and the
             // chunking count a multiple of its lanes.
             let auto = LaneChoice::of(backend).unwrap();
-            for (interleave, lanes) in [
-                (auto.interleave_for::<4>(), auto.lanes_for::<4>()),
-                (auto.interleave_for::<8>(), auto.lanes_for::<8>()),
-                (auto.interleave_for::<16>(), auto.lanes_for::<16>()),
+            for (form, lanes) in [
+                (auto.form_for::<4>(), auto.lanes_for::<4>()),
+                (auto.form_for::<8>(), auto.lanes_for::<8>()),
+                (auto.form_for::<16>(), auto.lanes_for::<16>()),
             ] {
-                assert!(forms.contains(&interleave), "{backend}: {interleave}");
+                assert!(forms.contains(&form), "{backend}: {form:?}");
                 assert_eq!(auto.lanes() % lanes, 0, "{backend}");
             }
         }
         #[cfg(skein_simd_x86)]
         if Backend::Avx2.is_available() {
-            assert_eq!(Backend::Avx2.lane_interleaves(), [1, 2]);
+            assert_eq!(
+                Backend::Avx2.lane_forms(),
+                [
+                    LaneForm::OneGroup,
+                    LaneForm::TwoGroups,
+                    LaneForm::WithScalar
+                ]
+            );
         }
     }
 }

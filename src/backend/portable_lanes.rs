@@ -8,7 +8,7 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use super::isa::{by_width, BlockRun, Isa, LaneEntry};
+use super::isa::{by_width, BlockRun, Isa, LaneEntry, LaneForm};
 use super::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use super::portable::{block_function, Token};
 use crate::spec::{advance_tweak, rot, rounds, slots, C240, T1_FIRST};
@@ -103,6 +103,7 @@ fn encrypt<const W: usize, const L: usize>(
 /// and this kernel.
 impl Isa for Token {
     const LANES: usize = LANES;
+    const FORMS: &'static [LaneForm] = &[LaneForm::OneGroup];
 
     fn detect() -> Option<Token> {
         Some(Token)
@@ -123,7 +124,7 @@ impl Isa for Token {
     }
 
     #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: LaneForm, job: J) -> J::Output {
         static ENTRIES: (
             LaneEntry<Token, 4, LANES>,
             LaneEntry<Token, 8, LANES>,

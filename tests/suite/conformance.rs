@@ -156,20 +156,20 @@ fn every_backend_and_lane_kernel_matches_portable_block_by_block() {
         let single = single_stream::<4>(backend, seed)
             + single_stream::<8>(backend, seed + 1)
             + single_stream::<16>(backend, seed + 2);
-        // Every form of the lane kernel: one group of lanes per call, and two
-        // interleaved groups where the instruction set has that form.
+        // Every form of the lane kernel: one group of lanes per call, two
+        // interleaved groups, a group and a scalar lane, as the instruction
+        // set has them.
         let mut lane_runs = 0;
-        for &interleave in backend.lane_interleaves() {
-            let runs = Platform::with_lane_interleave(interleave, || {
-                let l = backend
+        for &form in backend.lane_forms() {
+            let runs = Platform::with_lane_form(form, || {
+                backend
                     .lanes()
                     .expect("a backend with lane forms has lanes");
-                assert_eq!(l % interleave, 0, "{backend} x{l} in {interleave} groups");
                 lanes::<4>(backend, seed + 3)
                     + lanes::<8>(backend, seed + 4)
                     + lanes::<16>(backend, seed + 5)
             });
-            assert!(runs > 0, "{backend} in {interleave} groups");
+            assert!(runs > 0, "{backend} in {form:?}");
             lane_runs += runs;
         }
         assert_eq!(single > 0, backend.is_available(), "{backend}");
@@ -177,7 +177,7 @@ fn every_backend_and_lane_kernel_matches_portable_block_by_block() {
         if single + lane_runs > 0 {
             checked.push(format!(
                 "{backend} ({single} runs, {lane_runs} lane runs in forms {:?})",
-                backend.lane_interleaves()
+                backend.lane_forms()
             ));
         }
     }
@@ -187,7 +187,7 @@ fn every_backend_and_lane_kernel_matches_portable_block_by_block() {
 
 /// The golden file's entries (trees included) through every form of every
 /// lane kernel: `Params::backend` brings the backend's lane kernel, the
-/// forced form decides one or two groups of lanes per call.
+/// forced form decides which rows a call runs.
 #[test]
 fn golden_entries_on_every_lane_kernel_form() {
     let entries = common::load_golden_kat();
@@ -195,18 +195,34 @@ fn golden_entries_on_every_lane_kernel_form() {
     assert!(trees > 0, "the golden file has tree entries");
     let mut checked = Vec::new();
     for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-        for &interleave in backend.lane_interleaves() {
-            Platform::with_lane_interleave(interleave, || {
+        for &form in backend.lane_forms() {
+            Platform::with_lane_form(form, || {
                 for e in &entries {
                     assert_eq!(
                         common::hash_entry(e, backend),
                         e.result,
-                        "{backend} lanes in {interleave} group(s): {}",
+                        "{backend} lanes in {form:?}: {}",
                         e.header
                     );
+                    // Whole-byte entries also in a batch that fills every
+                    // lane of every form (a lone message runs in lane 0).
+                    if e.tree.is_none() && e.msg_bits % 8 == 0 {
+                        let got = match e.state_bits {
+                            256 => batch_of_copies::<4>(e, backend),
+                            512 => batch_of_copies::<8>(e, backend),
+                            _ => batch_of_copies::<16>(e, backend),
+                        };
+                        for (lane, digest) in got.iter().enumerate() {
+                            assert_eq!(
+                                digest, &e.result,
+                                "{backend} lanes in {form:?}, message {lane} of a batch: {}",
+                                e.header
+                            );
+                        }
+                    }
                 }
             });
-            checked.push(format!("{backend}/{interleave}"));
+            checked.push(format!("{backend}/{form:?}"));
         }
     }
     println!(
@@ -214,4 +230,19 @@ fn golden_entries_on_every_lane_kernel_form() {
         trees,
         checked.join(", ")
     );
+}
+
+/// `e`'s digest for each of 17 copies of its message in one `hash_many`
+/// batch on `backend` (17: more than the lanes of any form, so that every
+/// lane hashes a copy).
+fn batch_of_copies<const W: usize>(e: &common::KatEntry, backend: Backend) -> Vec<Vec<u8>> {
+    let mut params = skein_simd::Params::new()
+        .output_bits(e.output_bits)
+        .backend(backend);
+    if let Some(k) = &e.key {
+        params = params.key(k);
+    }
+    let many = skein_simd::SkeinMany::<W>::with_params(&params).unwrap();
+    let msg = &e.msg[..(e.msg_bits / 8) as usize];
+    many.hash_many_vec(&[msg; 17])
 }

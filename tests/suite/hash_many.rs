@@ -3,16 +3,15 @@
 //! crate for plain Skein-512-256.
 
 use rand::{Rng, SeedableRng};
-use skein_simd::{Backend, Params, Platform, Skein, SkeinMany, TreeParams};
+use skein_simd::{Backend, LaneForm, Params, Platform, Skein, SkeinMany, TreeParams};
 
-/// Every lane kernel form here: backend, and independent groups of lanes
-/// per call (1, and 2 where the kernel has an interleaved form).
-pub(crate) fn lane_backends() -> Vec<(Backend, usize)> {
-    let list: Vec<(Backend, usize)> = Backend::ALL
+/// Every lane kernel form here: backend, and form (`Backend::lane_forms`).
+pub(crate) fn lane_backends() -> Vec<(Backend, LaneForm)> {
+    let list: Vec<(Backend, LaneForm)> = Backend::ALL
         .into_iter()
-        .flat_map(|b| b.lane_interleaves().iter().map(move |&i| (b, i)))
+        .flat_map(|b| b.lane_forms().iter().map(move |&f| (b, f)))
         .collect();
-    assert!(list.contains(&(Backend::Portable, 1)));
+    assert!(list.contains(&(Backend::Portable, LaneForm::OneGroup)));
     list
 }
 
@@ -35,12 +34,12 @@ fn params_have_tree(params: &Params) -> bool {
 
 fn check<const W: usize>(params: &Params, messages: &[Vec<u8>], what: &str) {
     let want = one_by_one::<W>(params, messages);
-    for (backend, interleave) in lane_backends() {
+    for (backend, form) in lane_backends() {
         if params_have_tree(params) && !backend.is_available() {
             // Tree messages go through `Skein` on the single-stream backend.
             continue;
         }
-        let many = Platform::with_lane_interleave(interleave, || {
+        let many = Platform::with_lane_form(form, || {
             SkeinMany::<W>::with_params(&params.backend(backend)).unwrap()
         });
         assert_eq!(many.backend(), backend);
@@ -210,15 +209,15 @@ fn plain_skein512_256_matches_rustcrypto() {
     use skein::digest::Digest;
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let messages = random_messages(&mut rng, 50, 2000);
-    for (backend, interleave) in lane_backends() {
-        let many = Platform::with_lane_interleave(interleave, || {
+    for (backend, form) in lane_backends() {
+        let many = Platform::with_lane_form(form, || {
             SkeinMany::<8>::with_params(&Params::new().output_bits(256).backend(backend)).unwrap()
         });
         for (m, got) in messages.iter().zip(many.hash_many_vec(&messages)) {
             assert_eq!(
                 got,
                 skein::Skein512::<skein::consts::U32>::digest(m).to_vec(),
-                "{backend} in {interleave} group(s)"
+                "{backend} in {form:?}"
             );
         }
     }

@@ -84,12 +84,12 @@ fn check<const W: usize>(params: &Params, rng: &mut impl Rng, what: &str) {
         reference.update(&prefix);
         for suffixes in suffix_batches::<W>(rng) {
             let want = one_by_one(&reference, &suffixes);
-            for (backend, interleave) in lane_backends() {
+            for (backend, form) in lane_backends() {
                 if tree && backend != Backend::Portable {
                     // A tree hasher is cloned per message: no lanes to vary.
                     continue;
                 }
-                let mut h = Platform::with_lane_interleave(interleave, || {
+                let mut h = Platform::with_lane_form(form, || {
                     Skein::<W>::with_params(&params.backend(backend)).unwrap()
                 });
                 h.update(&prefix);
@@ -100,7 +100,7 @@ fn check<const W: usize>(params: &Params, rng: &mut impl Rng, what: &str) {
                     let at = || {
                         format!(
                             "Skein-{} {what}: prefix {prefix_len} B, suffix {i} of {} ({} B) \
-                             on {backend} in {interleave} group(s)",
+                             on {backend} in {form:?}",
                             64 * W,
                             suffixes.len(),
                             suffixes[i].len()
@@ -168,8 +168,8 @@ fn against_rustcrypto<const W: usize, D: skein02::digest::Digest>(seed: u64) {
     for prefix_len in prefix_lengths::<W>(&mut rng) {
         let prefix = random_bytes(&mut rng, prefix_len);
         for suffixes in suffix_batches::<W>(&mut rng) {
-            for (backend, interleave) in lane_backends() {
-                let mut h = Platform::with_lane_interleave(interleave, || {
+            for (backend, form) in lane_backends() {
+                let mut h = Platform::with_lane_form(form, || {
                     Skein::<W>::with_params(&Params::new().backend(backend)).unwrap()
                 });
                 h.update(&prefix);
@@ -177,7 +177,7 @@ fn against_rustcrypto<const W: usize, D: skein02::digest::Digest>(seed: u64) {
                     assert_eq!(
                         got,
                         &rustcrypto::<D>(&prefix, &suffixes[i]),
-                        "Skein-{0}-{0}: prefix {prefix_len} B, suffix {i} ({1} B) on {backend} x{interleave}",
+                        "Skein-{0}-{0}: prefix {prefix_len} B, suffix {i} ({1} B) on {backend} in {form:?}",
                         64 * W,
                         suffixes[i].len()
                     );

@@ -21,7 +21,7 @@ macro_rules! check_tests {
 
 check_tests! {
     backend::forced_backend_picks_its_own_lane_kernel,
-    backend::forced_interleave_doubles_the_lanes,
+    backend::forced_form_runs_its_lanes,
     many::continuations_at_positions_past_2_pow_64,
     output::chunked_reads_match_finalize,
     params::owned_setters_keep_the_callers_buffers,

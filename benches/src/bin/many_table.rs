@@ -13,7 +13,8 @@
 //! cycles per byte at that clock, for comparison with llvm-mca's estimates.
 
 use skein_simd::{
-    Backend, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, StateSize, TreeParams,
+    Backend, LaneForm, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, StateSize,
+    TreeParams,
 };
 use std::time::Instant;
 
@@ -67,34 +68,36 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
 
 use bench_clock::clock_ghz;
 
-/// Every lane kernel form here: backend and groups of lanes per call.
-fn lane_forms() -> Vec<(Backend, usize)> {
+/// Every lane kernel form here: backend and form.
+fn lane_forms() -> Vec<(Backend, LaneForm)> {
     Backend::ALL
         .into_iter()
-        .flat_map(|b| b.lane_interleaves().iter().map(move |&i| (b, i)))
+        .flat_map(|b| b.lane_forms().iter().map(move |&f| (b, f)))
         .collect()
 }
 
-/// "x4" for one group of four lanes, "2x4" for two interleaved groups.
-fn form(interleave: usize, lanes: usize) -> String {
-    if interleave == 1 {
-        format!("x{lanes}")
-    } else {
-        format!("{interleave}x{}", lanes / interleave)
+/// "x4" for one group of four lanes, "2x4" for two interleaved groups,
+/// "x4+1" for a group of four and a scalar lane.
+fn form(form: LaneForm, lanes: usize) -> String {
+    match form {
+        LaneForm::TwoGroups => format!("2x{}", lanes / 2),
+        LaneForm::WithScalar => format!("x{}+1", lanes - 1),
+        _ => format!("x{lanes}"),
     }
 }
 
 /// Skein-(64 W): one stream against every multi-lane kernel, one thread,
-/// on messages that stay in L2.
+/// on messages that stay in L2: 80 of 8 KiB, a whole number of calls of
+/// every form (2, 4, 5, 8 and 16 lanes).
 fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
-    let messages: Vec<Vec<u8>> = (0..32u32).map(|i| vec![i as u8; 16 << 10]).collect();
-    let total = messages.len() << 14;
+    let messages: Vec<Vec<u8>> = (0..80u32).map(|i| vec![i as u8; 8 << 10]).collect();
+    let total = messages.len() << 13;
     let bits = 64 * W as u64;
     let auto = Skein::<W>::new(bits)
         .platform()
         .backend(StateSize::from_bits(bits).unwrap());
     let mut cases: Vec<Case> = vec![(
-        format!("Skein-{bits} single-stream ({auto}), 16 KiB msgs in L2"),
+        format!("Skein-{bits} single-stream ({auto}), 8 KiB msgs in L2"),
         total,
         1,
         Box::new(|| {
@@ -103,8 +106,8 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
             }
         }),
     )];
-    for (backend, interleave) in lane_forms() {
-        let Ok(many) = Platform::with_lane_interleave(interleave, || {
+    for (backend, lane_form) in lane_forms() {
+        let Ok(many) = Platform::with_lane_form(lane_form, || {
             SkeinMany::<W>::with_params(&Params::new().backend(backend))
         }) else {
             continue;
@@ -113,7 +116,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
         let mut out = vec![0u8; messages.len() * 8 * W];
         let name = format!(
             "Skein-{bits} hash_many, {backend} {}, 1 thread",
-            form(interleave, many.lanes())
+            form(lane_form, many.lanes())
         );
         cases.push((
             name,
@@ -127,7 +130,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
     let name = format!(
         "Skein-{bits} hash_many, automatic ({} {}), 1 thread",
         many.backend(),
-        form(many.interleave(), many.lanes())
+        form(many.lane_form(), many.lanes())
     );
     let mut out = vec![0u8; messages.len() * 8 * W];
     let messages = &messages;
@@ -225,8 +228,8 @@ fn main() {
             }
         }),
     )];
-    for (backend, interleave) in lane_forms() {
-        let many = Platform::with_lane_interleave(interleave, || {
+    for (backend, lane_form) in lane_forms() {
+        let many = Platform::with_lane_form(lane_form, || {
             SkeinMany512::with_params(&Params::new().backend(backend)).unwrap()
         });
         for t in [1, threads] {
@@ -234,7 +237,7 @@ fn main() {
             let mut out = vec![0u8; messages.len() * 64];
             let name = format!(
                 "hash_many 1 KiB, {backend} {}, {t} thread(s)",
-                form(interleave, many.lanes())
+                form(lane_form, many.lanes())
             );
             cases.push((
                 name,
@@ -248,7 +251,7 @@ fn main() {
         race(cases, runs, ghz);
     }
 
-    // The lane kernels alone: long messages that stay in L2 (32 x 16 KiB),
+    // The lane kernels alone: long messages that stay in L2 (80 x 8 KiB),
     // against one stream over them; llvm-mca estimates the same block loop
     // (tools/bench/mca-loop.py).
     // Short cases (a millisecond or less): many rounds, so that the best
@@ -277,7 +280,7 @@ fn main() {
                     size,
                     total >> 10,
                     many.backend(),
-                    form(many.interleave(), many.lanes())
+                    form(many.lane_form(), many.lanes())
                 ),
                 total,
                 1,
@@ -314,7 +317,7 @@ fn main() {
         let name = format!(
             "ZFS hash_many ({} {}), {t} thread(s)",
             many.backend(),
-            form(many.interleave(), many.lanes())
+            form(many.lane_form(), many.lanes())
         );
         cases.push((
             name,

@@ -24,7 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::backend::feature_glue::lane_entry;
-use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry, Row};
+use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry, LaneForm, Row};
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
 use crate::backend::portable;
 use core::arch::aarch64::*;
@@ -40,6 +40,7 @@ pub(crate) struct Token {
 
 impl Isa for Token {
     const LANES: usize = 4;
+    const FORMS: &'static [LaneForm] = &[LaneForm::OneGroup];
 
     fn detect() -> Option<Token> {
         // NEON is part of every AArch64 Linux target (so a compile-time
@@ -57,7 +58,7 @@ impl Isa for Token {
 
     // Through a static of its entries (`isa::by_width` says why).
     #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: LaneForm, job: J) -> J::Output {
         static ENTRIES: (
             LaneEntry<Token, 4, 4>,
             LaneEntry<Token, 8, 4>,

@@ -7,7 +7,7 @@
 use super::shift_row;
 use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::Row;
+use crate::backend::isa::{Row, Scalar, WithScalar};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
@@ -16,7 +16,7 @@ feature_backend! {
     /// Proof that this CPU has AVX2 (and the OS saves ymm state).
     token if avx2_cpuid::get(), features "avx2";
     single stream EvenOdd<X2, X4, X8>;
-    lanes __m256i, 4, interleaved;
+    lanes __m256i, 4, interleaved, with_scalar;
 }
 
 /// Counts and 64 - counts as shift-count vectors.
@@ -171,6 +171,95 @@ impl Row<4> for __m256i {
         srl = _mm256_srl_epi64, top_bit = _mm256_srli_epi64::<63>, rol = rol_by_shuffle,
         load_rows = transpose,
     }
+
+    #[inline(always)]
+    unsafe fn own_rounds_beside_scalar<const W: usize>(
+        x: &mut [WithScalar<Self, 4>; W],
+        ks: &[WithScalar<Self, 4>; 17],
+        ts: &[WithScalar<Self, 4>; 3],
+    ) -> bool {
+        unsafe { rounds_beside_scalar::<W>(x, ks, ts) }
+    }
+}
+
+include!("hybrid_generated.rs");
+
+/// The rows of `constants` in the generated rounds: the subkey numbers
+/// 0..=18 broadcast, then the byte shuffles that rotate by 8, 16, ..., 56.
+#[repr(align(32))]
+struct HybridConstants([[u64; 4]; 26]);
+
+static HYBRID_CONSTANTS: HybridConstants = {
+    let mut rows = [[0u64; 4]; 26];
+    let mut s = 0;
+    while s < 19 {
+        rows[s] = [s as u64; 4];
+        s += 1;
+    }
+    let mut k = 1;
+    while k < 8 {
+        // Byte b of each word takes byte (b - k) mod 8 (as `rol_by_shuffle`).
+        let mut index = 0u64;
+        let mut b = 0;
+        while b < 8 {
+            index |= ((b + 8 - k) % 8) << (8 * b);
+            b += 1;
+        }
+        let upper = index + 0x0808_0808_0808_0808;
+        rows[18 + k as usize] = [index, upper, index, upper];
+        k += 1;
+    }
+    HybridConstants(rows)
+};
+
+/// [`Row::own_rounds_beside_scalar`]: Threefish-256 and -512 in the
+/// generated assembly (tools/gen/gen-x86-hybrid-asm.py says why), the four
+/// vector lanes and the scalar lane interleaved MIX by MIX.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn rounds_beside_scalar<const W: usize>(
+    x: &mut [WithScalar<__m256i, 4>; W],
+    ks: &[WithScalar<__m256i, 4>; 17],
+    ts: &[WithScalar<__m256i, 4>; 3],
+) -> bool {
+    let mut v: [__m256i; W] = core::array::from_fn(|j| x[j].0);
+    let mut s: [u64; W] = core::array::from_fn(|j| x[j].1 .0);
+    let (ks, ts, constants) = (ks.as_ptr(), ts.as_ptr(), HYBRID_CONSTANTS.0.as_ptr());
+    // SAFETY: the CPU has AVX2 (the caller's); the code reads W + 1 rows of
+    // `ks`, the 3 of `ts` and the 26 of `constants` (`WithScalar` is
+    // `#[repr(C)]`: its vector at offset 0, its scalar word at 32), writes
+    // no memory and only the registers named here, and the flags.
+    unsafe {
+        match W {
+            4 => hybrid_rounds_256!(
+                v0 = inout(ymm_reg) v[0], v1 = inout(ymm_reg) v[1],
+                v2 = inout(ymm_reg) v[2], v3 = inout(ymm_reg) v[3],
+                s0 = inout(reg) s[0], s1 = inout(reg) s[1],
+                s2 = inout(reg) s[2], s3 = inout(reg) s[3],
+                t = out(ymm_reg) _, ks = in(reg) ks, ts = in(reg) ts,
+                constants = in(reg) constants,
+                options(readonly, nostack),
+            ),
+            8 => hybrid_rounds_512!(
+                v0 = inout(ymm_reg) v[0], v1 = inout(ymm_reg) v[1],
+                v2 = inout(ymm_reg) v[2], v3 = inout(ymm_reg) v[3],
+                v4 = inout(ymm_reg) v[4], v5 = inout(ymm_reg) v[5],
+                v6 = inout(ymm_reg) v[6], v7 = inout(ymm_reg) v[7],
+                s0 = inout(reg) s[0], s1 = inout(reg) s[1],
+                s2 = inout(reg) s[2], s3 = inout(reg) s[3],
+                s4 = inout(reg) s[4], s5 = inout(reg) s[5],
+                s6 = inout(reg) s[6], s7 = inout(reg) s[7],
+                t = out(ymm_reg) _, ks = in(reg) ks, ts = in(reg) ts,
+                constants = in(reg) constants,
+                options(readonly, nostack),
+            ),
+            _ => return false,
+        }
+    }
+    for j in 0..W {
+        x[j] = WithScalar(v[j], Scalar(s[j]));
+    }
+    true
 }
 
 /// A rotation by a multiple of 8 is one byte shuffle; the others are

@@ -59,7 +59,7 @@ mod pair;
 mod split;
 mod vector;
 
-use crate::backend::isa::{by_width, width, BlockRun, Isa, LaneEntry};
+use crate::backend::isa::{by_width, width, BlockRun, Isa, LaneEntry, LaneForm};
 use crate::backend::lanes::{Kernel, LaneJob};
 use pair::{pair_blocks_256, pair_from_words, pair_to_words};
 use split::{split_blocks_altivec, split_from_words, split_to_words};
@@ -70,6 +70,7 @@ pub(crate) struct Token(());
 
 impl Isa for Token {
     const LANES: usize = 4;
+    const FORMS: &'static [LaneForm] = &[LaneForm::OneGroup];
 
     fn detect() -> Option<Token> {
         altivec_detected().then_some(Token(()))
@@ -85,7 +86,7 @@ impl Isa for Token {
     }
 
     #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: bool, job: J) -> J::Output {
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: LaneForm, job: J) -> J::Output {
         static ENTRIES: (
             LaneEntry<Token, 4, 4>,
             LaneEntry<Token, 8, 4>,

@@ -31,11 +31,11 @@
 //! `--batch N` (a multiple of 8), `--sizes 64,80,...`, `--no-headers`.
 //!
 //! `count IMPL CASE BATCHES` (IMPL: ours-auto, ours-avx2, ours-avx2x4,
-//! ours-avx2x8, peer4, peer8; CASE: a message size or `header`) checks and
+//! ours-avx2x8, ours-avx2x4+1, peer4, peer8; CASE: a message size or `header`) checks and
 //! then hashes BATCHES batches of 64 with no timing, for instruction counts
 //! under callgrind (tools/bench/miner-insn-count.sh).
 
-use skein_simd::{Backend, Params, Platform, Skein512, SkeinMany512};
+use skein_simd::{Backend, LaneForm, Params, Platform, Skein512, SkeinMany512};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -512,14 +512,14 @@ fn bench(o: &Options) {
 const COUNT_BATCH: usize = 64;
 
 /// `count IMPL CASE BATCHES`: check, then hash BATCHES batches untimed.
-/// `ours-avx2x4` and `ours-avx2x8` force the one-group and the interleaved
-/// form of the AVX2 lane kernel (a test hook): the library otherwise times
-/// both at first use, and under callgrind that choice could differ between
+/// `ours-avx2x4`, `ours-avx2x8` and `ours-avx2x4+1` force the one-group, the
+/// interleaved and the with-scalar form of the AVX2 lane kernel (a test
+/// hook): the library otherwise times them at first use, and under callgrind that choice could differ between
 /// the two runs whose counts are subtracted.
 fn count(args: &[String]) -> Result<(), String> {
     let [which, case, batches] = args else {
         return Err(
-            "usage: miner-bench count ours-auto|ours-avx2|ours-avx2x4|ours-avx2x8|peer4|peer8 \
+            "usage: miner-bench count ours-auto|ours-avx2|ours-avx2x4|ours-avx2x8|ours-avx2x4+1|peer4|peer8 \
              SIZE|header BATCHES"
                 .into(),
         );
@@ -534,7 +534,7 @@ fn count(args: &[String]) -> Result<(), String> {
         let mut out = Aligned::zeroed(batch.count * DIGEST);
         let mut c = match which.as_str() {
             "ours-auto" => ours(&batch, None),
-            "ours-avx2" | "ours-avx2x4" | "ours-avx2x8" => ours(&batch, Some(Backend::Avx2)),
+            "ours-avx2" | "ours-avx2x4" | "ours-avx2x8" | "ours-avx2x4+1" => ours(&batch, Some(Backend::Avx2)),
             "peer4" => peer(&batch, 4),
             "peer8" => peer(&batch, 8),
             other => return Err(format!("unknown implementation {other:?}")),
@@ -548,8 +548,9 @@ fn count(args: &[String]) -> Result<(), String> {
         Ok(())
     };
     match which.as_str() {
-        "ours-avx2x4" => Platform::with_lane_interleave(1, run),
-        "ours-avx2x8" => Platform::with_lane_interleave(2, run),
+        "ours-avx2x4" => Platform::with_lane_form(LaneForm::OneGroup, run),
+        "ours-avx2x8" => Platform::with_lane_form(LaneForm::TwoGroups, run),
+        "ours-avx2x4+1" => Platform::with_lane_form(LaneForm::WithScalar, run),
         _ => run(),
     }
 }
