@@ -120,7 +120,7 @@ fn measure_forms<const W: usize>(choice: Choice, work: Workload) -> LaneForm {
             let data = &data[..];
             // Made outside the timing, dropped after it.
             let mut state = LaneState::<W, L>::new();
-            let mut out = [[0u64; L]; W];
+            let mut out = [[0u64; W]; L];
             let t = std::time::Instant::now();
             let calls = match self.0 {
                 Workload::Blocks => {

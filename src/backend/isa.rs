@@ -147,6 +147,20 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// # Safety
     /// Also: every `blocks[i]` holds at least `offset + 8 * W` bytes.
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; L], offset: usize) -> [Self; W];
+    /// The transposing store: lane `i` of row `j` into `out[i][j]` (each
+    /// lane's words together, as a digest is laid out). Row by row here;
+    /// instruction sets with wide registers transpose in them.
+    #[inline(always)]
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; L]) {
+        let mut row = [0u64; L];
+        for (j, r) in rows.iter().enumerate() {
+            // SAFETY: the caller's.
+            unsafe { r.store_row(&mut row) };
+            for (lane, &word) in out.iter_mut().zip(&row) {
+                lane[j] = word;
+            }
+        }
+    }
     /// Threefish's subkey injections and rounds on `x`, under the key
     /// schedule rows `ks` (`W + 1` used) and the tweak rows `ts`, in code of
     /// the row's own (assembly), where it has such code for `W`; false
@@ -291,6 +305,17 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for Pair<R, L> {
         };
         core::array::from_fn(|j| Pair([lo[j], hi[j]]))
     }
+    #[inline(always)]
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {
+        let (lo, hi) = out.split_at_mut(L);
+        let lo_rows: [R; W] = core::array::from_fn(|j| rows[j].0[0]);
+        let hi_rows: [R; W] = core::array::from_fn(|j| rows[j].0[1]);
+        // SAFETY: the caller's.
+        unsafe {
+            R::store_lanes::<W>(&lo_rows, lo.try_into().expect("half the lanes"));
+            R::store_lanes::<W>(&hi_rows, hi.try_into().expect("half the lanes"));
+        }
+    }
 }
 
 /// The single-stream block function of a state of `W` words, as a pointer.
@@ -394,6 +419,10 @@ impl Row<1> for Scalar {
             }))
         })
     }
+    #[inline(always)]
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 1]) {
+        out[0] = rows.map(|r| r.0);
+    }
 }
 
 /// The vector rows of `L` lanes and one scalar lane beside them, lane `L` in
@@ -473,5 +502,13 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
             )
         };
         core::array::from_fn(|j| WithScalar(lo[j], hi[j]))
+    }
+    #[inline(always)]
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {
+        let (lo, hi) = out.split_at_mut(L);
+        let vector: [R; W] = core::array::from_fn(|j| rows[j].0);
+        // SAFETY: the caller's.
+        unsafe { R::store_lanes::<W>(&vector, lo.try_into().expect("the vector lanes")) };
+        hi[0] = rows.map(|r| r.1 .0);
     }
 }

@@ -85,8 +85,9 @@ pub(crate) struct MessageRun<'a, const W: usize, const L: usize> {
     /// Where the chain after the message goes, if wanted (for output
     /// blocks after the first).
     pub(crate) finals: Option<&'a mut [[u64; L]; W]>,
-    /// Where the chain after the first output block goes.
-    pub(crate) out: &'a mut [[u64; L]; W],
+    /// Where the chain after the first output block goes: lane by lane
+    /// (`out[i]` is lane `i`'s words, the layout of a digest).
+    pub(crate) out: &'a mut [[u64; W]; L],
 }
 
 impl<const W: usize, const L: usize> MessageRun<'_, W, L> {
@@ -157,7 +158,7 @@ impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
         ];
         const ZEROS: [u8; crate::spec::MAX_BLOCK_BYTES] = [0; crate::spec::MAX_BLOCK_BYTES];
         compress(&mut state, [&ZEROS[..block]; L], [8; L]);
-        *run.out = state.chain;
+        *run.out = core::array::from_fn(|i| core::array::from_fn(|j| state.chain[j][i]));
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState, MessageRun};
 use crate::spec::{MAX_BLOCK_BYTES, T1_FINAL};
+use crate::threefish::words_to_le;
 use zeroize::Zeroize;
 
 /// Whole messages, `L` at a time, the `L` of each group of one length: the
@@ -77,7 +78,7 @@ where
         let mut counter = [0u8; MAX_BLOCK_BYTES];
         let mut state = LaneState::<W, L>::new();
         let mut finals = [[0u64; L]; W];
-        let mut digests = [[0u64; L]; W];
+        let mut digests = [[0u64; W]; L];
         for first in (0..count).step_by(L) {
             let msgs: [&[u8]; L] = core::array::from_fn(|l| messages[index(first + l)].as_ref());
             let size = msgs[0].len();
@@ -112,9 +113,9 @@ where
                 out: &mut digests,
             });
             let to = len.min(block);
-            for l in 0..L {
+            for (l, digest) in digests.iter().enumerate() {
                 let at = index(first + l) * len;
-                lane_to_le(&digests, l, &mut out[at..at + to]);
+                digest_to_le(digest, &mut out[at..at + to]);
             }
             // Further output blocks: one UBI of a counter block each.
             for c in 1..out_blocks {
@@ -129,10 +130,28 @@ where
                 }
             }
         }
-        lasts.zeroize();
+        // Only the bytes that held message bytes (most batches: none).
+        for buf in &mut lasts {
+            buf[..dirty].zeroize();
+        }
         finals.zeroize();
         digests.zeroize();
     }
+}
+
+/// The first `bytes.len()` bytes (at most `8 * W`) of `words`,
+/// little-endian: [`words_to_le`], with a whole block as one fixed-size
+/// copy (not a `memcpy` call of a length known only at run time).
+#[inline(always)]
+fn digest_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
+    if bytes.len() == 8 * W {
+        // Fixed offsets, no per-word length checks.
+        for (j, word) in words.iter().enumerate() {
+            bytes[8 * j..8 * j + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        return;
+    }
+    words_to_le(words, bytes);
 }
 
 /// The first `bytes.len()` bytes (at most `8 * W`) of lane `l`'s words,

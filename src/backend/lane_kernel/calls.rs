@@ -107,6 +107,6 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         let [o0, o1] = spec::advance_tweak(run.out_tweak, 8);
         let o1 = o1 | spec::T1_FINAL;
         chain = ubi_block::<R, L, W>(&chain, &[R::splat(0); W], R::splat(o0), R::splat(o1));
-        upto!(j < W, chain[j].store_row(&mut run.out[j]));
+        R::store_lanes::<W>(&chain, run.out);
     }
 }

@@ -169,7 +169,7 @@ impl Row<4> for __m256i {
         add = _mm256_add_epi64, xor = _mm256_xor_si256, and = _mm256_and_si256,
         or = _mm256_or_si256, andnot = _mm256_andnot_si256, sll = _mm256_sll_epi64,
         srl = _mm256_srl_epi64, top_bit = _mm256_srli_epi64::<63>, rol = rol_by_shuffle,
-        load_rows = transpose,
+        load_rows = transpose, store_lanes = untranspose,
     }
 
     #[inline(always)]
@@ -305,5 +305,30 @@ unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m2
             m[4 * quarter + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
         }
         m
+    }
+}
+
+/// [`Row::store_lanes`]: the inverse of [`transpose`], each quarter of the
+/// rows (four words of four lanes) by the same 4x4 transpose.
+#[inline(always)]
+unsafe fn untranspose<const W: usize>(rows: &[__m256i; W], out: &mut [[u64; W]; 4]) {
+    unsafe {
+        for quarter in 0..W / 4 {
+            let r = &rows[4 * quarter..4 * quarter + 4];
+            let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
+            let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
+            let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
+            let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
+            let lanes = [
+                _mm256_permute2x128_si256::<0x20>(lo01, lo23),
+                _mm256_permute2x128_si256::<0x20>(hi01, hi23),
+                _mm256_permute2x128_si256::<0x31>(lo01, lo23),
+                _mm256_permute2x128_si256::<0x31>(hi01, hi23),
+            ];
+            for (lane, words) in out.iter_mut().zip(lanes) {
+                // Words 4 * quarter.. of the lane: 32 bytes inside `out[i]`.
+                _mm256_storeu_si256(lane[4 * quarter..].as_mut_ptr().cast(), words);
+            }
+        }
     }
 }

@@ -206,4 +206,26 @@ impl Row<8> for __m512i {
             m
         }
     }
+    #[inline(always)]
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 8]) {
+        if W == 4 {
+            // Half-width rows: row by row (a short state is rare here).
+            let mut row = [0u64; 8];
+            for (j, r) in rows.iter().enumerate() {
+                unsafe { r.store_row(&mut row) };
+                for (lane, &word) in out.iter_mut().zip(&row) {
+                    lane[j] = word;
+                }
+            }
+            return;
+        }
+        for half in 0..W / 8 {
+            let eight: [__m512i; 8] = core::array::from_fn(|i| rows[8 * half + i]);
+            let lanes = unsafe { transpose8(eight) };
+            for (lane, words) in out.iter_mut().zip(lanes) {
+                // Words 8 * half.. of the lane: 64 bytes inside `out[i]`.
+                unsafe { _mm512_storeu_si512(lane[8 * half..].as_mut_ptr().cast(), words) };
+            }
+        }
+    }
 }

@@ -16,13 +16,13 @@ pub(crate) mod sse2;
 /// * `advance`: the carry out of word 0 is the top bit of
 ///   `(a & b) | ((a | b) & !sum)`, shifted down (`top_bit`) and added to
 ///   word 1;
-/// * `load_rows`: `$transpose`.
+/// * `load_rows`: `$transpose`; `store_lanes`: `$untranspose`.
 macro_rules! shift_row {
     (
         $lanes:literal, splat = $splat:path, load = $load:path, store = $store:path,
         add = $add:path, xor = $xor:path, and = $and:path, or = $or:path, andnot = $andnot:path,
         sll = $sll:path, srl = $srl:path, top_bit = $top:path,
-        rol = $by_shuffle:path, load_rows = $transpose:ident $(,)?
+        rol = $by_shuffle:path, load_rows = $transpose:ident, store_lanes = $untranspose:ident $(,)?
     ) => {
         $crate::backend::isa::register_row! { $lanes, splat = $splat, load = $load, store = $store }
         $crate::backend::isa::lanewise! { add = $add, xor = $xor, and = $and }
@@ -52,6 +52,11 @@ macro_rules! shift_row {
         unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; $lanes], offset: usize) -> [Self; W] {
             // SAFETY: the trait's contract.
             unsafe { $transpose::<W>(blocks, offset) }
+        }
+        #[inline(always)]
+        unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; $lanes]) {
+            // SAFETY: the trait's contract.
+            unsafe { $untranspose::<W>(rows, out) }
         }
     };
 }

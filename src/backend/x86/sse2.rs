@@ -113,7 +113,7 @@ impl Row<2> for __m128i {
         2, splat = _mm_set1_epi64x, load = _mm_loadu_si128, store = _mm_storeu_si128,
         add = _mm_add_epi64, xor = _mm_xor_si128, and = _mm_and_si128, or = _mm_or_si128,
         andnot = _mm_andnot_si128, sll = _mm_sll_epi64, srl = _mm_srl_epi64,
-        top_bit = _mm_srli_epi64::<63>, rol = rol_by_shuffle, load_rows = transpose,
+        top_bit = _mm_srli_epi64::<63>, rol = rol_by_shuffle, load_rows = transpose, store_lanes = untranspose,
     }
 }
 
@@ -143,5 +143,24 @@ unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m1
             m[2 * pair + 1] = _mm_unpackhi_epi64(r0, r1);
         }
         m
+    }
+}
+
+/// [`Row::store_lanes`]: the inverse of [`transpose`], two rows at a time.
+#[inline(always)]
+unsafe fn untranspose<const W: usize>(rows: &[__m128i; W], out: &mut [[u64; W]; 2]) {
+    unsafe {
+        for pair in 0..W / 2 {
+            let (r0, r1) = (rows[2 * pair], rows[2 * pair + 1]);
+            // Words 2 * pair.. of each lane: 16 bytes inside `out[i]`.
+            _mm_storeu_si128(
+                out[0][2 * pair..].as_mut_ptr().cast(),
+                _mm_unpacklo_epi64(r0, r1),
+            );
+            _mm_storeu_si128(
+                out[1][2 * pair..].as_mut_ptr().cast(),
+                _mm_unpackhi_epi64(r0, r1),
+            );
+        }
     }
 }
