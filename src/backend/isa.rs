@@ -47,6 +47,9 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
 /// messages it hashes. Which form is fastest depends on the core and the
 /// state size (docs/lanes.md); digests never do. Public only as a test hook
 /// (`Platform::with_lane_form`).
+// Only x86-64 builds the other forms; public only with the test hooks.
+#[cfg_attr(not(skein_simd_x86), allow(dead_code))]
+#[cfg_attr(not(feature = "test-hooks"), allow(unreachable_pub))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LaneForm {
     /// One group of vector lanes: the instruction set's row.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions a message, counted by callgrind (independent of machine load),
 # of cpuminer-opt's 4-way AVX2 Skein-512-512 against skein-simd's AVX2 lane
-# kernel in both its forms (x4: one group of lanes; x8: two interleaved), on
+# kernel in its three forms (x4: one group of lanes; x8: two interleaved;
+# x4+1: four vector lanes and a scalar lane), on
 # batches of 64 separate messages end to end (tools/bench/miner-bench):
 #
 #   CPUMINER_OPT_DIR=/path/to/cpuminer-opt bash tools/bench/miner-insn-count.sh [CASE]...
@@ -29,11 +30,12 @@ per_message() { # IMPL CASE
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(64 80 header)
-printf '| Skein-512-512 | cpuminer-opt 4x64 (AVX2) | skein-simd avx2 x4 | skein-simd avx2 x8 | x4/peer | x8/peer |\n'
-printf '|---|---:|---:|---:|---:|---:|\n'
+printf '| Skein-512-512 | cpuminer-opt 4x64 (AVX2) | skein-simd avx2 x4 | avx2 x8 | avx2 x4+1 | x4/peer | x8/peer | x4+1/peer |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
 for c in "${cases[@]}"; do
     p=$(per_message peer4 "$c"); a=$(per_message ours-avx2x4 "$c"); b=$(per_message ours-avx2x8 "$c")
+    s=$(per_message ours-avx2x4+1 "$c")
     case "$c" in header) name="80 B header, 64 B shared" ;; *) name="$c B" ;; esac
-    awk -v n="$name" -v p="$p" -v a="$a" -v b="$b" \
-        'BEGIN { printf "| %s | %d | %d | %d | %.3f | %.3f |\n", n, p, a, b, a / p, b / p }'
+    awk -v n="$name" -v p="$p" -v a="$a" -v b="$b" -v s="$s" \
+        'BEGIN { printf "| %s | %d | %d | %d | %d | %.3f | %.3f | %.3f |\n", n, p, a, b, s, a / p, b / p, s / p }'
 done
