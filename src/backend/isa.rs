@@ -54,11 +54,11 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
 pub enum LaneForm {
     /// One group of vector lanes: the instruction set's row.
     OneGroup,
-    /// Two independent groups of vector lanes side by side ([`Pair`]), for
+    /// Two independent groups of vector lanes side by side (`Pair`), for
     /// cores whose vector latency leaves pipes idle: twice the lanes.
     TwoGroups,
     /// One group of vector lanes and one lane in general-purpose registers
-    /// beside it ([`WithScalar`]), for cores whose integer ALUs idle while
+    /// beside it (`WithScalar`), for cores whose integer ALUs idle while
     /// the vector unit runs: one lane more.
     WithScalar,
 }
