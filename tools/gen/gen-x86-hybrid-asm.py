@@ -15,8 +15,9 @@ Rust `portable` backend like every lane kernel.
 
 Why assembly: written in Rust (the generic kernel over a row of a vector
 and a scalar lane), LLVM's scheduler gathers the scalar lane's operations
-into stretches of several rounds apart from the vector ones and spills
-(docs/lanes.md): the form ran at 0.75x the vector lanes alone. The two
+into stretches of several rounds apart from the vector ones, and spills:
+the form ran slower than the vector lanes alone (docs/lanes.md has the
+figures, and those of the order chosen below). The two
 dependency chains only fill the core's ports together if their operations
 stay side by side, which only assembly guarantees.
 
