@@ -205,7 +205,7 @@ fn ours<'a>(batch: &'a Batch, backend: Option<Backend>) -> Contender<'a> {
     // The name of the kernel this choice gets (the hasher of the header case
     // picks by the same rule as SkeinMany).
     let many = SkeinMany512::with_params(&p).expect("backend available");
-    let label = format!("{} x{}", many.backend().name(), many.lanes());
+    let label = format!("{} {}", many.backend().name(), form_name(&many));
     let forced = if backend.is_some() { "forced " } else { "" };
     match batch.kind {
         Kind::Whole(_) => {
@@ -437,9 +437,9 @@ fn cell(x: Option<f64>) -> String {
 fn bench(o: &Options) {
     let auto = SkeinMany512::with_params(&params(None)).unwrap();
     println!(
-        "skein-simd lane kernel (automatic): {} x{}; one thread (rayon pool of {}); batch {} messages; best of {} rounds",
+        "skein-simd lane kernel (automatic): {} {}; one thread (rayon pool of {}); batch {} messages; best of {} rounds",
         auto.backend().name(),
-        auto.lanes(),
+        form_name(&auto),
         rayon::current_num_threads(),
         o.batch,
         o.rounds
@@ -534,7 +534,9 @@ fn count(args: &[String]) -> Result<(), String> {
         let mut out = Aligned::zeroed(batch.count * DIGEST);
         let mut c = match which.as_str() {
             "ours-auto" => ours(&batch, None),
-            "ours-avx2" | "ours-avx2x4" | "ours-avx2x8" | "ours-avx2x4+1" => ours(&batch, Some(Backend::Avx2)),
+            "ours-avx2" | "ours-avx2x4" | "ours-avx2x8" | "ours-avx2x4+1" => {
+                ours(&batch, Some(Backend::Avx2))
+            }
             "peer4" => peer(&batch, 4),
             "peer8" => peer(&batch, 8),
             other => return Err(format!("unknown implementation {other:?}")),
@@ -574,5 +576,16 @@ fn main() -> ExitCode {
             eprintln!("miner-bench: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The kernel form as `many_table` names it: "x8" (one group), "2x4" (two
+/// interleaved groups), "x4+1" (a group and a scalar lane).
+fn form_name(many: &SkeinMany512) -> String {
+    let lanes = many.lanes();
+    match many.lane_form() {
+        LaneForm::TwoGroups => format!("2x{}", lanes / 2),
+        LaneForm::WithScalar => format!("x{}+1", lanes - 1),
+        _ => format!("x{lanes}"),
     }
 }
