@@ -1,8 +1,8 @@
 //! Dispatch: what a [`Choice`] (a backend with its token) does, written once
 //! over the [`Isa`] trait that every backend's token implements.
 
-use super::isa::{BlockRun, Isa, LaneForm};
-use super::lanes::LaneJob;
+use super::isa::{BlockRun, Isa};
+use super::lanes::{LaneForm, LaneJob};
 use super::{portable, Backend, Choice};
 
 /// Code generic over the instruction set, run by [`Choice::with`] on the

@@ -39,7 +39,7 @@ pub(crate) use lane_entry;
 /// [`Isa`](super::isa::Isa) and the `#[target_feature(enable = $features)]` entries that
 /// reach the code. `$detect` must be true only where the CPU (and OS) runs
 /// `$features`: it is what makes the entries sound. After the lane count,
-/// the kernel's other forms ([`LaneForm`](super::isa::LaneForm)):
+/// the kernel's other forms ([`LaneForm`](super::lanes::LaneForm)):
 /// `interleaved` ([`Pair`](super::isa::Pair) of two rows), `with_scalar`
 /// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane).
 #[cfg_attr(
@@ -59,8 +59,8 @@ macro_rules! feature_backend {
 
         impl $crate::backend::isa::Isa for Token {
             const LANES: usize = $lanes;
-            const FORMS: &'static [$crate::backend::isa::LaneForm] = &[
-                $crate::backend::isa::LaneForm::OneGroup,
+            const FORMS: &'static [$crate::backend::lanes::LaneForm] = &[
+                $crate::backend::lanes::LaneForm::OneGroup,
                 $($crate::backend::feature_glue::feature_backend!(@form $form),)*
             ];
 
@@ -84,7 +84,7 @@ macro_rules! feature_backend {
             #[inline]
             fn run_lanes<const W: usize, J: $crate::backend::lanes::LaneJob<W>>(
                 self,
-                form: $crate::backend::isa::LaneForm,
+                form: $crate::backend::lanes::LaneForm,
                 job: J,
             ) -> J::Output {
                 use $crate::backend::isa::{by_width, LaneEntry};
@@ -131,10 +131,10 @@ macro_rules! feature_backend {
 
         $crate::backend::feature_glue::lane_entry!(lanes_with_features, $features);
     };
-    (@form interleaved) => { $crate::backend::isa::LaneForm::TwoGroups };
-    (@form with_scalar) => { $crate::backend::isa::LaneForm::WithScalar };
+    (@form interleaved) => { $crate::backend::lanes::LaneForm::TwoGroups };
+    (@form with_scalar) => { $crate::backend::lanes::LaneForm::WithScalar };
     (@run interleaved, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
-        if $f == $crate::backend::isa::LaneForm::TwoGroups {
+        if $f == $crate::backend::lanes::LaneForm::TwoGroups {
             type Two = $crate::backend::isa::Pair<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { 2 * $lanes }>,
@@ -150,7 +150,7 @@ macro_rules! feature_backend {
         }
     };
     (@run with_scalar, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
-        if $f == $crate::backend::isa::LaneForm::WithScalar {
+        if $f == $crate::backend::lanes::LaneForm::WithScalar {
             type Beside = $crate::backend::isa::WithScalar<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { $lanes + 1 }>,

@@ -5,8 +5,7 @@
 //! integer work share), so it is timed once per backend and state size at
 //! first use (docs/lanes.md); tests force a form per thread.
 
-use super::isa::LaneForm;
-use super::lanes::Workload;
+use super::lanes::{LaneForm, Workload};
 #[cfg(feature = "std")]
 use super::lanes::{LaneJob, LaneKernel, LaneState, MessageRun};
 #[cfg(feature = "std")]

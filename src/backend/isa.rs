@@ -12,7 +12,7 @@
 //! The backend table (`mod.rs`) names the token type of each backend and
 //! reaches everything else through these traits.
 
-use super::lanes::LaneJob;
+use super::lanes::{LaneForm, LaneJob};
 
 /// An instruction set, as its detection token: a value exists only when this
 /// CPU (and OS) runs every instruction of the backend's code, which is what
@@ -40,37 +40,6 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
     fn run_lanes<const W: usize, J: LaneJob<W>>(self, form: LaneForm, job: J) -> J::Output {
         let _ = (form, job);
         unreachable!("no multi-lane kernel")
-    }
-}
-
-/// A form of a multi-lane kernel: which rows one call runs, and so how many
-/// messages it hashes. Which form is fastest depends on the core and the
-/// state size (docs/lanes.md); digests never do. Public only as a test hook
-/// (`Platform::with_lane_form`).
-// Only x86-64 builds the other forms; public only with the test hooks.
-#[cfg_attr(not(skein_simd_x86), allow(dead_code))]
-#[cfg_attr(not(feature = "test-hooks"), allow(unreachable_pub))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LaneForm {
-    /// One group of vector lanes: the instruction set's row.
-    OneGroup,
-    /// Two independent groups of vector lanes side by side (`Pair`), for
-    /// cores whose vector latency leaves pipes idle: twice the lanes.
-    TwoGroups,
-    /// One group of vector lanes and one lane in general-purpose registers
-    /// beside it (`WithScalar`), for cores whose integer ALUs idle while
-    /// the vector unit runs: one lane more.
-    WithScalar,
-}
-
-impl LaneForm {
-    /// Messages per call of this form of a kernel of `lanes` lanes.
-    pub(crate) const fn lanes(self, lanes: usize) -> usize {
-        match self {
-            LaneForm::OneGroup => lanes,
-            LaneForm::TwoGroups => 2 * lanes,
-            LaneForm::WithScalar => lanes + 1,
-        }
     }
 }
 

@@ -35,9 +35,9 @@ mod wasm32;
 pub(crate) mod x86;
 
 use crate::{Error, StateSize};
-#[cfg(feature = "test-hooks")]
-pub use isa::LaneForm;
 use lanes::LaneChoice;
+#[cfg(feature = "test-hooks")]
+pub use lanes::LaneForm;
 
 // The backends, in the order of `Backend::ALL` (the order `skeinsum
 // --list-backends` prints). `auto` ranks the automatic choice among the

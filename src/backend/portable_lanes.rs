@@ -8,7 +8,8 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use super::isa::{by_width, BlockRun, Isa, LaneEntry, LaneForm};
+use super::isa::{by_width, BlockRun, Isa, LaneEntry};
+use super::lanes::LaneForm;
 use super::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use super::portable::{block_function, Token};
 use crate::spec::{advance_tweak, rot, rounds, slots, C240, T1_FIRST};

@@ -24,7 +24,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::backend::feature_glue::lane_entry;
-use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry, LaneForm, Row};
+use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry, Row};
+use crate::backend::lanes::LaneForm;
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
 use crate::backend::portable;
 use core::arch::aarch64::*;
