@@ -124,14 +124,8 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// instruction sets with wide registers transpose in them.
     #[inline(always)]
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; L]) {
-        let mut row = [0u64; L];
-        for (j, r) in rows.iter().enumerate() {
-            // SAFETY: the caller's.
-            unsafe { r.store_row(&mut row) };
-            for (lane, &word) in out.iter_mut().zip(&row) {
-                lane[j] = word;
-            }
-        }
+        // SAFETY: the caller's.
+        unsafe { store_lanes_row_by_row::<Self, L, W>(rows, out) }
     }
     /// Threefish's subkey injections and rounds on `x`, under the key
     /// schedule rows `ks` (`W + 1` used) and the tweak rows `ts`, in code of
@@ -156,6 +150,27 @@ pub(crate) trait Row<const L: usize>: Copy {
     ) -> bool {
         let _ = (x, ks, ts);
         false
+    }
+}
+
+/// [`Row::store_lanes`] one row at a time through
+/// [`Row::store_row`]: the default, and the fallback of rows that
+/// transpose in registers only for some widths.
+///
+/// # Safety
+/// The CPU runs `R`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn store_lanes_row_by_row<R: Row<L>, const L: usize, const W: usize>(
+    rows: &[R; W],
+    out: &mut [[u64; W]; L],
+) {
+    let mut row = [0u64; L];
+    for (j, r) in rows.iter().enumerate() {
+        // SAFETY: the caller's.
+        unsafe { r.store_row(&mut row) };
+        for (lane, &word) in out.iter_mut().zip(&row) {
+            lane[j] = word;
+        }
     }
 }
 

@@ -115,7 +115,7 @@ where
             let to = len.min(block);
             for (l, digest) in digests.iter().enumerate() {
                 let at = index(first + l) * len;
-                digest_to_le(digest, &mut out[at..at + to]);
+                words_to_le(digest, &mut out[at..at + to]);
             }
             // Further output blocks: one UBI of a counter block each.
             for c in 1..out_blocks {
@@ -137,21 +137,6 @@ where
         finals.zeroize();
         digests.zeroize();
     }
-}
-
-/// The first `bytes.len()` bytes (at most `8 * W`) of `words`,
-/// little-endian: [`words_to_le`], with a whole block as one fixed-size
-/// copy (not a `memcpy` call of a length known only at run time).
-#[inline(always)]
-fn digest_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
-    if bytes.len() == 8 * W {
-        // Fixed offsets, no per-word length checks.
-        for (j, word) in words.iter().enumerate() {
-            bytes[8 * j..8 * j + 8].copy_from_slice(&word.to_le_bytes());
-        }
-        return;
-    }
-    words_to_le(words, bytes);
 }
 
 /// The first `bytes.len()` bytes (at most `8 * W`) of lane `l`'s words,

@@ -5,7 +5,7 @@
 
 use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::{lanewise, register_row, Row};
+use crate::backend::isa::{lanewise, register_row, store_lanes_row_by_row, Row};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
@@ -210,13 +210,7 @@ impl Row<8> for __m512i {
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 8]) {
         if W == 4 {
             // Half-width rows: row by row (a short state is rare here).
-            let mut row = [0u64; 8];
-            for (j, r) in rows.iter().enumerate() {
-                unsafe { r.store_row(&mut row) };
-                for (lane, &word) in out.iter_mut().zip(&row) {
-                    lane[j] = word;
-                }
-            }
+            unsafe { store_lanes_row_by_row::<Self, 8, W>(rows, out) };
             return;
         }
         for half in 0..W / 8 {
