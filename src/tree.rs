@@ -37,6 +37,27 @@ const BATCH_MAX_BYTES: u64 = 16 << 20;
 /// Leaves hashed per round of the level stack: bounds the memory of their
 /// outputs on huge `update` slices.
 const ROUND_MAX_LEAVES: usize = 1 << 16;
+/// Room left beside the tree's buffers (the batch, the outputs of a round,
+/// the bytes of whole nodes). The small allocations of the rest of a
+/// program, rayon's threads among them, abort when they fail; so under a
+/// limit on memory (`ulimit -v`) a buffer that would leave less than this
+/// is not taken, and the tree goes the sequential way instead, one leaf
+/// or one child at a time, which needs no buffer: the same digest.
+const SPARE_ROOM: usize = 1 << 20;
+
+/// Room in `vec` for `additional` more items, if it has it or they can be
+/// had with [`SPARE_ROOM`] to spare: asked by allocating both, untouched,
+/// and letting the spare go before the buffer is taken.
+fn reserve_with_room<T>(vec: &mut Vec<T>, additional: usize) -> bool {
+    if vec.capacity() - vec.len() >= additional {
+        return true;
+    }
+    let bytes = additional.saturating_mul(core::mem::size_of::<T>());
+    let room = Vec::<u8>::new()
+        .try_reserve_exact(bytes.saturating_add(SPARE_ROOM))
+        .is_ok();
+    room && vec.try_reserve_exact(additional).is_ok()
+}
 
 #[derive(Clone)]
 pub(crate) struct Level<const W: usize> {
@@ -199,7 +220,10 @@ impl<const W: usize> TreeHasher<W> {
                     self.batch.clear();
                 }
                 let take = (batch_bytes - self.batch.len()).min(data.len());
-                if self.batch.try_reserve(take).is_ok() {
+                // Grown by doubling up to the batch's size exactly.
+                let len = self.batch.len();
+                let grown = (len + take).max(2 * self.batch.capacity()).min(batch_bytes);
+                if reserve_with_room(&mut self.batch, grown - len) {
                     self.batch.extend_from_slice(&data[..take]);
                     data = &data[take..];
                     continue;
@@ -248,10 +272,14 @@ impl<const W: usize> TreeHasher<W> {
         let mut first = 0;
         while first < count {
             let n = (count - first).min(ROUND_MAX_LEAVES);
+            outs.clear();
+            if !reserve_with_room(&mut outs, n) {
+                self.leaves_one_by_one(platform, &data[first * leaf_bytes..], bit_pad);
+                break;
+            }
+            outs.resize(n, [0u64; W]);
             let round = &data[first * leaf_bytes..data.len().min((first + n) * leaf_bytes)];
             let (key, leaf_index) = (&self.key, self.leaf_index);
-            outs.clear();
-            outs.resize(n, [0u64; W]);
             let jobs = |i: usize| UbiJob {
                 chain: key,
                 tweak: tweak_at_position(1, start_of(leaf_index + i as u64, leaf_bytes as u128)),
@@ -266,6 +294,17 @@ impl<const W: usize> TreeHasher<W> {
         outs.iter_mut().for_each(Zeroize::zeroize);
         self.leaf = self.leaf_ubi();
         self.leaf_fill = 0;
+    }
+
+    /// [`hash_leaves`](Self::hash_leaves) without buffers: each leaf through
+    /// the open leaf's UBI, its output pushed alone.
+    fn leaves_one_by_one(&mut self, platform: &Platform, data: &[u8], bit_pad: bool) {
+        self.leaf = self.leaf_ubi();
+        let count = data.len().div_ceil(self.leaf_bytes as usize);
+        for (i, leaf) in data.chunks(self.leaf_bytes as usize).enumerate() {
+            self.leaf.update(platform, leaf);
+            self.close_leaf(platform, bit_pad && i + 1 == count);
+        }
     }
 
     /// A new UBI for the leaf after the `leaf_index` closed ones.
@@ -313,17 +352,26 @@ impl<const W: usize> TreeHasher<W> {
         index: usize,
         children: &[[u64; W]],
     ) {
+        let nodes = children.len() / self.node_children as usize;
+        let (mut bytes, mut outs) = (Vec::new(), Vec::new());
+        if !reserve_with_room(&mut bytes, children.len() * 8 * W)
+            || !reserve_with_room(&mut outs, nodes)
+        {
+            for &child in children {
+                self.push(platform, index, child);
+            }
+            return;
+        }
         if self.levels.len() == index {
             self.levels.push(Level::new());
         }
         let tree_level = (index + 2) as u8;
         let node_bytes = 8 * W * self.node_children as usize;
-        let nodes = children.len() / self.node_children as usize;
-        let mut bytes = alloc::vec![0u8; children.len() * 8 * W];
+        bytes.resize(children.len() * 8 * W, 0);
         for (child, b) in children.iter().zip(bytes.chunks_exact_mut(8 * W)) {
             words_to_le(child, b);
         }
-        let mut outs = alloc::vec![[0u64; W]; nodes];
+        outs.resize(nodes, [0u64; W]);
         let (key, first) = (&self.key, self.levels[index].node_index);
         let jobs = |i: usize| UbiJob {
             chain: key,
@@ -499,6 +547,31 @@ pub mod checks {
             // The platform's lane kernel (the backend's own or the portable
             // one; see `backend`'s checks), not the fastest.
             assert_eq!(tree.lanes, Some(platform.lane_choice()), "{platform:?}");
+        }
+    }
+
+    /// Leaves hashed one by one (no memory for the outputs of a round)
+    /// give the same chaining value as on lanes, with a partial or
+    /// bit-padded last leaf too; whole nodes pushed one child at a time are
+    /// the sequential path every tree test takes.
+    pub fn leaves_without_buffers_keep_the_digest() {
+        let platform = Platform::detect();
+        let params = TreeParams::new(1, 2, 255).unwrap();
+        let message: Vec<u8> = (0..20_000u32).map(|i| (i * 13 + (i >> 9)) as u8).collect();
+        for len in [128, 128 * 3, 128 * 40, 128 * 40 + 17, 20_000] {
+            for bit_pad in [false, true] {
+                let hash = |one_by_one: bool| {
+                    let mut tree = TreeHasher::<8>::new([5; 8], params);
+                    let lanes = platform.lane_choice();
+                    if one_by_one {
+                        tree.leaves_one_by_one(&platform, &message[..len], bit_pad);
+                    } else {
+                        tree.hash_leaves(&platform, lanes, &message[..len], bit_pad);
+                    }
+                    tree.finish(&platform, bit_pad)
+                };
+                assert_eq!(hash(true), hash(false), "{len} bytes, bit pad {bit_pad}");
+            }
         }
     }
 

@@ -52,6 +52,7 @@ pub fn run() -> ExitCode {
         Action::ListBackends => selftest::list_backends(&mut out).map(|()| true),
         Action::SelfTest => selftest::run(&mut out),
         Action::Hash | Action::Check => {
+            readahead::take_stack_room();
             if let Err(message) = args.check_usage() {
                 warn(message);
                 return ExitCode::from(2);

@@ -38,6 +38,30 @@ pub(crate) fn room_for_threads(count: usize) -> bool {
     room_for(THREAD_ROOM.saturating_mul(count))
 }
 
+/// The main thread's stack a run may need, deepest in a debug build.
+const STACK_ROOM: usize = 1 << 20;
+
+/// Under a limit on the address space, grow the main thread's stack to
+/// [`STACK_ROOM`] now, while there is room. Its stack grows on demand, and
+/// growth that finds no room left (the buffers took it) is a `SIGSEGV`,
+/// not an error; the pages stay the stack's once touched. Without a limit,
+/// nothing: the pages would only cost time.
+pub(crate) fn take_stack_room() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if rustix::process::getrlimit(rustix::process::Resource::As)
+        .current
+        .is_some()
+    {
+        touch_stack();
+    }
+}
+
+#[inline(never)]
+fn touch_stack() {
+    let mut pages = [0u8; STACK_ROOM];
+    std::hint::black_box(&mut pages);
+}
+
 /// A zeroed buffer of `wanted` bytes or, if the allocator refuses that
 /// (a limit on the address space, `ulimit -v`), of the largest size down
 /// to [`BLOCK_MIN`] that it gives with room to spare: short memory makes

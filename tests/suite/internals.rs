@@ -31,6 +31,7 @@ check_tests! {
     schedule::every_kernel_matches_portable_per_lane,
     tree::forced_backend_reaches_tree_leaves,
     tree::stopping_batching_midway_keeps_the_digest,
+    tree::leaves_without_buffers_keep_the_digest,
     ubi::output_stage_on_lanes_matches_sequential,
     ubi::scheduler_every_lane_count,
 }
