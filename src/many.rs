@@ -563,7 +563,7 @@ pub mod checks {
             &[16; 17],
             &[block; 17],
         ];
-        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
             let platform = Platform::force(backend).unwrap();
             for tweak in tweaks {
                 for buffered_len in [0, 1, block - 1, block] {

@@ -495,7 +495,11 @@ pub mod checks {
 
     /// Every lane kernel form this CPU runs against `portable`, lane by lane.
     pub fn every_kernel_matches_portable_per_lane() {
-        for choice in Backend::ALL.into_iter().flat_map(LaneChoice::every_form) {
+        for choice in Backend::ALL
+            .iter()
+            .copied()
+            .flat_map(LaneChoice::every_form)
+        {
             choice.run::<4, _>(KernelCheck::<4>(1));
             choice.run::<8, _>(KernelCheck::<8>(2));
             choice.run::<16, _>(KernelCheck::<16>(3));

@@ -539,7 +539,8 @@ pub mod checks {
     /// Tree leaves run on the forced backend's lanes, not the fastest ones.
     pub fn forced_backend_reaches_tree_leaves() {
         let forced = Backend::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter_map(|b| Platform::force(b).ok());
         for platform in forced {
             let mut tree = TreeHasher::<8>::new([1; 8], TreeParams::new(1, 1, 255).unwrap());

@@ -505,7 +505,11 @@ pub mod checks {
 
     /// The output stage on every lane kernel form against the single-stream one.
     pub fn output_stage_on_lanes_matches_sequential() {
-        for choice in Backend::ALL.into_iter().flat_map(LaneChoice::every_form) {
+        for choice in Backend::ALL
+            .iter()
+            .copied()
+            .flat_map(LaneChoice::every_form)
+        {
             output_check::<4>(choice, 11);
             output_check::<8>(choice, 12);
             output_check::<16>(choice, 13);

@@ -30,7 +30,7 @@ fn lanes_1kib(c: &mut Criterion) {
     });
     let one = pool(1);
     let mut out = vec![0u8; messages.len() * 64];
-    for backend in Backend::ALL.into_iter().filter(|b| b.lanes().is_some()) {
+    for backend in Backend::ALL.iter().copied().filter(|b| b.lanes().is_some()) {
         let many = SkeinMany512::with_params(&Params::new().backend(backend)).unwrap();
         g.bench_function(
             BenchmarkId::new("hash_many", format!("{backend}x{}", many.lanes())),

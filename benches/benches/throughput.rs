@@ -37,7 +37,8 @@ fn throughput(c: &mut Criterion) {
         .map(|i| (i as u32).wrapping_mul(2654435761).to_le_bytes()[3])
         .collect();
     let backends: Vec<Backend> = Backend::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|b| b.is_available())
         .collect();
     for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {

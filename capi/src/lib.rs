@@ -65,7 +65,8 @@ fn backend_c_name(backend: Backend) -> *const c_char {
     static NAMES: OnceLock<Vec<(Backend, CString)>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
         Backend::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .map(|b| {
                 (
                     b,

@@ -170,7 +170,7 @@ fn check<const W: usize>(input: &Input) {
         "portable: split vs one update"
     );
     assert_eq!(hash::<W>(&params, input, true), want, "automatic choice");
-    for backend in Backend::ALL {
+    for &backend in Backend::ALL {
         let forced = params.backend(backend);
         if !backend.is_available() {
             let refused = Skein::<W>::with_params(&forced).err();
@@ -221,7 +221,7 @@ fn check<const W: usize>(input: &Input) {
         one_at_a_time,
         "hash_many, automatic"
     );
-    for backend in Backend::ALL {
+    for &backend in Backend::ALL {
         let forced = params.backend(backend);
         match SkeinMany::<W>::with_params(&forced) {
             Ok(many) => {

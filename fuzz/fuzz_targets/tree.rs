@@ -118,7 +118,7 @@ fn check<const W: usize>(input: &Input) {
         "{}",
         describe("automatic")
     );
-    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+    for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
         let got = library::<W>(&params.backend(backend), input, &msg, partial);
         assert_eq!(got, want, "{}", describe(backend.name()));
     }

@@ -89,7 +89,7 @@ pub struct Args {
 
     /// Force a block-function backend (exit 2 if this CPU or build lacks it)
     #[arg(long, value_name = "NAME",
-          value_parser = PossibleValuesParser::new(Backend::ALL.map(Backend::name)).map(|s: String| Backend::from_name(&s).unwrap()))]
+          value_parser = PossibleValuesParser::new(Backend::ALL.iter().map(|b| b.name())).map(|s: String| Backend::from_name(&s).unwrap()))]
     pub backend: Option<Backend>,
 
     /// Print the backends usable here, the automatic choice first, and exit

@@ -22,7 +22,7 @@ impl Choice {
     /// order among equals), if any ranks above 0.
     pub(super) fn best(rank: impl Fn(Choice) -> u32) -> Option<Choice> {
         let mut best: Option<Choice> = None;
-        for choice in Backend::ALL.into_iter().filter_map(Choice::of) {
+        for choice in Backend::ALL.iter().copied().filter_map(Choice::of) {
             if rank(choice) > best.map_or(0, &rank) {
                 best = Some(choice);
             }

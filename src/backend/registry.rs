@@ -33,8 +33,10 @@ macro_rules! backend_table {
         }
 
         impl Backend {
-            /// Every backend this crate knows, available here or not.
-            pub const ALL: [Backend; [$($name),*].len()] = [$(Backend::$variant),*];
+            /// Every backend this crate knows, available here or not, in
+            /// the order of the backend table (a slice: its type stays the
+            /// same when a backend is added).
+            pub const ALL: &'static [Backend] = &[$(Backend::$variant),*];
 
             /// Lower-case name, as accepted by `skeinsum --backend`.
             pub fn name(self) -> &'static str {

@@ -29,7 +29,7 @@ fn no_stub_backend_is_listed() {
 
 #[test]
 fn every_backend_supports_every_state_size() {
-    for b in Backend::ALL {
+    for &b in Backend::ALL {
         for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {
             assert_eq!(b.supports(state), b.is_available(), "{b} {state:?}");
         }

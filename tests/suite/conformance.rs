@@ -151,7 +151,7 @@ fn lanes<const W: usize>(backend: Backend, seed: u64) -> usize {
 #[test]
 fn every_backend_and_lane_kernel_matches_portable_block_by_block() {
     let mut checked = Vec::new();
-    for (k, backend) in Backend::ALL.into_iter().enumerate() {
+    for (k, backend) in Backend::ALL.iter().copied().enumerate() {
         let seed = 1000 * k as u64;
         let single = single_stream::<4>(backend, seed)
             + single_stream::<8>(backend, seed + 1)
@@ -194,7 +194,7 @@ fn golden_entries_on_every_lane_kernel_form() {
     let trees = entries.iter().filter(|e| e.tree.is_some()).count();
     assert!(trees > 0, "the golden file has tree entries");
     let mut checked = Vec::new();
-    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+    for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
         for &form in backend.lane_forms() {
             Platform::with_lane_form(form, || {
                 for e in &entries {

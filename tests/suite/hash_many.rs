@@ -8,7 +8,8 @@ use skein_simd::{Backend, LaneForm, Params, Platform, Skein, SkeinMany, TreePara
 /// Every lane kernel form here: backend, and form (`Backend::lane_forms`).
 pub(crate) fn lane_backends() -> Vec<(Backend, LaneForm)> {
     let list: Vec<(Backend, LaneForm)> = Backend::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .flat_map(|b| b.lane_forms().iter().map(move |&f| (b, f)))
         .collect();
     assert!(list.contains(&(Backend::Portable, LaneForm::OneGroup)));
@@ -304,7 +305,7 @@ fn hash_no_messages() {
 fn forced_backend_follows_the_platform_rule() {
     let messages: Vec<Vec<u8>> = (0..20u8).map(|i| vec![i; 100 * i as usize]).collect();
     let want = one_by_one::<8>(&Params::new(), &messages);
-    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+    for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
         let params = Params::new().backend(backend);
         let many = SkeinMany::<8>::with_params(&params)
             .unwrap_or_else(|e| panic!("SkeinMany with {backend} forced: {e}"));
@@ -316,7 +317,7 @@ fn forced_backend_follows_the_platform_rule() {
         assert_eq!(many.backend(), lanes_of, "forced {backend}");
         assert_eq!(many.hash_many_vec(&messages), want, "forced {backend}");
     }
-    for backend in Backend::ALL.into_iter().filter(|b| !b.is_available()) {
+    for backend in Backend::ALL.iter().copied().filter(|b| !b.is_available()) {
         assert!(SkeinMany::<8>::with_params(&Params::new().backend(backend)).is_err());
     }
 }

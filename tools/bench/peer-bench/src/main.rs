@@ -260,7 +260,8 @@ fn main() {
     let only = opt("--only");
 
     let backends: Vec<Backend> = Backend::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|b| b.is_available())
         .collect();
     let auto = skein_simd::Platform::detect();
