@@ -41,7 +41,9 @@ pub(crate) use lane_entry;
 /// `$features`: it is what makes the entries sound. After the lane count,
 /// the kernel's other forms ([`LaneForm`](super::lanes::LaneForm)):
 /// `interleaved` ([`Pair`](super::isa::Pair) of two rows), `with_scalar`
-/// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane).
+/// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane); with
+/// other forms, `form by $rule;` names the rule that picks one
+/// ([`Isa::lane_form`](super::isa::Isa::lane_form)).
 #[cfg_attr(
     not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
     allow(unused_macros)
@@ -52,6 +54,7 @@ macro_rules! feature_backend {
         token if $detect:expr, features $features:literal;
         single stream $stream:ty;
         lanes $row:ty, $lanes:literal $(, $form:ident)*;
+        $(form by $rule:path;)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +70,15 @@ macro_rules! feature_backend {
             fn detect() -> Option<Token> {
                 ($detect).then_some(Token(()))
             }
+
+            $(
+                fn lane_form(
+                    words: usize,
+                    work: $crate::backend::lanes::Workload,
+                ) -> $crate::backend::lanes::LaneForm {
+                    $rule(words, work)
+                }
+            )?
 
             #[inline]
             fn compress<const W: usize>(self, run: $crate::backend::isa::BlockRun<'_, W>) {

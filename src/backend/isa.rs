@@ -12,7 +12,7 @@
 //! The backend table (`mod.rs`) names the token type of each backend and
 //! reaches everything else through these traits.
 
-use super::lanes::{LaneForm, LaneJob};
+use super::lanes::{LaneForm, LaneJob, Workload};
 
 /// An instruction set, as its detection token: a value exists only when this
 /// CPU (and OS) runs every instruction of the backend's code, which is what
@@ -27,6 +27,16 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
 
     /// The token, if this CPU runs the instruction set.
     fn detect() -> Option<Self>;
+
+    /// The form of the multi-lane kernel that runs for a state of `words`
+    /// words on `work` when no test forces one: the instruction set's rule,
+    /// written from measurements (docs/lanes.md) and the same on every
+    /// run; the one-group form unless it has others. A form not in
+    /// [`FORMS`](Self::FORMS) runs the one-group form.
+    fn lane_form(words: usize, work: Workload) -> LaneForm {
+        let _ = (words, work);
+        LaneForm::OneGroup
+    }
 
     /// The single-stream block function for a state of `W` words (4, 8 or
     /// 16): for each block of `8 * W` bytes of `run.blocks`, advance the

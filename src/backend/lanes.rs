@@ -255,20 +255,20 @@ pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -
     total / (8 * W)
 }
 
-/// What a form is timed on: runs of blocks (long messages, trees, the
-/// general scheduler), or the whole-message call of one-block messages
-/// (`lanes::MessageRun`, the equal-length path of short messages), where
-/// the interleaved form may lose what it wins on long runs (docs/lanes.md).
+/// What a form is chosen for: runs of blocks (long messages, trees, the
+/// general scheduler), or the whole-message call of short messages
+/// (`lanes::MessageRun`, the equal-length path), where the interleaved
+/// form may lose what it wins on long runs (docs/lanes.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Workload {
     Blocks,
     ShortMessages,
 }
 
-/// Messages of up to this many blocks take the form timed on whole
-/// one-block messages ([`LaneChoice::for_messages`]): on Zen 4 the one-group
-/// form of AVX-512 is faster up to two blocks, level at four, slower at
-/// eight (docs/lanes.md).
+/// Messages of up to this many blocks take the form for short messages
+/// ([`LaneChoice::for_messages`]): where the forms differ, the one-group
+/// form wins up to this length and loses from a few blocks more
+/// (docs/lanes.md).
 const SHORT_MESSAGE_BLOCKS: usize = 2;
 
 /// The form a [`LaneChoice`] runs.
@@ -276,8 +276,8 @@ const SHORT_MESSAGE_BLOCKS: usize = 2;
 enum Form {
     /// This one (a form the instruction set has).
     Fixed(LaneForm),
-    /// Whichever is fastest on this CPU, per state size (timed at first
-    /// use: `form.rs`).
+    /// The instruction set's rule, per state size and workload
+    /// (`form.rs`).
     Auto,
 }
 
@@ -299,20 +299,20 @@ impl LaneChoice {
     pub(crate) fn form_for<const W: usize>(self) -> LaneForm {
         match self.form {
             Form::Fixed(form) => form,
-            Form::Auto => self.choice.form_measured::<W>(Workload::Blocks),
+            Form::Auto => self.choice.form_for::<W>(Workload::Blocks),
         }
     }
 
     /// This kernel in the form for whole messages of `bytes` bytes each, all
     /// of one length (the equal-length path): for messages of at most
-    /// [`SHORT_MESSAGE_BLOCKS`] blocks the form timed on that call, else
-    /// the form for runs of blocks. A forced form stays.
+    /// [`SHORT_MESSAGE_BLOCKS`] blocks the form for that call, else the
+    /// form for runs of blocks. A forced form stays.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn for_messages<const W: usize>(self, bytes: usize) -> LaneChoice {
         if self.form != Form::Auto || bytes > SHORT_MESSAGE_BLOCKS * 8 * W {
             return self;
         }
-        let form = self.choice.form_measured::<W>(Workload::ShortMessages);
+        let form = self.choice.form_for::<W>(Workload::ShortMessages);
         LaneChoice {
             form: Form::Fixed(form),
             ..self

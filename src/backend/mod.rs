@@ -45,8 +45,8 @@ pub use lanes::LaneForm;
 // single-stream block function, then, after `lanes`, for the multi-lane
 // kernel (only rows whose token has one). The ranks follow the
 // measurements in docs/performance.md (single stream) and docs/lanes.md
-// (multi-lane kernels and the choice among a kernel's forms, which is
-// measured at first use, not ranked).
+// (multi-lane kernels; the choice among a kernel's forms is each
+// instruction set's rule, `Isa::lane_form`, not a rank).
 registry::backend_table! {
     /// Plain Rust, fully unrolled; available everywhere.
     Portable = "portable", portable if cfg(all()), auto 1, lanes auto(_) 1;
@@ -82,7 +82,7 @@ registry::backend_table! {
 impl Backend {
     /// The backend of that name, if the name is known.
     pub fn from_name(name: &str) -> Option<Backend> {
-        Backend::ALL.into_iter().find(|b| b.name() == name)
+        Backend::ALL.iter().copied().find(|b| b.name() == name)
     }
 
     /// Whether this build has the backend and this CPU can run it.
@@ -112,7 +112,8 @@ impl Backend {
         let mut list = alloc::vec![auto];
         list.extend(
             Backend::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|b| b.is_available() && *b != auto),
         );
         list
@@ -267,7 +268,8 @@ pub mod checks {
     /// portable one); only the automatic choice takes the fastest.
     pub fn forced_backend_picks_its_own_lane_kernel() {
         let forced = Backend::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter_map(|backend| Some((backend, Platform::force(backend).ok()?)));
         for (backend, platform) in forced {
             let want = LaneChoice::of(backend).map_or(Backend::Portable, LaneChoice::backend);
@@ -280,7 +282,7 @@ pub mod checks {
     /// more), and the test hook reaches `Platform::force` and
     /// `Backend::lanes` alike.
     pub fn forced_form_runs_its_lanes() {
-        for backend in Backend::ALL {
+        for &backend in Backend::ALL {
             let forms = backend.lane_forms();
             assert_eq!(forms.is_empty(), backend.lanes().is_none(), "{backend}");
             let Some(&first) = forms.first() else {

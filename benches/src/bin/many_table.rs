@@ -71,7 +71,8 @@ use bench_clock::clock_ghz;
 /// Every lane kernel form here: backend and form.
 fn lane_forms() -> Vec<(Backend, LaneForm)> {
     Backend::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .flat_map(|b| b.lane_forms().iter().map(move |&f| (b, f)))
         .collect()
 }
@@ -125,7 +126,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
             Box::new(move || many.hash_many_into(messages, &mut out)),
         ));
     }
-    // The automatic choice: backend by rank, form measured at first use.
+    // The automatic choice: backend by rank, form by the instruction set's rule.
     let many = SkeinMany::<W>::with_params(&Params::new()).unwrap();
     let name = format!(
         "Skein-{bits} hash_many, automatic ({} {}), 1 thread",
@@ -173,33 +174,6 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--tree-digest") {
         return tree_digest(&args[1..]);
-    }
-    if args.first().map(String::as_str) == Some("--form-choice-cost") {
-        // The one-time measurement that picks each kernel's form: the first
-        // `lanes()` of each state size pays it, the second reads the cache.
-        let many = (
-            SkeinMany::<4>::with_params(&Params::new()).unwrap(),
-            SkeinMany::<8>::with_params(&Params::new()).unwrap(),
-            SkeinMany::<16>::with_params(&Params::new()).unwrap(),
-        );
-        let time = |f: &dyn Fn() -> usize| {
-            let t = Instant::now();
-            let lanes = f();
-            (lanes, t.elapsed().as_secs_f64() * 1e6)
-        };
-        let calls: [(u32, &dyn Fn() -> usize); 3] = [
-            (256, &|| many.0.lanes()),
-            (512, &|| many.1.lanes()),
-            (1024, &|| many.2.lanes()),
-        ];
-        for (bits, f) in calls {
-            let (lanes, first) = time(f);
-            let (_, second) = time(f);
-            println!(
-                "Skein-{bits}: {lanes} lanes, first call {first:.1} us, second {second:.2} us"
-            );
-        }
-        return;
     }
     let quick = std::env::args().any(|a| a == "--quick");
     let kernels_only = std::env::args().any(|a| a == "--kernels");

@@ -14,9 +14,9 @@
 //! (word `j` of both), through `lane_kernel`. A rotation is two shifts and
 //! an or.
 //!
-//! No interleaved form: which form runs is chosen by timing at first use
-//! (`backend::form`), and `std::time::Instant` panics on
-//! wasm32-unknown-unknown.
+//! No interleaved form: it has not been measured on a WebAssembly engine,
+//! and forms are chosen by rules written from measurements
+//! (`Isa::lane_form`, docs/lanes.md).
 
 use crate::backend::engine::{each, two_lane_registers, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;

@@ -4,10 +4,11 @@
 //! for Skein-1024 (whose odd permutations happen to swap the two registers
 //! and shuffle within each, so no blends are needed).
 
-use super::shift_row;
+use super::{shift_row, Core};
 use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{Row, Scalar, WithScalar};
+use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
@@ -17,6 +18,23 @@ feature_backend! {
     token if avx2_cpuid::get(), features "avx2";
     single stream EvenOdd<X2, X4, X8>;
     lanes __m256i, 4, interleaved, with_scalar;
+    form by lane_form;
+}
+
+/// The rule for the kernel's form (docs/lanes.md, "The forms of each x86
+/// kernel"): Skein-256's chains are latency-bound, so two groups win on
+/// runs of blocks everywhere; Skein-512 takes a scalar lane beside the
+/// vector lanes on Intel (short messages too), two groups where vector
+/// latency is two cycles (Zen 5), one group on earlier Zen (two spill; the
+/// scalar lane not measured there); Skein-1024 fills the registers with
+/// one group.
+fn lane_form(words: usize, work: Workload) -> LaneForm {
+    match (work, words, super::core()) {
+        (Workload::Blocks, 4, _) => LaneForm::TwoGroups,
+        (_, 8, Core::Other) => LaneForm::WithScalar,
+        (Workload::Blocks, 8, Core::Zen5On) => LaneForm::TwoGroups,
+        _ => LaneForm::OneGroup,
+    }
 }
 
 /// Counts and 64 - counts as shift-count vectors.

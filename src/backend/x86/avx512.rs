@@ -3,9 +3,11 @@
 //! state is one register: xmm for Skein-256, ymm for Skein-512 (VL forms),
 //! zmm for Skein-1024, so a round is four instructions.
 
+use super::Core;
 use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{lanewise, register_row, store_lanes_row_by_row, Row};
+use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
@@ -15,6 +17,20 @@ feature_backend! {
     token if avx512_cpuid::get(), features "avx512f,avx512vl";
     single stream EvenOdd<X2, X4, X8>;
     lanes __m512i, 8, interleaved;
+    form by lane_form;
+}
+
+/// The rule for the kernel's form (docs/lanes.md, "The forms of each x86
+/// kernel"): two groups for runs of blocks of Skein-256 and -512 (their
+/// chains leave one group's pipes idle); for short Skein-512 messages two
+/// groups on Intel, one on Zen 4 (whose whole batches lose with two); one
+/// group for Skein-1024 (32 state rows fill the 32 registers).
+fn lane_form(words: usize, work: Workload) -> LaneForm {
+    match (work, words, super::core()) {
+        (Workload::Blocks, 4 | 8, _) => LaneForm::TwoGroups,
+        (Workload::ShortMessages, 8, Core::Other) => LaneForm::TwoGroups,
+        _ => LaneForm::OneGroup,
+    }
 }
 
 /// Lane l rotated left by `c[l]` (two lanes).

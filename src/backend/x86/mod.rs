@@ -61,3 +61,58 @@ macro_rules! shift_row {
     };
 }
 use shift_row;
+
+/// The x86 cores whose lane kernels run best in different forms
+/// ([`LaneForm`](crate::backend::lanes::LaneForm)): the rules of the
+/// instruction sets (`lane_form` in each module) tell them apart where
+/// measurements differ (docs/lanes.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Core {
+    /// AMD or Hygon before Zen 5 (family 0x17 to 0x19: Zen to Zen 4).
+    ZenBefore5,
+    /// AMD Zen 5 and later (family 0x1A on): 2-cycle vector latency.
+    Zen5On,
+    /// Intel, and every other vendor.
+    Other,
+}
+
+/// This CPU's [`Core`], from `cpuid` once, then cached.
+pub(crate) fn core() -> Core {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    const CORES: [Core; 3] = [Core::ZenBefore5, Core::Zen5On, Core::Other];
+    static CACHED: AtomicU8 = AtomicU8::new(0);
+    match CACHED.load(Ordering::Relaxed) {
+        0 => {
+            let core = identify();
+            let index = CORES.iter().position(|&c| c == core).unwrap_or(2);
+            CACHED.store(index as u8 + 1, Ordering::Relaxed);
+            core
+        }
+        i => CORES[usize::from(i) - 1],
+    }
+}
+
+/// The vendor string and family of `cpuid` leaves 0 and 1.
+fn identify() -> Core {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: `cpuid` exists on every x86-64 CPU, and leaves 0 and 1 on
+    // every one; it reads no memory. (Newer Rust makes it a safe function.)
+    #[allow(unused_unsafe)]
+    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let amd = matches!(
+        [vendor.ebx, vendor.edx, vendor.ecx],
+        // "AuthenticAMD", "HygonGenuine"
+        [0x6874_7541, 0x6974_6e65, 0x444d_4163] | [0x6f67_7948, 0x6e65_476e, 0x656e_6975]
+    );
+    let base = (signature >> 8) & 0xF;
+    let family = if base == 0xF {
+        base + ((signature >> 20) & 0xFF)
+    } else {
+        base
+    };
+    match (amd, family) {
+        (true, 0x1A..) => Core::Zen5On,
+        (true, _) => Core::ZenBefore5,
+        (false, _) => Core::Other,
+    }
+}

@@ -4,10 +4,11 @@
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
 //! permutation is one `pshufd` or `shufpd` per register.
 
-use super::shift_row;
+use super::{shift_row, Core};
 use crate::backend::engine::{each, two_lane_registers, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
+use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::x86_64::*;
 
 cpufeatures::new!(sse2_cpuid, "sse2");
@@ -17,6 +18,18 @@ feature_backend! {
     token if sse2_cpuid::get(), features "sse2";
     single stream EvenOdd<Regs<1>, Regs<2>, Regs<4>>;
     lanes __m128i, 2, interleaved;
+    form by lane_form;
+}
+
+/// The rule for the kernel's form (docs/lanes.md, "The forms of each x86
+/// kernel"): Skein-256's chains are latency-bound, so two groups win;
+/// Skein-512's two groups win on Intel and spill too much on Zen;
+/// Skein-1024's spill everywhere. Short messages run one group.
+fn lane_form(words: usize, work: Workload) -> LaneForm {
+    match (work, words, super::core()) {
+        (Workload::Blocks, 4, _) | (Workload::Blocks, 8, Core::Other) => LaneForm::TwoGroups,
+        _ => LaneForm::OneGroup,
+    }
 }
 
 /// `2 * K` lanes in `K` xmm registers.

@@ -28,7 +28,8 @@
 //! against each peer (peer time / our time; above 1 ours is faster).
 //!
 //! Options: `--quick`, `--rounds N`, `--ms N` (milliseconds a measurement),
-//! `--batch N` (a multiple of 8), `--sizes 64,80,...`, `--no-headers`.
+//! `--batch N` (a multiple of 8), `--sizes 64,80,...`, `--no-headers`,
+//! `--forms` (also every form of the AVX2 and AVX-512 kernels, forced).
 //!
 //! `count IMPL CASE BATCHES` (IMPL: ours-auto, ours-avx2, ours-avx2x4,
 //! ours-avx2x8, ours-avx2x4+1, peer4, peer8; CASE: a message size or `header`) checks and
@@ -200,11 +201,19 @@ fn params(backend: Option<Backend>) -> Params<'static> {
     }
 }
 
-fn ours<'a>(batch: &'a Batch, backend: Option<Backend>) -> Contender<'a> {
+/// Runs `f` with every lane kernel chosen in `form`, if one is given.
+fn in_form<R>(form: Option<LaneForm>, f: impl FnOnce() -> R) -> R {
+    match form {
+        Some(form) => Platform::with_lane_form(form, f),
+        None => f(),
+    }
+}
+
+fn ours<'a>(batch: &'a Batch, backend: Option<Backend>, form: Option<LaneForm>) -> Contender<'a> {
     let p = params(backend);
     // The name of the kernel this choice gets (the hasher of the header case
     // picks by the same rule as SkeinMany).
-    let many = SkeinMany512::with_params(&p).expect("backend available");
+    let many = in_form(form, || SkeinMany512::with_params(&p)).expect("backend available");
     let label = format!("{} {}", many.backend().name(), form_name(&many));
     let forced = if backend.is_some() { "forced " } else { "" };
     match batch.kind {
@@ -228,7 +237,7 @@ fn ours<'a>(batch: &'a Batch, backend: Option<Backend>) -> Contender<'a> {
                     // From the raw prefix every batch, as the peer's prehash64.
                     let mut h = Skein512::with_params(&p).expect("backend available");
                     h.update(prefix);
-                    h.hash_many_from_into(&tails, out);
+                    in_form(form, || h.hash_many_from_into(&tails, out));
                 }),
             }
         }
@@ -321,10 +330,17 @@ fn have_avx512() -> bool {
 }
 
 /// Every contender this CPU can run on `batch`.
-fn contenders(batch: &Batch) -> Vec<Contender<'_>> {
-    let mut all = vec![ours(batch, None)];
+fn contenders(batch: &Batch, forms: bool) -> Vec<Contender<'_>> {
+    let mut all = vec![ours(batch, None, None)];
     if Backend::Avx2.is_available() {
-        all.push(ours(batch, Some(Backend::Avx2)));
+        all.push(ours(batch, Some(Backend::Avx2), None));
+    }
+    if forms {
+        for backend in [Backend::Avx2, Backend::Avx512] {
+            for &form in backend.lane_forms() {
+                all.push(ours(batch, Some(backend), Some(form)));
+            }
+        }
     }
     if have_avx2() {
         all.push(peer(batch, 4));
@@ -370,6 +386,8 @@ struct Options {
     batch: usize,
     sizes: Vec<usize>,
     headers: bool,
+    /// Also every form of the AVX2 and AVX-512 kernels, forced.
+    forms: bool,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -387,14 +405,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut rest = args.iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
-            "--quick" | "--no-headers" => {}
+            "--quick" | "--no-headers" | "--forms" => {}
             "--rounds" | "--ms" | "--batch" | "--sizes" => {
                 rest.next().ok_or_else(|| format!("{a} needs a value"))?;
             }
             _ => {
                 return Err(format!(
                     "unknown argument {a:?}; options: --quick, --rounds N, --ms N, \
-                     --batch N, --sizes 64,80,..., --no-headers (or: count IMPL CASE BATCHES)"
+                     --batch N, --sizes 64,80,..., --no-headers, --forms (or: count IMPL CASE BATCHES)"
                 ))
             }
         }
@@ -427,6 +445,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         batch,
         sizes,
         headers: !args.iter().any(|a| a == "--no-headers"),
+        forms: args.iter().any(|a| a == "--forms"),
     })
 }
 
@@ -456,7 +475,7 @@ fn bench(o: &Options) {
     for kind in kinds {
         let batch = Batch::new(kind, o.batch);
         let mut out = Aligned::zeroed(batch.count * DIGEST);
-        let mut cs = contenders(&batch);
+        let mut cs = contenders(&batch, o.forms);
         for c in cs.iter_mut() {
             check(&batch, c, &mut out);
         }
@@ -533,9 +552,9 @@ fn count(args: &[String]) -> Result<(), String> {
     let run = || {
         let mut out = Aligned::zeroed(batch.count * DIGEST);
         let mut c = match which.as_str() {
-            "ours-auto" => ours(&batch, None),
+            "ours-auto" => ours(&batch, None, None),
             "ours-avx2" | "ours-avx2x4" | "ours-avx2x8" | "ours-avx2x4+1" => {
-                ours(&batch, Some(Backend::Avx2))
+                ours(&batch, Some(Backend::Avx2), None)
             }
             "peer4" => peer(&batch, 4),
             "peer8" => peer(&batch, 8),
