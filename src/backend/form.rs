@@ -58,7 +58,7 @@ impl Choice {
     /// and the integer work share decide, and those differ by state size
     /// and core (docs/lanes.md). Measured once per backend, state size,
     /// workload and process (every form on the same few blocks, best of a
-    /// few rounds, about a tenth of a millisecond a form), then cached.
+    /// few rounds; what that costs a process: docs/lanes.md), then cached.
     /// Results never depend on it, only speed. Without `std` (no clock)
     /// the one-group form.
     pub(super) fn form_measured<const W: usize>(self, work: Workload) -> LaneForm {
@@ -105,8 +105,8 @@ impl Choice {
 fn measure_forms<const W: usize>(choice: Choice, work: Workload) -> LaneForm {
     /// Bytes per lane and call of `Blocks` (16, 8 or 4 blocks): long enough
     /// that the loop, not the call's loads, stores and transposes, is
-    /// timed, short enough that the whole measurement stays within about a
-    /// tenth of a millisecond (the figures behind both: docs/lanes.md).
+    /// timed, short enough that the whole measurement stays a small cost at
+    /// the first use (the figures behind both: docs/lanes.md).
     const BYTES: usize = 512;
     const ROUNDS: usize = 16;
     /// Calls of `ShortMessages` per timing (two blocks each).
@@ -161,9 +161,10 @@ fn measure_forms<const W: usize>(choice: Choice, work: Workload) -> LaneForm {
     }
     // Another form must win clearly: a noisy tie keeps the form with fewer
     // spills. On short messages more clearly still: timed alone, the kernel
-    // calls understate what the one-group form gains in a batch (Zen 4,
-    // AVX-512, 64-byte messages: the interleaved calls 4% faster alone, 6%
-    // slower in batches of 64; docs/lanes.md).
+    // calls understate what the one-group form gains in a batch, where
+    // back-to-back calls of independent groups overlap in the core
+    // (measured: docs/lanes.md, "The forms of each x86 kernel, chosen per
+    // CPU").
     let margin = match work {
         Workload::Blocks => 0.95,
         Workload::ShortMessages => 0.90,

@@ -266,9 +266,10 @@ pub(crate) enum Workload {
 }
 
 /// Messages of up to this many blocks take the form timed on whole
-/// one-block messages ([`LaneChoice::for_messages`]): on Zen 4 the one-group
-/// form of AVX-512 is faster up to two blocks, level at four, slower at
-/// eight (docs/lanes.md).
+/// one-block messages ([`LaneChoice::for_messages`]): in batches the
+/// one-group form can be the faster one on short messages while the
+/// interleaved one wins on long runs; where the two cross was measured
+/// (docs/lanes.md, "The forms of each x86 kernel, chosen per CPU").
 const SHORT_MESSAGE_BLOCKS: usize = 2;
 
 /// The form a [`LaneChoice`] runs.
