@@ -32,7 +32,8 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
     for round in 0..=runs {
         for (i, (_, _, _, work)) in cases.iter_mut().enumerate() {
             // Timed on the pool's thread: handing the work over and waking
-            // the thread (tens of microseconds on a VM) is not the work.
+            // the thread is not the work (what it added to earlier figures:
+            // docs/performance.md, "Reproducing other figures").
             let elapsed = pools[i].install(|| {
                 let t = Instant::now();
                 work();
