@@ -255,8 +255,8 @@ fn main() {
     // The lane kernels alone: long messages that stay in L2 (80 x 8 KiB),
     // against one stream over them; llvm-mca estimates the same block loop
     // (tools/bench/mca-loop.py).
-    // Short cases (a millisecond or less): many rounds, so that the best
-    // one is a quiet one on a shared machine.
+    // Short cases (640 KiB of messages each): many rounds, so that the
+    // best one is a quiet one on a shared machine.
     kernel_section::<4>(40 * runs, ghz);
     kernel_section::<8>(40 * runs, ghz);
     kernel_section::<16>(40 * runs, ghz);
