@@ -4,7 +4,7 @@
 //! register plan and the reason for each choice (the timings behind them:
 //! docs/x86-64.md, "The generated assembly, measured"). Only baseline x86-64
 //! instructions, so it runs on every x86-64 CPU; the Rust `portable` backend
-//! stays the reference it is tested against (below, and in tests/backends.rs
+//! stays the reference it is tested against (below, and in tests/suite/backends.rs
 //! and the golden file through `Backend::Asm`) and the fallback elsewhere.
 //!
 //! Why assembly: LLVM spills the key schedule and moves words between
