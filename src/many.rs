@@ -292,7 +292,8 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     };
     let done = |i: usize, chain: &[u64; W]| finals[i] = *chain;
     // Without a head, the scheduler's plain form: the head's code costs
-    // every message some 30 instructions (callgrind, 64-byte messages).
+    // every message instructions (counted: docs/performance.md, "The
+    // scheduler, with `hash_many_from`").
     if start.head.is_empty() {
         run_ubis_on::<W>(lanes, order.len(), job, done);
     } else {

@@ -295,7 +295,8 @@ pub(crate) fn argument_chain<const W: usize>(
     output_bits: u64,
 ) -> [u64; W] {
     // Plain hashing first: nothing to hash and nothing secret to wipe
-    // (the general path below cost ~110 instructions per hasher here).
+    // (the general path below costs more per hasher: docs/x86-64.md,
+    // "Single stream against the reference C").
     let plain = params.key.is_empty()
         && params.tree.is_none()
         && params.personalization.is_empty()

@@ -131,9 +131,9 @@ pub(crate) fn run_ubis_after<'a, const W: usize>(
 }
 
 /// The two above; `HEAD` false compiles the head's code out of the common
-/// case (its branches cost hash_many of 80-byte messages some 70
-/// instructions a message, callgrind, as the job closures stopped being
-/// inlined).
+/// case (its branches stopped the job closures being inlined, at a cost
+/// per message: docs/performance.md, "The scheduler, with
+/// `hash_many_from`").
 fn run_ubis_with<'a, const W: usize, const HEAD: bool>(
     lanes: LaneChoice,
     head: &[u8],
@@ -172,8 +172,8 @@ fn run_ubis_with<'a, const W: usize, const HEAD: bool>(
 /// length. A job with a `head` that does not end in its last block starts
 /// with a staged first block instead (head and the first bytes of `data`, in
 /// the buffer, no flags), and `body` is what follows it. (No field more than
-/// a plain lane has: a larger `Lane` cost `hash_many` some 37 instructions a
-/// message, callgrind.)
+/// a plain lane has: a larger `Lane` cost `hash_many` instructions a
+/// message, docs/performance.md, same section.)
 struct Lane<'a> {
     job: usize,
     body: &'a [u8],
@@ -188,8 +188,8 @@ struct Lane<'a> {
 impl<'a> Lane<'a> {
     /// Lane for job `job`, input `head` then `data`; its buffered block goes
     /// into `buf`. Inlined, with the rare `head` case out of line: more code
-    /// here cost hash_many of 80-byte messages 50 to 70 instructions a
-    /// message (callgrind), as the job closures stopped being inlined.
+    /// here stopped the job closures being inlined, at a cost per message
+    /// (docs/performance.md, "The scheduler, with `hash_many_from`").
     #[inline(always)]
     fn new(
         job: usize,

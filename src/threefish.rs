@@ -180,7 +180,8 @@ pub fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
         return;
     }
     // Whole words as fixed-size stores; a variable-length copy per word
-    // costs a `memcpy` call each (callgrind: +100 instructions for 64 bytes).
+    // costs a `memcpy` call each (counted: docs/x86-64.md, "Single stream
+    // against the reference C").
     let whole = bytes.len() / 8;
     let (head, tail) = bytes.split_at_mut(8 * whole);
     for (word, dst) in words.iter().zip(head.chunks_exact_mut(8)) {

@@ -1,5 +1,5 @@
 // Run by hostile-gc.test.mjs as `node --expose-gc test/hostile-gc.mjs`: the
-// hostile calls of tests/hostile.test.mjs, each object dropped after its
+// hostile calls of test/hostile.test.mjs, each object dropped after its
 // failure and collected (gc(), then a few turns of the event loop for the
 // finalizers), then digests. Prints them as JSON on one line; an uncaught
 // error in a finalizer makes Node exit non-zero.

@@ -13,7 +13,7 @@ const label = (c) => `Skein-${c.state}-${c.bits}${c.key ? " keyed" : ""}`;
 
 test("the file holds 1..1100 bits for each state size and keyed Skein-512", () => {
   assert.equal(cases.length, 4 * 1100);
-  // pyskein's own figures the issue quotes: Skein-512 of "abc" at 1 and 9 bits.
+  // pyskein's own figures: Skein-512 of "abc" at 1 and 9 bits.
   const plain512 = (bits) => cases.find((c) => c.state === 512 && c.bits === bits && !c.key);
   assert.equal(plain512(1).digest, "00");
   assert.equal(plain512(9).digest, "dc80");

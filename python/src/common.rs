@@ -14,8 +14,9 @@ use skein_simd::raw::mask_unused_bits;
 pub const GIL_RELEASE_BYTES: usize = 2048;
 
 /// Long inputs are hashed in pieces of this many bytes, with pending signals
-/// (Ctrl-C) handled between two pieces: a millisecond or so of hashing each,
-/// so an interrupt comes through at once, at no measurable cost.
+/// (Ctrl-C) handled between two pieces: short enough that an interrupt
+/// comes through at once, long enough that the checks cost nothing
+/// measurable (docs/python.md).
 pub const CHUNK_BYTES: usize = 1 << 20;
 
 /// `f()`, with the GIL released when the work is `long`.

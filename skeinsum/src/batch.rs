@@ -62,14 +62,15 @@ pub const BATCH_FILE_MAX: u64 = 8 << 20;
 const CHUNK_FILES: usize = 16;
 /// A window of fewer files holding at least this many bytes is cut into
 /// one chunk per thread instead, so that a few large files are still read
-/// or mapped in parallel (8 MiB take about a millisecond to bring in).
+/// or mapped in parallel (bringing them in takes long enough to share:
+/// docs/skeinsum.md, "On Zen 5 with AVX-512: chunks of 16 files").
 const SPLIT_MIN_BYTES: u64 = 8 << 20;
 /// Read buffers up to this capacity are kept for the next chunk.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Files of the window at least this large are mapped (unless
 /// `--no-mmap`), smaller ones read into buffers reused from chunk to
-/// chunk. Measured per size class on a Zen 5 VM (docs/skeinsum.md): reading
-/// takes less time up to 256 KiB, mapping from 512 KiB.
+/// chunk: the smallest size class where mapping took less time than reading
+/// (docs/skeinsum.md, "Map or read, per size class").
 const BATCH_MMAP_MIN: u64 = 512 << 10;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;

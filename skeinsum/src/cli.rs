@@ -19,8 +19,8 @@ pub const MAX_OUTPUT_BITS: u64 = 1 << 27;
 /// add nothing; the bound stops `--key-file /dev/zero` from reading forever.
 pub const MAX_KEY_BYTES: usize = 1 << 20;
 /// The most threads `-j` accepts. The thread pool's start-up and wake-up cost
-/// grows faster than linearly with its size (measured: 1024 threads take
-/// seconds on a six-byte file), and tree hashing gains nothing from more
+/// grows faster than linearly with its size (measured: docs/skeinsum.md,
+/// "Many files at once"), and tree hashing gains nothing from more
 /// threads than cores; without `-j`, the number of cores is clamped to this.
 pub const MAX_THREADS: u64 = 256;
 

@@ -337,8 +337,8 @@ pub(crate) type LaneEntry<T, const W: usize, const L: usize> =
 /// library's generic API (`Skein<W>`, `SkeinMany<W>`, `hash_many_into<M>`)
 /// and is optimized at level 2 or 3 compiled every kernel and block
 /// function again, since such crates do not share generic instances
-/// (docs/testing.md, "Each kernel compiled once per build": the release
-/// build of the library and skeinsum took a third longer). The call
+/// (docs/testing.md, "Each kernel compiled once per build", has the
+/// release build times before and after). The call
 /// through a pointer costs nothing next to a kernel call: the kernels are
 /// `#[target_feature]` functions, never inlined into their callers anyway.
 /// Once inlined, `W` and the statics' types are known, and the choice

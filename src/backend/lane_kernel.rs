@@ -4,7 +4,8 @@
 //! `#[target_feature]` function, into which all here inlines so that row,
 //! rotation and subkey indices become constants. `while` loops and a
 //! `const` round count: on 32-bit PowerPC `Range::next` and `spec::rounds`
-//! do not inline into AltiVec code (the calls cost 6x, docs/powerpc.md).
+//! do not inline into AltiVec code, and the calls then take most of the
+//! kernel's time (docs/powerpc.md, "The lane kernel on 32-bit PowerPC").
 
 use super::isa::Row;
 use crate::spec;

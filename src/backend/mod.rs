@@ -177,8 +177,9 @@ impl Platform {
     /// The fastest backends this CPU supports, per state size.
     ///
     /// Detected once per process (with `std`) and then read from a cache:
-    /// every hasher starts here, and detecting anew cost about 30
-    /// instructions per hash (callgrind, 64-byte one-shots).
+    /// every hasher starts here, and detecting anew costs instructions on
+    /// every hash (counted: docs/x86-64.md, "Single stream against the
+    /// reference C").
     pub fn detect() -> Platform {
         #[cfg(feature = "std")]
         {

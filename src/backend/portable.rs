@@ -39,8 +39,8 @@ pub(crate) fn compress<const W: usize>(
         *tweak = advance_tweak(*tweak, bytes_per_block);
         // On 64-bit targets, opaque to the optimizer: otherwise LLVM
         // re-derives the parity word and the tweak carry inside the rounds
-        // and reassociates them into the critical path (Skein-256 about 2x
-        // slower on x86-64). On 32-bit targets the barrier forces the
+        // and reassociates them into the critical path (measured:
+        // docs/x86-64.md). On 32-bit targets the barrier forces the
         // schedule through memory and costs more than it saves (ppc32
         // instruction counts: docs/powerpc.md).
         let ks = opaque_on_64_bit(key_schedule(chain));

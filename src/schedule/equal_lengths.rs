@@ -1,8 +1,8 @@
 //! Whole lane groups of messages of one length, outside the general
 //! scheduler: per group, the message UBI and the first output block in one
 //! kernel call, digests stored straight from the lanes
-//! (`hash_many`'s common case; the general path per message costs some
-//! 350 instructions more, callgrind, 64-byte messages: docs/lanes.md).
+//! (`hash_many`'s common case; outside the kernel, the general path costs
+//! each message several times the instructions: docs/lanes.md, "Why").
 
 use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState, MessageRun};
 use crate::spec::{MAX_BLOCK_BYTES, T1_FINAL};

@@ -3,7 +3,7 @@
 //! buffers, one Threefish block at a time on the public `Threefish` cipher,
 //! trees built level by level. It shares no code with the library's UBI,
 //! argument chain, tree or output stage, and is checked against the official
-//! golden file by `tests/tree.rs`.
+//! golden file by `tests/suite/tree.rs`.
 
 use skein_simd::Threefish;
 

@@ -13,6 +13,7 @@ mod backends;
 mod conformance;
 mod digest_serializable;
 mod digest_traits;
+mod doc_paths;
 mod golden_kat;
 mod hash_many;
 mod hash_many_from;

@@ -21,18 +21,17 @@ itself (Rust cannot name them as operands), keeps its key schedule and spill
 slots in a frame below the stack pointer and wipes that frame before it
 returns. Only baseline x86-64 instructions.
 
-Design, and the measurements behind it (AMD EPYC Zen 5 VM, AVX2 but no
-AVX-512; every variant interleaved in one run, best of 600 calls of 16 KiB;
-cycles per block from a dependent-add clock):
+Design (the timings behind each choice, and the machine they were taken
+on, are in docs/x86-64.md, "The generated assembly, measured"):
   * No word ever moves: round d names its MIX operands through the slot
     table (logical word i sits in slot SLOT[d % 4][i]), so the permutation
     costs nothing and every key injection sees the identity layout.
-  * This core sustains about four simple ALU operations per cycle (32
-    independent adds: 3.9 per cycle; rotates: 2 per cycle), so Skein-512 and
-    -1024 are bound by the number of ALU operations, and Skein-256 by its
-    dependency chain (two cycles per round plus one per key injection).
+  * The measured core runs several simple ALU operations per cycle (rotates
+    at a lower rate than adds), so Skein-512 and -1024 are bound by the
+    number of ALU operations, and Skein-256 by its dependency chain (two
+    cycles per round plus one per key injection).
   * Per round, every MIX's add and rotate first, then the round's xors:
-    Skein-256 202 -> 187 cycles per block against add/rotate/xor per MIX.
+    fewer cycles per Skein-256 block than add/rotate/xor per MIX.
     Rotating into a fresh register (BMI2 `rorx`) instead of in place, and
     other orders (rotates first, adds first), measured no better or worse.
   * Skein-256/512 keep the state, tweak words t0, t1 and the block pointer in
@@ -40,13 +39,14 @@ cycles per block from a dependent-add clock):
     memory (loads are nearly free next to ALU work). Subkey words W-3 and
     W-1 (tweak word, subkey number) are summed into two spare registers one
     group of four rounds ahead; word W-2, an addition target of the next
-    round with a cycle of slack, takes its two terms directly. Summing all
-    three ahead: 202 cycles (Skein-256); all three direct: 189; this: 187.
+    round with a cycle of slack, takes its two terms directly. For
+    Skein-256 this measured faster than summing all three ahead or adding
+    all three directly.
   * Tried and dropped: the sums on the vector unit (from the frame: the
-    8-byte key stores do not forward to vector loads, 244-254 cycles; GPR to
-    vector moves cost an ALU slot each), reusing Skein-512's sums across
-    the period lcm(9, 3) = 9 of their indices (270 vs 274 cycles per block,
-    but a one-block call 26 cycles slower).
+    8-byte key stores do not forward to vector loads, and it measured
+    slower; GPR to vector moves cost an ALU slot each), reusing Skein-512's
+    sums across the period lcm(9, 3) = 9 of their indices (slightly fewer
+    cycles per block on long runs, but a one-block call slower).
   * Skein-1024 has 16 state words and 15 usable registers: one word at a
     time lives in its spill slot, chosen by furthest next use (Belady), about
     one store and one load per round on the load/store ports. Its chain is

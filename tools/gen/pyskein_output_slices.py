@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate tests/data/pyskein_output_slices.txt: windows of Skein outputs
 of up to 2^64 - 1 bits, at offsets up to 2^50 and at the very end, for
-tests/output_reader.rs.
+tests/suite/output_reader.rs.
 
     python3 -m venv venv && venv/bin/pip install pyskein==1.0
     venv/bin/python tools/gen/pyskein_output_slices.py     # from the repository root

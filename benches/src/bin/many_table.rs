@@ -32,7 +32,8 @@ fn race(mut cases: Vec<Case<'_>>, runs: usize, ghz: f64) {
     for round in 0..=runs {
         for (i, (_, _, _, work)) in cases.iter_mut().enumerate() {
             // Timed on the pool's thread: handing the work over and waking
-            // the thread (tens of microseconds on a VM) is not the work.
+            // the thread is not the work (what it added to earlier figures:
+            // docs/performance.md, "Reproducing other figures").
             let elapsed = pools[i].install(|| {
                 let t = Instant::now();
                 work();
@@ -228,8 +229,8 @@ fn main() {
     // The lane kernels alone: long messages that stay in L2 (80 x 8 KiB),
     // against one stream over them; llvm-mca estimates the same block loop
     // (tools/bench/mca-loop.py).
-    // Short cases (a millisecond or less): many rounds, so that the best
-    // one is a quiet one on a shared machine.
+    // Short cases (640 KiB of messages each): many rounds, so that the
+    // best one is a quiet one on a shared machine.
     kernel_section::<4>(40 * runs, ghz);
     kernel_section::<8>(40 * runs, ghz);
     kernel_section::<16>(40 * runs, ghz);

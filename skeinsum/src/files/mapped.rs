@@ -36,7 +36,8 @@ use crate::testing;
 pub const MAP_WINDOW: u64 = 64 << 20;
 
 /// Windows at least this large get a thread that maps their pages in ahead
-/// of the hashing (starting a thread costs about as much as hashing 30 KB).
+/// of the hashing (starting a thread has a cost of its own, measured:
+/// docs/skeinsum.md, "Large files and streams").
 const PREFAULT_MIN: usize = 4 << 20;
 /// The prefault thread's step: far enough ahead after its first step.
 const PREFAULT_STEP: usize = 1 << 20;
@@ -59,9 +60,9 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
     let mut faulted = false;
     let mut at = 0;
     // The window hashed last, left for the next window's prefault thread
-    // to unmap: tearing down 64 MiB of page tables takes about a
-    // millisecond, during which the hashing threads (a tree's `-j` of
-    // them) would wait.
+    // to unmap: tearing down a window's page tables takes a while
+    // (docs/skeinsum.md, "Large files and streams"), during which the
+    // hashing threads (a tree's `-j` of them) would wait.
     let mut hashed: Option<Mmap> = None;
     while at < len {
         // Fits in usize: at most MAP_WINDOW.

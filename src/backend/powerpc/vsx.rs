@@ -503,9 +503,9 @@ mod imp {
         // the CPU has POWER8 vectors; loads and stores stay within the
         // arrays they are given; the vector is the 16 bytes of two u64.
         impl Row<2> for D {
-            // Skein-256: 9.31 instead of 9.64 instructions per byte under
-            // QEMU (power9), fewer register moves; 512 and 1024 are better
-            // inlined up front. Only where the whole crate is built with
+            // Skein-256: fewer register moves and instructions per byte
+            // (counted under QEMU: docs/performance.md, "Instruction counts,
+            // before and after"); 512 and 1024 are better inlined up front. Only where the whole crate is built with
             // POWER8 vectors (ppc64le): elsewhere LLVM does not inline the
             // featureless round into the kernel, and calls it.
             const ROUNDS_INLINED_LATE: usize = if cfg!(target_feature = "power8-vector") {
