@@ -13,15 +13,17 @@
 //! as `skein_simd::digest010`): the same types implement both. `digest` 0.11
 //! has no `VariableOutput` trait any more, so [`SkeinVar`] has its `new`,
 //! `output_size` and `finalize_variable` as methods of its own (and
-//! implements 0.10's `VariableOutput` with `digest010`).
+//! implements 0.10's `VariableOutput` with `digest010`). Those methods
+//! return the crate's own [`Error`], so that no signature changes when
+//! another crate in the build turns `digest` or `digest010` on.
 
 use crate::{Error, OutputReader, Params, Skein};
 use core::marker::PhantomData;
 
 #[cfg(feature = "digest")]
-use digest::{consts, typenum::Unsigned, InvalidBufferSize, InvalidOutputSize};
+use digest::{consts, typenum::Unsigned};
 #[cfg(all(feature = "digest010", not(feature = "digest")))]
-use digest010::{consts, typenum::Unsigned, InvalidBufferSize, InvalidOutputSize};
+use digest010::{consts, typenum::Unsigned};
 
 /// One alias a state size of `$ty<W>`, documented "Skein-<bits> `$what`".
 macro_rules! per_size_aliases {
@@ -133,9 +135,9 @@ impl<const W: usize> SkeinVar<W> {
     pub const MAX_OUTPUT_SIZE: usize = usize::MAX / 8;
 
     /// A hasher with an output of `output_size` bytes (1 ..= `MAX_OUTPUT_SIZE`).
-    pub fn new(output_size: usize) -> Result<Self, InvalidOutputSize> {
+    pub fn new(output_size: usize) -> Result<Self, Error> {
         if output_size == 0 || output_size > Self::MAX_OUTPUT_SIZE {
-            return Err(InvalidOutputSize);
+            return Err(Error::InvalidOutputSize);
         }
         Ok(SkeinVar {
             inner: Skein::new(output_size as u64 * 8),
@@ -150,17 +152,17 @@ impl<const W: usize> SkeinVar<W> {
         self.inner.output_len()
     }
     /// Finish into `out`, which must be `output_size()` bytes.
-    pub fn finalize_variable(self, out: &mut [u8]) -> Result<(), InvalidBufferSize> {
+    pub fn finalize_variable(self, out: &mut [u8]) -> Result<(), Error> {
         if out.len() != self.inner.output_len() {
-            return Err(InvalidBufferSize);
+            return Err(Error::InvalidBufferSize);
         }
         self.inner.finalize_into(out);
         Ok(())
     }
     /// Finish into `out` and start over.
-    pub fn finalize_variable_reset(&mut self, out: &mut [u8]) -> Result<(), InvalidBufferSize> {
+    pub fn finalize_variable_reset(&mut self, out: &mut [u8]) -> Result<(), Error> {
         if out.len() != self.inner.output_len() {
-            return Err(InvalidBufferSize);
+            return Err(Error::InvalidBufferSize);
         }
         self.inner.clone().finalize_into(out);
         self.inner.reset();

@@ -120,6 +120,11 @@ pub enum Error {
     TreeNeedsAlloc,
     /// The backend is not in this build or not supported by this CPU.
     BackendUnavailable(Backend),
+    /// An output length in bytes of 0 or beyond
+    /// [`SkeinVar::MAX_OUTPUT_SIZE`].
+    InvalidOutputSize,
+    /// An output buffer whose length is not the hasher's output length.
+    InvalidBufferSize,
 }
 
 impl core::fmt::Display for Error {
@@ -134,6 +139,10 @@ impl core::fmt::Display for Error {
                 f,
                 "backend `{b}` is not available on this CPU or in this build"
             ),
+            Error::InvalidOutputSize => f.write_str("output length out of range"),
+            Error::InvalidBufferSize => {
+                f.write_str("output buffer length differs from the output length")
+            }
         }
     }
 }

@@ -5,7 +5,9 @@
 # usage: bash tools/ci/public-api.sh           compare; fails on any difference
 #        bash tools/ci/public-api.sh --bless   rewrite docs/public-api.txt
 #
-# Builds rustdoc's JSON (nightly: the format is unstable) with the default
+# Checks that the published features are additive (an item's signature is
+# the same under every combination that has it), then compares the list
+# built from rustdoc's JSON (nightly: the format is unstable) with the default
 # features plus `digest010` (everything a user can turn on but the
 # `test-hooks` feature), with hidden items included so that they show up
 # marked `#[doc(hidden)]`, and lists one line per public item: its kind,
@@ -28,14 +30,15 @@ fi
 
 # shellcheck source=target-dir.sh
 . "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
-cargo "+$TOOLCHAIN" rustdoc -q -p skein-simd --lib --features digest010 -- \
-    -Z unstable-options --output-format json --document-hidden-items
 json="$target_dir/doc/skein_simd.json"
 
 current="$(mktemp)"
-trap 'rm -f "$current"' EXIT
-python3 - "$json" > "$current" << 'EOF'
+lister="$(mktemp)"
+combos="$(mktemp -d)"
+trap 'rm -rf "$current" "$lister" "$combos"' EXIT
+cat > "$lister" << 'EOF'
 import json
+import re
 import sys
 
 doc = json.load(open(sys.argv[1]))
@@ -52,11 +55,39 @@ def item(i):
     return index.get(str(i))
 
 
+def crate_version(crate):
+    """`name@major.minor` of a registry crate (from the dependency file
+    cargo writes beside its `.rmeta`), so that `digest` 0.10 and 0.11 are
+    told apart; the plain name for the standard library's crates."""
+    rmeta = crate.get("path") or ""
+    m = re.search(r"lib(\w+)-(\w+)\.rmeta$", rmeta)
+    if m:
+        dep = rmeta[: m.start()] + m.group(1) + "-" + m.group(2) + ".d"
+        try:
+            text = open(dep).read()
+        except OSError:
+            text = ""
+        name = crate["name"].replace("_", "[-_]")
+        v = re.search(r"/" + name + r"-(\d+)\.(\d+)\.\d+[^/]*/src/lib\.rs", text)
+        if v:
+            minor = v.group(1) + "." + v.group(2) if v.group(1) == "0" else v.group(1)
+            return crate["name"] + "@" + minor
+    return crate["name"]
+
+
+CRATES = {int(k): crate_version(c) for k, c in doc.get("external_crates", {}).items()}
+
+
 def path_of(id_, written):
     if id_ in public_path:
         return public_path[id_]
     p = paths.get(str(id_))
-    return "::".join(p["path"]) if p else written
+    if not p:
+        return written
+    parts = list(p["path"])
+    if p.get("crate_id", 0) in CRATES:
+        parts[0] = CRATES[p["crate_id"]]
+    return "::".join(parts)
 
 
 def typenum(t):
@@ -134,7 +165,13 @@ def ty(t):
         n = typenum(t)
         if n is not None:
             return "typenum::U" + str(n)
-        return path_of(v["id"], v["path"]) + args(v.get("args"))
+        p = path_of(v["id"], v["path"])
+        # typenum's named numbers (`typenum::consts::U32`, as `digest` 0.10
+        # re-exports them) are the same types as the chains above.
+        m = re.fullmatch(r"typenum(?:@\d+)?(?:::\w+)*::U(\d+)", p)
+        if m and not v.get("args"):
+            return "typenum::U" + m.group(1)
+        return p + args(v.get("args"))
     if k == "generic":
         return v
     if k == "primitive":
@@ -358,6 +395,50 @@ for path, it, extern in found:
     else:
         emit(path, it)
 print("\n".join(sorted(lines)))
+EOF
+
+# The list of the public API built with the cargo feature arguments "$@".
+list_api() {
+    cargo "+$TOOLCHAIN" rustdoc -q -p skein-simd --lib "$@" -- \
+        -Z unstable-options --output-format json --document-hidden-items \
+        -A rustdoc::broken-intra-doc-links
+    python3 "$lister" "$json"
+}
+
+# Features are additive: an item public under several combinations of the
+# published features has the same signature under each (no type may change
+# when another crate in the graph turns a feature on). The snapshot's
+# combination, and the ones that differ in what a signature could take its
+# types from: no `std`, `digest` 0.11 alone, `digest` 0.10 alone.
+list_api --features digest010 > "$current"
+list_api --no-default-features > "$combos/core"
+list_api --no-default-features --features std,digest > "$combos/std-digest"
+list_api --no-default-features --features std,digest010 > "$combos/std-digest010"
+cp "$current" "$combos/all"
+python3 - "$combos"/* << 'EOF'
+import re
+import sys
+
+def key(line):
+    """The item a line declares, without its signature: the same key under
+    two feature combinations must come with the same line."""
+    m = re.match(r"((?:#\[[^\]]*\] )*(?:fn|const|type|static) .*?)(?=<|\(|: | = |$)", line)
+    return m.group(1) if m else line
+
+seen = {}
+bad = 0
+for path in sys.argv[1:]:
+    name = path.rsplit("/", 1)[-1]
+    for line in open(path).read().splitlines():
+        k = key(line)
+        if k in seen and seen[k][1] != line:
+            print(f"public-api: error: not additive: {seen[k][0]}: {seen[k][1]}")
+            print(f"public-api:                      {name}: {line}")
+            bad += 1
+        seen.setdefault(k, (name, line))
+if bad:
+    sys.exit(1)
+print(f"public-api: features are additive: {len(seen)} items agree across {len(sys.argv) - 1} combinations")
 EOF
 
 if [ "${1:-}" = --bless ]; then
