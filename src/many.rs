@@ -17,7 +17,7 @@ use crate::schedule::{
 };
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
-use crate::{Backend, Error, Params, Skein};
+use crate::{Backend, Error, Params, Platform, Skein};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
 
@@ -74,11 +74,18 @@ use zeroize::Zeroize;
 /// ```
 #[derive(Clone)]
 pub struct SkeinMany<const W: usize> {
+    platform: Platform,
     lanes: LaneChoice,
     output_bits: u64,
-    /// Chaining value once every argument before the message is hashed.
+    /// Where every message's UBI starts: the chaining value once every
+    /// argument before the message is hashed (or a hasher's, after the
+    /// blocks it compressed), the tweak there, and the bytes before every
+    /// message not compressed yet (`head[..head_len]`, at most a block).
     start: [u64; W],
-    /// With tree parameters: a fresh hasher to clone per message.
+    tweak: [u64; 2],
+    head: [u8; 128],
+    head_len: usize,
+    /// With tree parameters: a hasher to clone per message.
     tree: Option<Skein<W>>,
 }
 
@@ -114,11 +121,85 @@ impl<const W: usize> SkeinMany<W> {
         };
         let start = argument_chain::<W>(&platform, params, output_bits);
         Ok(SkeinMany {
+            platform,
             lanes,
             output_bits,
             start,
+            tweak: start_tweak(BlockType::Message, 0, 0),
+            head: [0; 128],
+            head_len: 0,
             tree,
         })
+    }
+
+    /// Prepare for hashing messages that each continue `hasher`'s state:
+    /// digest `i` is what a clone of `hasher` updated with `messages[i]`
+    /// finalizes to. Messages that share a prefix (a key, a header, a
+    /// common first block) hash it once: absorb it into a hasher, then hash
+    /// the rest of each on the multi-lane kernel of the hasher's
+    /// [`platform`](Skein::platform), as [`with_params`](Self::with_params)
+    /// does. When the hasher has a whole block buffered (Skein keeps the
+    /// last block back until it knows it is final) and no message is
+    /// empty, that block is compressed once for all of them. A tree hasher
+    /// is cloned and finished for each message in turn.
+    ///
+    /// # Panics
+    /// After [`update_bits`](Skein::update_bits) absorbed a partial byte
+    /// (no input may follow it).
+    ///
+    /// ```
+    /// use skein_simd::{Skein512, SkeinMany512};
+    /// // 80-byte headers sharing their first 64 bytes.
+    /// let mut h = Skein512::new(256);
+    /// h.update(&[7u8; 64]);
+    /// let nonces: Vec<[u8; 16]> = (0..8u8).map(|i| [i; 16]).collect();
+    /// let mut out = vec![0u8; 8 * 32];
+    /// SkeinMany512::continuing(&h).hash_many_into(&nonces, &mut out);
+    /// let mut one = h.clone();
+    /// one.update(&nonces[5]);
+    /// assert_eq!(&out[5 * 32..6 * 32], &one.finalize_vec()[..]);
+    /// ```
+    pub fn continuing(hasher: &Skein<W>) -> Self {
+        assert!(
+            !hasher.bit_pad,
+            "Skein: no input may follow a partial final byte"
+        );
+        match &hasher.msg {
+            Message::Sequential(u) => SkeinMany::from_state(
+                hasher.platform,
+                u.chain(),
+                u.tweak(),
+                u.buffered(),
+                hasher.output_bits,
+            ),
+            Message::Tree(_) => SkeinMany {
+                tree: Some(hasher.clone()),
+                ..SkeinMany::from_state(hasher.platform, &[0; W], [0; 2], &[], hasher.output_bits)
+            },
+        }
+    }
+
+    /// Messages continuing a UBI state kept as plain data (see
+    /// [`raw::many_continuing`](crate::raw::many_continuing)).
+    pub(crate) fn from_state(
+        platform: Platform,
+        chain: &[u64; W],
+        tweak: [u64; 2],
+        buffered: &[u8],
+        output_bits: u64,
+    ) -> Self {
+        let mut head = [0; 128];
+        head[..buffered.len()].copy_from_slice(buffered);
+        SkeinMany {
+            platform,
+            lanes: platform.lane_choice(),
+            output_bits,
+            start: *chain,
+            tweak,
+            head,
+            head_len: buffered.len(),
+            tree: None,
+        }
     }
 
     /// Output length of each digest in bytes: `ceil(output_bits / 8)`, or
@@ -178,6 +259,20 @@ impl<const W: usize> SkeinMany<W> {
             }
             return;
         }
+        // A copy of the chain (keyed, so wiped below).
+        let mut chain = self.start;
+        let mut tweak = self.tweak;
+        let mut head = &self.head[..self.head_len];
+        if head.len() == 8 * W && messages.iter().all(|m| !m.as_ref().is_empty()) {
+            // Not the last block of any message: compress it once, for all.
+            (self.platform).compress::<W>(&mut chain, &mut tweak, head, head.len() as u64);
+            head = &[];
+        }
+        let start = Continuation {
+            chain: &chain,
+            tweak,
+            head,
+        };
         let total: usize = messages.iter().map(|m| m.as_ref().len()).sum();
         for_each_chunk(
             messages.len(),
@@ -185,8 +280,9 @@ impl<const W: usize> SkeinMany<W> {
             total >= PARALLEL_MIN_BYTES,
             out,
             len,
-            |range, out| self.hash_batch(&messages[range], out),
+            |range, out| hash_batch(self.lanes, &start, &messages[range], out, len),
         );
+        chain.zeroize();
     }
 
     /// Hash every message and return the digests in order.
@@ -209,16 +305,6 @@ impl<const W: usize> SkeinMany<W> {
         let mut flat = alloc::vec![0u8; total];
         self.hash_many_into(messages, &mut flat);
         flat.chunks_exact(len).map(<[u8]>::to_vec).collect()
-    }
-
-    /// One thread's share: message UBIs, then output UBIs, on lanes.
-    fn hash_batch<M: AsRef<[u8]>>(&self, messages: &[M], out: &mut [u8]) {
-        let start = Continuation {
-            chain: &self.start,
-            tweak: start_tweak(BlockType::Message, 0, 0),
-            head: &[],
-        };
-        hash_batch(self.lanes, &start, messages, out, self.output_len());
     }
 }
 
@@ -335,55 +421,10 @@ fn take_equal_lengths<M: AsRef<[u8]>>(
     grouped
 }
 
-/// Digest `i` (`len` bytes at `out[i * len..]`) of a message UBI that
-/// stands at `chain` and `tweak` with `buffered` (at most a block) not yet
-/// compressed, continued by `suffixes[i]` and finished: the work of
-/// [`Skein::hash_many_from_into`] and `raw::hash_many_from`. `out` holds
-/// `suffixes.len() * len` bytes.
-pub(crate) fn continue_many<const W: usize, M: AsRef<[u8]> + Sync>(
-    platform: &crate::Platform,
-    chain: &[u64; W],
-    tweak: [u64; 2],
-    buffered: &[u8],
-    suffixes: &[M],
-    out: &mut [u8],
-    len: usize,
-) {
-    debug_assert!(buffered.len() <= 8 * W);
-    debug_assert_eq!(Some(out.len()), suffixes.len().checked_mul(len));
-    if suffixes.is_empty() {
-        return;
-    }
-    // A copy of the chain (keyed, so wiped below).
-    let mut chain = *chain;
-    let mut tweak = tweak;
-    let mut head = buffered;
-    if head.len() == 8 * W && suffixes.iter().all(|s| !s.as_ref().is_empty()) {
-        // Not the last block of any message: compress it once, for all.
-        platform.compress::<W>(&mut chain, &mut tweak, head, head.len() as u64);
-        head = &[];
-    }
-    let lanes = platform.lane_choice();
-    let start = Continuation {
-        chain: &chain,
-        tweak,
-        head,
-    };
-    let total: usize = suffixes.iter().map(|m| m.as_ref().len()).sum();
-    for_each_chunk(
-        suffixes.len(),
-        lanes.lanes_for::<W>(),
-        total >= PARALLEL_MIN_BYTES,
-        out,
-        len,
-        |range, out| hash_batch(lanes, &start, &suffixes[range], out, len),
-    );
-    chain.zeroize();
-}
-
 impl<const W: usize> Drop for SkeinMany<W> {
     fn drop(&mut self) {
         self.start.zeroize();
+        self.head.zeroize();
     }
 }
 
@@ -400,138 +441,6 @@ impl<const W: usize> core::fmt::Debug for SkeinMany<W> {
     }
 }
 
-impl<const W: usize> Skein<W> {
-    /// Hash a batch of independent messages with the same arguments; digest
-    /// `i` goes to `out[i * len..(i + 1) * len]` with `len` the output length
-    /// in bytes. A one-call form of [`SkeinMany`] (which see; keep a
-    /// `SkeinMany` to reuse the prepared arguments).
-    ///
-    /// # Panics
-    /// If `out.len()` is not `messages.len()` times the output length.
-    ///
-    /// ```
-    /// use skein_simd::{Params, Skein512};
-    /// let messages = [vec![1u8; 1024], vec![2u8; 1024], vec![3u8; 100]];
-    /// let mut out = vec![0u8; 3 * 64];
-    /// Skein512::hash_many_into(&Params::new(), &messages, &mut out).unwrap();
-    /// assert_eq!(&out[128..], &Skein512::hash_vec(512, &messages[2])[..]);
-    /// ```
-    pub fn hash_many_into<M: AsRef<[u8]> + Sync>(
-        params: &Params<'_>,
-        messages: &[M],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        SkeinMany::<W>::with_params(params)?.hash_many_into(messages, out);
-        Ok(())
-    }
-
-    /// Hash a batch of independent messages with the same arguments and
-    /// return the digests in order (see [`SkeinMany`]).
-    ///
-    /// ```
-    /// use skein_simd::{Params, Skein256};
-    /// let digests = Skein256::hash_many_vec(&Params::new().output_bits(160), &[&b"a"[..], b"bc"]).unwrap();
-    /// assert_eq!(digests, [Skein256::hash_vec(160, b"a"), Skein256::hash_vec(160, b"bc")]);
-    /// ```
-    pub fn hash_many_vec<M: AsRef<[u8]> + Sync>(
-        params: &Params<'_>,
-        messages: &[M],
-    ) -> Result<Vec<Vec<u8>>, Error> {
-        Ok(SkeinMany::<W>::with_params(params)?.hash_many_vec(messages))
-    }
-
-    /// Hash many messages that each continue this hasher's state: digest
-    /// `i` is what a clone of `self` updated with `suffixes[i]` finalizes to,
-    /// `output_len()` bytes at `out[i * output_len()..]`. Messages that
-    /// share a prefix (a key, a header, a common first block) hash it once:
-    /// absorb it into a hasher, then hash the suffixes on the multi-lane
-    /// kernel of the hasher's [`platform`](Self::platform), and over threads
-    /// as [`SkeinMany`] does.
-    ///
-    /// When the hasher has a whole block buffered (Skein keeps the last
-    /// block back until it knows it is final) and no suffix is empty, that
-    /// block is compressed once for all messages. Otherwise the buffered
-    /// bytes begin each message's first block. A tree hasher (with
-    /// [`Params::tree`]) is cloned and finished for each message in turn,
-    /// with the same results.
-    ///
-    /// # Panics
-    /// If `out.len()` is not `suffixes.len() * self.output_len()`, or after
-    /// [`update_bits`](Self::update_bits) absorbed a partial byte (no input
-    /// may follow it).
-    ///
-    /// ```
-    /// use skein_simd::Skein512;
-    /// // 80-byte headers sharing their first 64 bytes.
-    /// let mut h = Skein512::new(256);
-    /// h.update(&[7u8; 64]);
-    /// let nonces: Vec<[u8; 16]> = (0..8u8).map(|i| [i; 16]).collect();
-    /// let mut out = vec![0u8; 8 * 32];
-    /// h.hash_many_from_into(&nonces, &mut out);
-    /// let mut one = h.clone();
-    /// one.update(&nonces[5]);
-    /// assert_eq!(&out[5 * 32..6 * 32], &one.finalize_vec()[..]);
-    /// ```
-    pub fn hash_many_from_into<M: AsRef<[u8]> + Sync>(&self, suffixes: &[M], out: &mut [u8]) {
-        let len = self.output_len();
-        assert_eq!(
-            Some(out.len()),
-            suffixes.len().checked_mul(len),
-            "hash_many_from: output must be suffixes.len() * output_len() bytes"
-        );
-        assert!(
-            !self.bit_pad,
-            "Skein: no input may follow a partial final byte"
-        );
-        if suffixes.is_empty() {
-            return;
-        }
-        let u = match &self.msg {
-            Message::Sequential(u) => u,
-            Message::Tree(_) => {
-                for (suffix, digest) in suffixes.iter().zip(out.chunks_exact_mut(len)) {
-                    let mut h = self.clone();
-                    h.update(suffix.as_ref());
-                    h.finalize_into(digest);
-                }
-                return;
-            }
-        };
-        continue_many(
-            &self.platform,
-            u.chain(),
-            u.tweak(),
-            u.buffered(),
-            suffixes,
-            out,
-            len,
-        );
-    }
-
-    /// [`hash_many_from_into`](Self::hash_many_from_into), returning the
-    /// digests in order.
-    ///
-    /// ```
-    /// use skein_simd::{Params, Skein256};
-    /// let mut h = Skein256::with_params(&Params::new().key(b"shared key")).unwrap();
-    /// h.update(b"domain: ");
-    /// let digests = h.hash_many_from_vec(&[&b"a"[..], b"bc"]);
-    /// let mut one = h.clone();
-    /// one.update(b"bc");
-    /// assert_eq!(digests[1], one.finalize_vec());
-    /// ```
-    pub fn hash_many_from_vec<M: AsRef<[u8]> + Sync>(&self, suffixes: &[M]) -> Vec<Vec<u8>> {
-        let len = self.output_len();
-        let total = suffixes
-            .len()
-            .checked_mul(len)
-            .expect("hash_many_from: digests exceed usize");
-        let mut flat = alloc::vec![0u8; total];
-        self.hash_many_from_into(suffixes, &mut flat);
-        flat.chunks_exact(len).map(<[u8]>::to_vec).collect()
-    }
-}
-
 /// Not part of the API (feature `test-hooks`): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
 #[cfg(feature = "test-hooks")]
@@ -539,7 +448,7 @@ pub mod checks {
     use crate::hasher::Message;
     use crate::spec::{BlockType, T1_TYPE_SHIFT};
     use crate::ubi::Ubi;
-    use crate::{Backend, Platform, Skein};
+    use crate::{Backend, Platform, Skein, SkeinMany};
     use alloc::vec::Vec;
     use rand::{Rng, SeedableRng};
 
@@ -583,7 +492,7 @@ pub mod checks {
                             .iter()
                             .map(|&n| (0..n).map(|_| rng.gen()).collect())
                             .collect();
-                        let got = h.hash_many_from_vec(&suffixes);
+                        let got = SkeinMany::continuing(&h).hash_many_vec(&suffixes);
                         for (i, s) in suffixes.iter().enumerate() {
                             let mut one = h.clone();
                             one.update(s);

@@ -3,7 +3,7 @@
 //! `memcpy` and whose tweak words they set directly (tree hashing in the
 //! reference's calling convention). The rest of the crate keeps its state
 //! private; these three functions are the whole seam ([`compress`],
-//! [`config_chain`], and [`hash_many_from`] for many messages that continue
+//! [`config_chain`], and [`many_continuing`] for many messages that continue
 //! one such state on the multi-lane kernels), with
 //! [`mask_unused_bits`] for digests whose length is not whole bytes and
 //! [`BlockType`] for the type field of the tweak.
@@ -98,18 +98,17 @@ pub fn config_chain<const W: usize>(
     crate::ubi::config_ubi::<W>(platform, chain, output_bits, tree_info)
 }
 
-/// Many messages that continue one UBI state kept as plain data, hashed on
-/// `platform`'s multi-lane kernel (and threads, as `SkeinMany`): the state
-/// is `chain` and `tweak` after the blocks compressed so far, with
-/// `buffered` (at most one block, `8 * W` bytes) not compressed yet, as the
-/// reference code keeps a context. Digest `i`, `digest_len` bytes at
-/// `out[i * digest_len..]`, is what appending `suffixes[i]` to a copy of the
-/// state, then the final block and the output stage (spec 3.5.3) give. The
-/// tweak is used as given (its flags, type, tree level and 96-bit position).
+/// A [`SkeinMany`] whose messages continue one UBI state kept as plain
+/// data, hashed on `platform`'s multi-lane kernel: the state is `chain` and
+/// `tweak` after the blocks compressed so far, with `buffered` (at most one
+/// block, `8 * W` bytes) not compressed yet, as the reference code keeps a
+/// context. Digest `i` of its `hash_many_*`, `ceil(output_bits / 8)` bytes,
+/// is what appending message `i` to a copy of the state, then the final
+/// block and the output stage (spec 3.5.3) give. The tweak is used as given
+/// (its flags, type, tree level and 96-bit position).
 ///
 /// # Panics
-/// If `buffered` is longer than a block or `out.len()` is not
-/// `suffixes.len() * digest_len`.
+/// If `buffered` is longer than a block.
 ///
 /// ```
 /// use skein_simd::{raw, Platform, Skein256};
@@ -117,32 +116,25 @@ pub fn config_chain<const W: usize>(
 /// let chain = raw::config_chain::<4>(&platform, &[0; 4], 256, 0);
 /// // A fresh message UBI: position 0, first-block flag, type Message.
 /// let tweak = [0, 1 << 62 | (raw::BlockType::Message as u64) << 56];
-/// let mut out = [0u8; 64];
-/// raw::hash_many_from::<4, &[u8]>(&platform, &chain, tweak, b"ab", &[b"c", b""], 32, &mut out);
-/// assert_eq!(out[..32].to_vec(), Skein256::hash_vec(256, b"abc"));
-/// assert_eq!(out[32..].to_vec(), Skein256::hash_vec(256, b"ab"));
+/// let many = raw::many_continuing::<4>(&platform, &chain, tweak, b"ab", 256);
+/// let digests = many.hash_many_vec(&[&b"c"[..], b""]);
+/// assert_eq!(digests[0], Skein256::hash_vec(256, b"abc"));
+/// assert_eq!(digests[1], Skein256::hash_vec(256, b"ab"));
 /// ```
 #[cfg(feature = "alloc")]
-pub fn hash_many_from<const W: usize, M: AsRef<[u8]> + Sync>(
+pub fn many_continuing<const W: usize>(
     platform: &Platform,
     chain: &[u64; W],
     tweak: [u64; 2],
     buffered: &[u8],
-    suffixes: &[M],
-    digest_len: usize,
-    out: &mut [u8],
-) {
+    output_bits: u64,
+) -> crate::SkeinMany<W> {
     const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
     assert!(
         buffered.len() <= 8 * W,
-        "raw::hash_many_from: at most one block buffered"
+        "raw::many_continuing: at most one block buffered"
     );
-    assert_eq!(
-        Some(out.len()),
-        suffixes.len().checked_mul(digest_len),
-        "raw::hash_many_from: output must be suffixes.len() * digest_len bytes"
-    );
-    crate::many::continue_many(platform, chain, tweak, buffered, suffixes, out, digest_len);
+    crate::SkeinMany::from_state(*platform, chain, tweak, buffered, output_bits)
 }
 
 /// Not part of the API (feature `test-hooks`): checks of this module's

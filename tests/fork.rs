@@ -5,7 +5,7 @@
 //! blocking it.
 #![cfg(unix)]
 
-use skein_simd::{Params, Skein512, TreeParams};
+use skein_simd::{Params, Skein512, SkeinMany512, TreeParams};
 use std::io::Read;
 use std::os::fd::FromRawFd;
 
@@ -89,13 +89,15 @@ fn hash_many_and_tree_hashing_finish_in_a_forked_child() {
         .collect();
 
     // The parent uses the pool first, so the child inherits its state.
-    let parent = Skein512::hash_many_vec(&Params::new(), &msgs)
+    let parent = SkeinMany512::with_params(&Params::new())
         .unwrap()
+        .hash_many_vec(&msgs)
         .concat();
     assert_eq!(parent, single);
     let child = in_child(|| {
-        Skein512::hash_many_vec(&Params::new(), &msgs)
+        SkeinMany512::with_params(&Params::new())
             .unwrap()
+            .hash_many_vec(&msgs)
             .concat()
     });
     assert_eq!(child, single, "hash_many in the child");

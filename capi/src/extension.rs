@@ -218,15 +218,14 @@ unsafe fn hash_many_from<const W: usize>(
     let rc = match unsafe { batch(msgs, msg_byte_cnts, count, len, hash_vals) } {
         Some((messages, out)) => {
             let buffered: &[u8] = &ctx.b.as_flattened()[..ctx.h.b_cnt];
-            raw::hash_many_from::<W, &[u8]>(
+            raw::many_continuing::<W>(
                 platform(),
                 &ctx.x,
                 ctx.h.t,
                 buffered,
-                &messages,
-                len,
-                out,
-            );
+                ctx.h.hash_bit_len as u64,
+            )
+            .hash_many_into(&messages, out);
             SKEIN_SUCCESS
         }
         None => SKEIN_FAIL,

@@ -21,7 +21,7 @@ use crate::pickling;
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
-use skein_simd::{DynSkein, StateSize};
+use skein_simd::{DynSkein, SkeinMany, StateSize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
@@ -486,9 +486,9 @@ impl Skein {
         let len = self.digest_bits.div_ceil(8);
         let mut out = alloc_output(len.saturating_mul(slices.len() as u64))?;
         py.detach(|| match &state.hasher {
-            DynSkein::S256(h) => h.hash_many_from_into(&slices, &mut out),
-            DynSkein::S512(h) => h.hash_many_from_into(&slices, &mut out),
-            DynSkein::S1024(h) => h.hash_many_from_into(&slices, &mut out),
+            DynSkein::S256(h) => SkeinMany::continuing(h).hash_many_into(&slices, &mut out),
+            DynSkein::S512(h) => SkeinMany::continuing(h).hash_many_into(&slices, &mut out),
+            DynSkein::S1024(h) => SkeinMany::continuing(h).hash_many_into(&slices, &mut out),
         });
         digest_list(py, &mut out, len as usize, self.digest_bits)
     }

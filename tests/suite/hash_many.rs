@@ -197,11 +197,18 @@ fn zfs_style_keyed_large_blocks_and_one_call_forms() {
         .collect();
     let want = one_by_one::<8>(&params, &messages);
     let mut flat = vec![0u8; messages.len() * 32];
-    Skein::<8>::hash_many_into(&params, &messages, &mut flat).unwrap();
+    SkeinMany::<8>::with_params(&params)
+        .unwrap()
+        .hash_many_into(&messages, &mut flat);
     for (i, w) in want.iter().enumerate() {
         assert_eq!(&flat[32 * i..32 * (i + 1)], &w[..], "block {i}");
     }
-    assert_eq!(Skein::<8>::hash_many_vec(&params, &messages).unwrap(), want);
+    assert_eq!(
+        SkeinMany::<8>::with_params(&params)
+            .unwrap()
+            .hash_many_vec(&messages),
+        want
+    );
     check::<8>(&params, &messages, "ZFS 128 KiB keyed");
 }
 
@@ -241,7 +248,11 @@ fn thread_count_does_not_change_results() {
             .num_threads(threads)
             .build()
             .unwrap();
-        let got = pool.install(|| Skein::<8>::hash_many_vec(&params, &messages).unwrap());
+        let got = pool.install(|| {
+            SkeinMany::<8>::with_params(&params)
+                .unwrap()
+                .hash_many_vec(&messages)
+        });
         assert_eq!(got, want, "{threads} threads");
     }
 }
@@ -255,12 +266,16 @@ fn wrong_output_buffer_panics_and_bad_params_are_errors() {
     assert!(SkeinMany::<8>::with_params(&Params::new().output_bits(0)).is_err());
     let result = std::panic::catch_unwind(|| {
         let mut out = [0u8; 63];
-        Skein::<8>::hash_many_into(&Params::new(), &[b"x"], &mut out).unwrap();
+        SkeinMany::<8>::with_params(&Params::new())
+            .unwrap()
+            .hash_many_into(&[b"x"], &mut out);
     });
     assert!(result.is_err());
     // No messages: nothing to do, nothing written.
     let mut none: [u8; 0] = [];
-    Skein::<4>::hash_many_into::<&[u8]>(&Params::new(), &[], &mut none).unwrap();
+    SkeinMany::<4>::with_params(&Params::new())
+        .unwrap()
+        .hash_many_into::<&[u8]>(&[], &mut none);
 }
 
 /// No messages: nothing to compute, whatever the output length. (The output
@@ -289,10 +304,15 @@ fn hash_no_messages() {
         for bits in [1u64 << 40, u64::MAX] {
             let params = Params::new().output_bits(bits).backend(backend);
             let none: [&[u8]; 0] = [];
-            Skein::<4>::hash_many_into(&params, &none, &mut []).unwrap();
-            Skein::<8>::hash_many_into(&params, &none, &mut []).unwrap();
-            assert!(Skein::<16>::hash_many_vec(&params, &none)
+            SkeinMany::<4>::with_params(&params)
                 .unwrap()
+                .hash_many_into(&none, &mut []);
+            SkeinMany::<8>::with_params(&params)
+                .unwrap()
+                .hash_many_into(&none, &mut []);
+            assert!(SkeinMany::<16>::with_params(&params)
+                .unwrap()
+                .hash_many_vec(&none)
                 .is_empty());
         }
     }

@@ -1,4 +1,4 @@
-//! `Skein::hash_many_from_into` / `hash_many_from_vec` (many messages that
+//! `SkeinMany::continuing` (many messages that
 //! continue one hasher's state) against the single-stream hasher continuing
 //! the same state, on every multi-lane kernel and form this machine runs,
 //! and against the RustCrypto `skein` 0.2 crate for plain digests of
@@ -6,7 +6,7 @@
 
 use super::hash_many::lane_backends;
 use rand::{Rng, SeedableRng};
-use skein_simd::{Backend, Params, Platform, Skein, TreeParams};
+use skein_simd::{Backend, Params, Platform, Skein, SkeinMany, TreeParams};
 
 fn random_bytes(rng: &mut impl Rng, len: usize) -> Vec<u8> {
     (0..len).map(|_| rng.gen()).collect()
@@ -93,9 +93,9 @@ fn check<const W: usize>(params: &Params, rng: &mut impl Rng, what: &str) {
                     Skein::<W>::with_params(&params.backend(backend)).unwrap()
                 });
                 h.update(&prefix);
-                let got = h.hash_many_from_vec(&suffixes);
+                let got = SkeinMany::continuing(&h).hash_many_vec(&suffixes);
                 let mut flat = vec![0u8; suffixes.len() * h.output_len()];
-                h.hash_many_from_into(&suffixes, &mut flat);
+                SkeinMany::continuing(&h).hash_many_into(&suffixes, &mut flat);
                 for (i, w) in want.iter().enumerate() {
                     let at = || {
                         format!(
@@ -173,7 +173,11 @@ fn against_rustcrypto<const W: usize, D: skein02::digest::Digest>(seed: u64) {
                     Skein::<W>::with_params(&Params::new().backend(backend)).unwrap()
                 });
                 h.update(&prefix);
-                for (i, got) in h.hash_many_from_vec(&suffixes).iter().enumerate() {
+                for (i, got) in SkeinMany::continuing(&h)
+                    .hash_many_vec(&suffixes)
+                    .iter()
+                    .enumerate()
+                {
                     assert_eq!(
                         got,
                         &rustcrypto::<D>(&prefix, &suffixes[i]),
@@ -212,7 +216,7 @@ fn headers_sharing_a_block_across_threads() {
             .num_threads(threads)
             .build()
             .unwrap();
-        let got = pool.install(|| h.hash_many_from_vec(&suffixes));
+        let got = pool.install(|| SkeinMany::continuing(&h).hash_many_vec(&suffixes));
         for i in [0, 1, 4000, 8999] {
             assert_eq!(
                 got[i],
@@ -232,10 +236,12 @@ fn headers_sharing_a_block_across_threads() {
 )]
 fn no_suffixes_and_wrong_output_lengths() {
     let h = Skein::<8>::new(256);
-    h.hash_many_from_into::<&[u8]>(&[], &mut []);
-    assert!(h.hash_many_from_vec::<&[u8]>(&[]).is_empty());
+    SkeinMany::continuing(&h).hash_many_into::<&[u8]>(&[], &mut []);
+    assert!(SkeinMany::continuing(&h)
+        .hash_many_vec::<&[u8]>(&[])
+        .is_empty());
     let wrong = std::panic::catch_unwind(|| {
-        h.hash_many_from_into(&[b"a", b"b"], &mut [0u8; 63]);
+        SkeinMany::continuing(&h).hash_many_into(&[b"a", b"b"], &mut [0u8; 63]);
     });
     assert!(wrong.is_err(), "63 bytes for two 32-byte digests");
 }
@@ -248,6 +254,6 @@ fn no_suffixes_and_wrong_output_lengths() {
 fn no_input_after_a_partial_byte() {
     let mut h = Skein::<4>::new(256);
     h.update_bits(&[0x80], 1);
-    let r = std::panic::catch_unwind(move || h.hash_many_from_vec(&[b"x"]));
+    let r = std::panic::catch_unwind(move || SkeinMany::continuing(&h).hash_many_vec(&[b"x"]));
     assert!(r.is_err(), "a suffix after a bit-padded byte");
 }

@@ -8,7 +8,7 @@
 //!
 //! Cases: whole messages (64 B to 256 KiB; ours `SkeinMany512::hash_many_into`,
 //! the peer `*_full`), and 80-byte headers that share their first 64 bytes
-//! (ours `Skein512::hash_many_from_into` continuing a hasher that absorbed
+//! (ours `SkeinMany512::continuing` a hasher that absorbed
 //! them, the peer `prehash64` once per batch + `final16`). Every timed call
 //! hashes one batch of `--batch` separate messages (default 64) end to end:
 //! the peer interleaves them with its own `intrlv_*x64` and de-interleaves
@@ -230,14 +230,14 @@ fn ours<'a>(batch: &'a Batch, backend: Option<Backend>, form: Option<LaneForm>) 
             let tails = batch.tails();
             let prefix = batch.prefix();
             Contender {
-                name: format!("skein-simd hash_many_from, {forced}{label}"),
+                name: format!("skein-simd continuing, {forced}{label}"),
                 ours: true,
                 peer_ways: 0,
                 run: Box::new(move |out| {
                     // From the raw prefix every batch, as the peer's prehash64.
                     let mut h = Skein512::with_params(&p).expect("backend available");
                     h.update(prefix);
-                    in_form(form, || h.hash_many_from_into(&tails, out));
+                    in_form(form, || SkeinMany512::continuing(&h).hash_many_into(&tails, out));
                 }),
             }
         }
