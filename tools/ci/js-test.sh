@@ -47,7 +47,7 @@ fi
 # The CLI must be the exact version of the wasm-bindgen crate in the lock.
 # Only its `wasm-bindgen` binary, without the TLS stack (rustls, ring) of the
 # test runner's downloader (default feature rustls-tls): 150 crates to build
-# instead of 161, 12 min under a load of 8 on 2 cores, about 4 min of CPU.
+# instead of 161 (docs/testing.md has the install's time).
 # Skipped when the right version is installed (a machine that ran CI before).
 # Not --locked: the CLI's own lock pins webpki-roots 1.0.11, which the
 # crates.io index reachable here does not list ("failed to select a version"),

@@ -21,8 +21,8 @@
 #   next run (default: a temp dir);
 #   PYTHON_WHEEL_OUT=DIR keeps the wheel and sdist there (default: a temp
 #   dir, removed at the end). The release build is made cheap as in CI
-#   (no LTO, 16 codegen units: the same code paths, about half the build
-#   time; the tests check results, not speed) unless the caller set
+#   (no LTO, 16 codegen units: the same code paths, built in a fraction
+#   of the time; the tests check results, not speed) unless the caller set
 #   CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS itself.
 set -euo pipefail
 

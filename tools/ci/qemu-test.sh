@@ -50,9 +50,10 @@
 #
 # The `emulated` profile (Cargo.toml) is `release` at opt-level 1, without
 # LTO and with 16 codegen units: optimized code, built in a fraction of the
-# time (at level 3 the AArch64 tests took 8 minutes to build in CI; with
-# thin LTO and one codegen unit, 13 minutes per target). Level 3 code is
-# tested on the host (the C library, the Python wheel).
+# time of level 3 (the unrolled lane kernels) or of thin LTO with one
+# codegen unit (each test binary its own LTO job); docs/testing.md has the
+# build times. Level 3 code is tested on the host (the C library, the
+# Python wheel).
 #
 # Environment:
 #   QEMU_TEST_RUNS        space-separated runs (same as the arguments)

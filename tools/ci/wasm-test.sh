@@ -23,9 +23,9 @@
 # rebuild each other's artifacts, and this can run beside host builds
 # without waiting on their lock).
 #
-# Measured (commit of this script, 2-core machine at load 7 from other
-# builds, fresh target directory): 15m15s wall, 366 s of CPU; the SIMD128
-# test build (opt-level 2, with debug assertions) is two thirds of it.
+# The SIMD128 test build (opt-level 2, with debug assertions) is most of its
+# time (docs/testing.md, "CI: every check and where it runs", has a run's
+# wall and CPU time).
 #
 # Environment: WASM_TEST_TIMEOUT seconds per cargo command (default 900).
 # Exits non-zero if any step fails; the last line is

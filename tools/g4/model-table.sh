@@ -10,7 +10,7 @@
 #                   HEAD edf88ce; see ../shared/tools/g4model/README.md)
 #   --out DIR       traces and results (default /tmp/g4-model-table)
 #   --search N      also run ../shared/tools/g4model/sweep.py with N random
-#                   joint settings (~15 min for 40 on two busy cores)
+#                   joint settings (slow: docs/powerpc.md gives its time)
 #   --no-cargo      use the examples already built
 # Environment: G4MODEL (default ../shared/tools/g4model of the checkout).
 set -euo pipefail

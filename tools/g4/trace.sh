@@ -2,7 +2,8 @@
 # Trace one hashing loop of a ppc32 binary under `qemu-ppc -cpu 7450` and run
 # the MPC7450 model (../shared/tools/g4model, see its README) on it, with
 # and without the memory what-if (every input line not yet touched, and not
-# covered by a `dst` stream, costs 160 cycles).
+# covered by a `dst` stream, costs the model's `mem_lat`, set to 160 cycles
+# below; docs/powerpc.md).
 #
 # usage: tools/g4/trace.sh OUT_DIR NAME BLOCK_BYTES MSG_BYTES -- CMD... 
 #   CMD is run twice more with a different last argument: CMD... 0 counts

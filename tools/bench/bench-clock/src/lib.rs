@@ -3,8 +3,8 @@
 
 /// Clock in GHz: the lower of two estimates, each the best of many short
 /// trials. A chain of dependent adds (one a cycle) alone is not enough: a
-/// core that folds adds at rename runs it faster than its clock (an Intel
-/// Xeon VM read "21 GHz", docs/performance.md). A chain of dependent
+/// core that folds adds at rename runs it faster than its clock (what it
+/// read on Intel Xeon VMs is in docs/performance.md). A chain of dependent
 /// `imul`s, three cycles each on the Intel Core and AMD Zen cores this
 /// project measures on, cannot be folded. (On a core whose `imul` is
 /// slower, that estimate, and so the result, is low by the ratio.)
