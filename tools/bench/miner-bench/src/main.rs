@@ -533,8 +533,8 @@ const COUNT_BATCH: usize = 64;
 /// `count IMPL CASE BATCHES`: check, then hash BATCHES batches untimed.
 /// `ours-avx2x4`, `ours-avx2x8` and `ours-avx2x4+1` force the one-group, the
 /// interleaved and the with-scalar form of the AVX2 lane kernel (a test
-/// hook): the library otherwise times them at first use, and under callgrind that choice could differ between
-/// the two runs whose counts are subtracted.
+/// hook), whatever the library's rule for this CPU would pick, so that the
+/// two runs whose counts are subtracted count the same form.
 fn count(args: &[String]) -> Result<(), String> {
     let [which, case, batches] = args else {
         return Err(
