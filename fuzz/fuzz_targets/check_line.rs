@@ -8,8 +8,7 @@
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
-use skeinsum::format::{escape_name, parse_check_line, result_line, unescape_name};
-use skeinsum::quote::quote_name;
+use skeinsum::not_api::{escape_name, parse_check_line, quote_name, result_line, unescape_name};
 
 #[derive(Arbitrary, Debug)]
 struct Input {

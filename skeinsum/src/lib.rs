@@ -5,29 +5,38 @@
 //! check failed or standard output could not be written, 2 on a usage error
 //! (then nothing is hashed).
 //!
-//! The binary is `src/main.rs`, which calls [`run`]. The library exists so
-//! that fuzz targets can reach the pure parts with stable names:
-//! - [`format::parse_check_line`]: one line of a checksum list (GNU, BSD tag
-//!   or FreeBSD style) into a [`format::CheckLine`];
-//! - [`format::result_line`]: the line `skeinsum` prints for a digest;
-//! - [`format::escape_name`] / [`format::unescape_name`]: GNU's backslash
-//!   escaping of names in those lines;
-//! - [`quote::quote_name`]: GNU's shell-escape quoting of names in messages
-//!   on stderr.
+//! The binary is `src/main.rs`, which calls [`run`]: that is the whole
+//! public API of this library. The fuzz targets reach the pure parts
+//! through `not_api` (hidden, no stability promise): `parse_check_line`
+//! (one line of a checksum list, GNU, BSD tag or FreeBSD style),
+//! `result_line` (the line `skeinsum` prints for a digest),
+//! `escape_name` / `unescape_name` (GNU's backslash escaping of names in
+//! those lines) and `quote_name` (GNU's shell-escape quoting of names in
+//! messages on stderr).
 
 mod batch;
 mod check;
 mod cli;
 mod config;
 mod files;
-pub mod format;
+mod format;
 mod input;
-pub mod quote;
+mod quote;
 mod readahead;
-pub mod report;
+mod report;
 mod selftest;
 mod testing;
 mod walk;
+
+/// Not API, hidden and without a stability promise: the pure parts the fuzz
+/// targets call, and the start-up probe of `main.rs` (which runs before
+/// Rust's runtime, so it cannot live in [`run`]).
+#[doc(hidden)]
+pub mod not_api {
+    pub use crate::format::{escape_name, parse_check_line, result_line, unescape_name, CheckLine};
+    pub use crate::quote::quote_name;
+    pub use crate::report::mark_closed_at_start;
+}
 
 use std::process::ExitCode;
 

@@ -31,7 +31,7 @@ mod closed_at_start {
             // SAFETY: F_GETFD only queries the descriptor table; no memory is
             // passed, and any descriptor number is valid to ask about.
             if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
-                skeinsum::report::mark_closed_at_start(fd);
+                skeinsum::not_api::mark_closed_at_start(fd);
             }
         }
     }

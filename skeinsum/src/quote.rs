@@ -32,7 +32,7 @@ enum Unit {
 /// `name` quoted for a message on stderr; see the module documentation.
 ///
 /// ```
-/// use skeinsum::quote::quote_name;
+/// use skeinsum::not_api::quote_name;
 /// assert_eq!(quote_name(b"a.txt"), "a.txt");
 /// assert_eq!(quote_name(b"a b"), "'a b'");
 /// assert_eq!(quote_name(b"a\x1bb"), "'a'$'\\033''b'");
