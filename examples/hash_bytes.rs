@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let used = hasher.platform().backend(state);
+    let used = hasher.platform().backend();
     hasher.update(&data[offset..offset + nbytes]);
     let digest = hasher.finalize_vec();
     let hex = hex::encode(digest);

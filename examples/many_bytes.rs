@@ -11,7 +11,7 @@
 //! between two runs is the hashing alone. Prints the backend, the lane count
 //! and the first and last digests.
 
-use skein_simd::{Backend, Params, Skein, SkeinMany, StateSize};
+use skein_simd::{Backend, Params, Skein, SkeinMany};
 use std::process::ExitCode;
 
 fn run<const W: usize>(
@@ -23,13 +23,12 @@ fn run<const W: usize>(
         let many = SkeinMany::<W>::with_params(params).map_err(|e| e.to_string())?;
         Ok((many.backend(), many.lanes(), many.hash_many_vec(messages)))
     } else {
-        let state = StateSize::from_bits(64 * W as u64).expect("W is 4, 8 or 16");
         let mut backend = Backend::Portable;
         let digests = messages
             .iter()
             .map(|m| {
                 let mut h = Skein::<W>::with_params(params).map_err(|e| e.to_string())?;
-                backend = h.platform().backend(state);
+                backend = h.platform().backend();
                 h.update(m);
                 Ok(h.finalize_vec())
             })

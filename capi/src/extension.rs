@@ -358,7 +358,7 @@ fn many_of(bits: usize) -> Option<(Backend, usize)> {
 #[no_mangle]
 pub extern "C" fn skein_simd_backend(stateBits: usize) -> *const c_char {
     match StateSize::from_bits(stateBits as u64) {
-        Some(state) => backend_c_name(platform().backend(state)),
+        Some(_) => backend_c_name(platform().backend()),
         None => core::ptr::null(),
     }
 }

@@ -24,7 +24,7 @@
 use core::ffi::{c_char, c_int, c_uint};
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
-use skein_simd::{Params, Platform, Skein, SkeinMany, StateSize, TreeParams};
+use skein_simd::{Params, Platform, Skein, SkeinMany, TreeParams};
 use skein_simd_capi::context::Ctx;
 use skein_simd_fuzz as reference;
 
@@ -946,7 +946,7 @@ fn check_queries(input: &Input) {
         assert_eq!(
             name,
             Platform::detect()
-                .backend(StateSize::from_bits(q as u64).unwrap())
+                .backend()
                 .name()
         );
     }

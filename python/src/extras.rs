@@ -222,7 +222,7 @@ pub fn platform(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let p = Platform::detect();
     let d = PyDict::new(py);
     for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {
-        d.set_item(format!("skein{}", state.bits()), p.backend(state).name())?;
+        d.set_item(format!("skein{}", state.bits()), p.backend().name())?;
     }
     let many = SkeinMany512::with_params(&Params::new())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -80,7 +80,7 @@ pub fn list_backends(out: &mut Output) -> Result<(), OutputClosed> {
     for backend in Backend::available() {
         let chosen: Vec<String> = [StateSize::S256, StateSize::S512, StateSize::S1024]
             .into_iter()
-            .filter(|&state| auto.backend(state) == backend)
+            .filter(|_| auto.backend() == backend)
             .map(|state| format!("Skein-{}", state.bits()))
             .collect();
         let note = if chosen.is_empty() {

@@ -34,7 +34,7 @@ mod wasm32;
 #[cfg(skein_simd_x86)]
 pub(crate) mod x86;
 
-use crate::{Error, StateSize};
+use crate::Error;
 use lanes::LaneChoice;
 #[cfg(feature = "test-hooks")]
 pub use lanes::LaneForm;
@@ -90,25 +90,10 @@ impl Backend {
         Choice::of(self).is_some()
     }
 
-    /// Whether the backend can hash a state of this size here. Every backend
-    /// of this crate implements all three state sizes, so this is
-    /// [`is_available`](Self::is_available).
-    ///
-    /// ```
-    /// use skein_simd::{Backend, StateSize};
-    /// assert!(Backend::Portable.supports(StateSize::S1024));
-    /// ```
-    pub fn supports(self, state: StateSize) -> bool {
-        // Every backend implements every size: a new size would be a new arm.
-        match state {
-            StateSize::S256 | StateSize::S512 | StateSize::S1024 => self.is_available(),
-        }
-    }
-
     /// The backends usable here, the automatic choice for Skein-512 first.
     #[cfg(feature = "alloc")]
     pub fn available() -> alloc::vec::Vec<Backend> {
-        let auto = Platform::detect().backend(StateSize::S512);
+        let auto = Platform::detect().backend();
         let mut list = alloc::vec![auto];
         list.extend(
             Backend::ALL
@@ -153,28 +138,27 @@ impl Backend {
     }
 }
 
-/// The backend chosen for each state size; chosen once, copied into every
-/// hasher.
+/// The backend chosen, for every state size (no measurement ranks the
+/// backends differently by size); chosen once, copied into every hasher.
 ///
 /// ```
-/// use skein_simd::{Backend, Platform, StateSize};
+/// use skein_simd::{Backend, Platform};
 /// let auto = Platform::detect();
 /// let forced = Platform::force(Backend::Portable).unwrap();
-/// assert_eq!(forced.backend(StateSize::S512), Backend::Portable);
+/// assert_eq!(forced.backend(), Backend::Portable);
 /// # let _ = auto;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Platform {
-    s256: Choice,
-    s512: Choice,
-    s1024: Choice,
+    /// The single-stream block function's instruction set.
+    choice: Choice,
     /// The multi-lane kernel for tree hashing, `hash_many` and long outputs:
     /// the fastest one, or that of the forced backend.
     lanes: LaneChoice,
 }
 
 impl Platform {
-    /// The fastest backends this CPU supports, per state size.
+    /// The fastest backend this CPU supports.
     ///
     /// Detected once per process (with `std`) and then read from a cache:
     /// every hasher starts here, and detecting anew costs instructions on
@@ -191,13 +175,8 @@ impl Platform {
     }
 
     fn detect_now() -> Platform {
-        // One choice for every state size: no measurement ranks the
-        // backends differently by size.
-        let choice = Choice::best(Choice::rank).unwrap_or_else(Choice::portable);
         Platform {
-            s256: choice,
-            s512: choice,
-            s1024: choice,
+            choice: Choice::best(Choice::rank).unwrap_or_else(Choice::portable),
             lanes: LaneChoice::detect(),
         }
     }
@@ -208,20 +187,15 @@ impl Platform {
     pub fn force(backend: Backend) -> Result<Platform, Error> {
         let c = Choice::of(backend).ok_or(Error::BackendUnavailable(backend))?;
         Ok(Platform {
-            s256: c,
-            s512: c,
-            s1024: c,
+            choice: c,
             lanes: LaneChoice::forced(c),
         })
     }
 
-    /// The backend used for a state of this size.
-    pub fn backend(&self, state: StateSize) -> Backend {
-        match state {
-            StateSize::S256 => self.s256.backend(),
-            StateSize::S512 => self.s512.backend(),
-            StateSize::S1024 => self.s1024.backend(),
-        }
+    /// The backend of the single-stream block function, for every state
+    /// size (the multi-lane kernel's: [`Backend::lanes`]).
+    pub fn backend(&self) -> Backend {
+        self.choice.backend()
     }
 
     /// Test hook: run `f` with every multi-lane kernel chosen on this thread
@@ -250,12 +224,8 @@ impl Platform {
         blocks: &[u8],
         bytes_per_block: u64,
     ) {
-        let choice = match W {
-            4 => self.s256,
-            8 => self.s512,
-            _ => self.s1024,
-        };
-        choice.compress::<W>(chain, tweak, blocks, bytes_per_block)
+        self.choice
+            .compress::<W>(chain, tweak, blocks, bytes_per_block)
     }
 }
 

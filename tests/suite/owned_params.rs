@@ -93,14 +93,11 @@ fn owned_params_hash_the_golden_mac_entries() {
 fn owned_params_force_their_backend_whichever_way_built() {
     for backend in Backend::available() {
         for state in [StateSize::S256, StateSize::S512, StateSize::S1024] {
-            if !backend.supports(state) {
-                continue;
-            }
             let set = OwnedParams::new().backend(backend);
             let copied = OwnedParams::from(&Params::new().backend(backend));
             for args in [set, copied] {
                 let h = DynSkein::new(state, &args.params()).unwrap();
-                assert_eq!(h.platform().backend(state), backend, "{state:?}");
+                assert_eq!(h.platform().backend(), backend, "{state:?}");
             }
         }
     }

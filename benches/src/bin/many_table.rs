@@ -13,8 +13,7 @@
 //! cycles per byte at that clock, for comparison with llvm-mca's estimates.
 
 use skein_simd::{
-    Backend, LaneForm, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, StateSize,
-    TreeParams,
+    Backend, LaneForm, Params, Platform, Skein, Skein512, SkeinMany, SkeinMany512, TreeParams,
 };
 use std::time::Instant;
 
@@ -95,9 +94,7 @@ fn kernel_section<const W: usize>(runs: usize, ghz: f64) {
     let messages: Vec<Vec<u8>> = (0..80u32).map(|i| vec![i as u8; 8 << 10]).collect();
     let total = messages.len() << 13;
     let bits = 64 * W as u64;
-    let auto = Skein::<W>::new(bits)
-        .platform()
-        .backend(StateSize::from_bits(bits).unwrap());
+    let auto = Skein::<W>::new(bits).platform().backend();
     let mut cases: Vec<Case> = vec![(
         format!("Skein-{bits} single-stream ({auto}), 8 KiB msgs in L2"),
         total,
@@ -192,7 +189,7 @@ fn main() {
     // 1 KiB messages.
     let messages: Vec<Vec<u8>> = (0..2048u32).map(|i| vec![i as u8; 1024]).collect();
     let total = messages.len() * 1024;
-    let auto = Skein512::new(512).platform().backend(StateSize::S512);
+    let auto = Skein512::new(512).platform().backend();
     let mut cases: Vec<Case> = vec![(
         format!("Skein-512-512 single-stream ({auto}), 1 KiB msgs"),
         total,

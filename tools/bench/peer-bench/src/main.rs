@@ -17,7 +17,7 @@
 //! Options: `--quick` (no 16 MiB), `--sizes 64,1024,...`, `--rounds N`,
 //! `--ms N` (milliseconds per measurement), `--only SUBSTRING` (cases).
 
-use skein_simd::{Backend, Params, Skein, StateSize};
+use skein_simd::{Backend, Params, Skein};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -266,11 +266,9 @@ fn main() {
         .collect();
     let auto = skein_simd::Platform::detect();
     eprintln!(
-        "backends: {:?}; automatic choice: 256 -> {}, 512 -> {}, 1024 -> {}",
+        "backends: {:?}; automatic choice: {}",
         backends.iter().map(|b| b.name()).collect::<Vec<_>>(),
-        auto.backend(StateSize::S256),
-        auto.backend(StateSize::S512),
-        auto.backend(StateSize::S1024)
+        auto.backend()
     );
 
     let mut cases = Vec::new();
