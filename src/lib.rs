@@ -50,11 +50,11 @@ mod backend;
 mod digest_impl;
 mod dyn_hasher;
 mod hasher;
+pub mod hazmat;
 #[cfg(feature = "alloc")]
 mod many;
 mod output;
 mod params;
-pub mod raw;
 mod schedule;
 mod spec;
 #[cfg(feature = "alloc")]
@@ -78,10 +78,10 @@ pub mod internal_checks {
     pub use crate::backend::checks as backend;
     #[cfg(skein_simd_x86)]
     pub use crate::backend::x86::asm::checks as asm;
+    pub use crate::hazmat::checks as hazmat;
     pub use crate::many::checks as many;
     pub use crate::output::checks as output;
     pub use crate::params::checks as params;
-    pub use crate::raw::checks as raw;
     pub use crate::schedule::checks as schedule;
     pub use crate::tree::checks as tree;
     pub use crate::ubi::checks as ubi;
@@ -100,7 +100,7 @@ pub use dyn_hasher::{DynSkein, StateSize};
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
 pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
-pub use output::{DynOutputReader, OutputReader};
+pub use output::{mask_unused_bits, DynOutputReader, OutputReader};
 #[cfg(feature = "alloc")]
 pub use params::OwnedParams;
 pub use params::{Params, TreeParams};

@@ -180,7 +180,7 @@ impl<const W: usize> SkeinMany<W> {
     }
 
     /// Messages continuing a UBI state kept as plain data (see
-    /// [`raw::many_continuing`](crate::raw::many_continuing)).
+    /// [`hazmat::many_continuing`](crate::hazmat::many_continuing)).
     pub(crate) fn from_state(
         platform: Platform,
         chain: &[u64; W],

@@ -307,3 +307,20 @@ pub mod checks {
         }
     }
 }
+
+/// Clears the bits of `digest`'s last byte beyond `output_bits` (spec 3.5.3
+/// outputs whole bytes; pyskein and skeinsum show an `output_bits`-bit digest
+/// with those bits zero). `digest` is the whole digest, `output_bits.div_ceil(8)`
+/// bytes; a shorter or longer slice is left as it is.
+///
+/// ```
+/// let mut d = [0xff, 0xff];
+/// skein_simd::mask_unused_bits(&mut d, 13);
+/// assert_eq!(d, [0xff, 0xf8]);
+/// ```
+pub fn mask_unused_bits(digest: &mut [u8], output_bits: u64) {
+    let unused = (8 * digest.len() as u64).wrapping_sub(output_bits);
+    if let (Some(last), 1..=7) = (digest.last_mut(), unused) {
+        *last &= 0xFF << unused;
+    }
+}

@@ -170,7 +170,7 @@ pub(crate) fn words_from_le<const W: usize>(bytes: &[u8]) -> [u64; W] {
 /// The first `bytes.len()` bytes (at most `8 * W`) of `words`,
 /// little-endian: a digest, or a chaining value cut to the output length.
 #[inline]
-pub fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
+pub(crate) fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
     if bytes.len() == 8 * W {
         // All the words: fixed offsets, one fixed-size copy once inlined
         // (below, the run-time length makes the copy a `memcpy` call).

@@ -9,8 +9,16 @@
 //! [`crate::platform`]; contexts never store it.
 
 use core::ffi::c_int;
-use skein_simd::raw::{words_to_le, BlockType};
-use skein_simd::{raw, Platform};
+use skein_simd::hazmat::BlockType;
+
+/// The little-endian bytes of `words` into `bytes` (a whole number of
+/// words' worth, at most `8 * W`): the reference's `Skein_Put64_LSB_First`.
+fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
+    for (b, w) in bytes.chunks_mut(8).zip(words) {
+        b.copy_from_slice(&w.to_le_bytes()[..b.len()]);
+    }
+}
+use skein_simd::{hazmat, Platform};
 use zeroize::Zeroize;
 
 pub(crate) const SKEIN_SUCCESS: c_int = 0;
@@ -136,7 +144,7 @@ impl<const W: usize> Ctx<W> {
         if !key.is_empty() {
             self.x = self.ubi(p, BlockType::Key, key);
         }
-        self.x = raw::config_chain::<W>(p, &self.x, hash_bit_len as u64, tree_info);
+        self.x = hazmat::config_chain::<W>(p, &self.x, hash_bit_len as u64, tree_info);
         for (ty, arg) in rest {
             if !arg.is_empty() {
                 self.x = self.ubi(p, ty, arg);
@@ -171,7 +179,7 @@ impl<const W: usize> Ctx<W> {
                 let (head, tail) = msg.split_at(block - fill);
                 self.b.as_flattened_mut()[fill..].copy_from_slice(head);
                 msg = tail;
-                raw::compress::<W>(
+                hazmat::compress::<W>(
                     p,
                     &mut self.x,
                     &mut self.h.t,
@@ -182,7 +190,7 @@ impl<const W: usize> Ctx<W> {
             }
             if msg.len() > block {
                 let (whole, tail) = msg.split_at((msg.len() - 1) / block * block);
-                raw::compress::<W>(p, &mut self.x, &mut self.h.t, whole, block as u64);
+                hazmat::compress::<W>(p, &mut self.x, &mut self.h.t, whole, block as u64);
                 msg = tail;
             }
         }
@@ -199,7 +207,7 @@ impl<const W: usize> Ctx<W> {
         let fill = self.h.b_cnt;
         self.h.t[1] |= T1_FLAG_FINAL;
         self.b.as_flattened_mut()[fill..].fill(0);
-        raw::compress::<W>(
+        hazmat::compress::<W>(
             p,
             &mut self.x,
             &mut self.h.t,
@@ -246,7 +254,7 @@ impl<const W: usize> Ctx<W> {
         for (i, chunk) in out.chunks_mut(Self::BLOCK).enumerate() {
             self.b[0] = (i as u64).to_le_bytes();
             self.start_new_type(BlockType::Output, T1_FLAG_FINAL);
-            raw::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), 8);
+            hazmat::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), 8);
             words_to_le(&self.x, chunk);
             self.x = key;
         }

@@ -6,7 +6,7 @@
 use crate::context::{check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{backend_c_name, forced_backend, input, output, platform, region_of, Region, NOWHERE};
 use core::ffi::{c_char, c_int};
-use skein_simd::raw::{self, BlockType};
+use skein_simd::hazmat::{self, BlockType};
 use skein_simd::{Backend, Params, SkeinMany, StateSize, TreeParams};
 
 /// `skein_simd_params_t`: output length, tree word and the optional
@@ -218,7 +218,7 @@ unsafe fn hash_many_from<const W: usize>(
     let rc = match unsafe { batch(msgs, msg_byte_cnts, count, len, hash_vals) } {
         Some((messages, out)) => {
             let buffered: &[u8] = &ctx.b.as_flattened()[..ctx.h.b_cnt];
-            raw::many_continuing::<W>(
+            hazmat::many_continuing::<W>(
                 platform(),
                 &ctx.x,
                 ctx.h.t,

@@ -12,7 +12,7 @@
 use crate::context::{check_hash_bit_len, Ctx, SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{input, output, platform, region_of, Region};
 use core::ffi::c_int;
-use skein_simd::raw::BlockType;
+use skein_simd::hazmat::BlockType;
 
 /// No personalization, public key, key identifier or nonce.
 pub(crate) const NO_ARGS: [(BlockType, &[u8]); 4] = [

@@ -17,7 +17,7 @@
 //! messages and outputs in pieces), and checks argument types and ranges
 //! before they reach wasm-bindgen's conversions, which wrap silently.
 
-use skein_simd::raw::mask_unused_bits;
+use skein_simd::mask_unused_bits;
 use skein_simd::{
     DynOutputReader, DynSkein, OwnedParams, Params, Skein1024, Skein256, Skein512, SkeinMany1024,
     SkeinMany256, SkeinMany512, StateSize, TreeParams,

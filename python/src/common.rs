@@ -6,7 +6,7 @@
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
-use skein_simd::raw::mask_unused_bits;
+use skein_simd::mask_unused_bits;
 
 /// Inputs at least this long are hashed with the GIL released (`hashlib`'s
 /// threshold): below it, releasing and taking the GIL costs more than it lets
@@ -40,11 +40,11 @@ pub fn alloc_output(len: u64) -> PyResult<Vec<u8>> {
 
 /// Bytes `start..start + out.len()` of a `digest_bits`-bit digest with the
 /// unused low bits of the digest's last byte cleared, as pyskein does (the
-/// library's [`skein_simd::raw::mask_unused_bits`], for a slice): only a
+/// library's [`skein_simd::mask_unused_bits`], for a slice): only a
 /// slice that ends with the digest holds that byte.
 pub fn mask_unused_bits_of_slice(out: &mut [u8], start: u64, digest_bits: u64) {
     if !out.is_empty() && start + out.len() as u64 == digest_bits.div_ceil(8) {
-        skein_simd::raw::mask_unused_bits(out, digest_bits - 8 * start);
+        skein_simd::mask_unused_bits(out, digest_bits - 8 * start);
     }
 }
 

@@ -8,7 +8,7 @@ use crate::common::{alloc_output, digest_list, CHUNK_BYTES};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyModule, PyTuple};
-use skein_simd::raw::mask_unused_bits;
+use skein_simd::mask_unused_bits;
 use skein_simd::{Backend, DynSkein, Params, Platform, SkeinMany, SkeinMany512, StateSize};
 
 const KEYWORDS: [&str; 7] = [

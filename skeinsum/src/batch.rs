@@ -35,7 +35,7 @@ use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use skein_simd::raw::mask_unused_bits;
+use skein_simd::mask_unused_bits;
 use skein_simd::{Params, SkeinMany, StateSize};
 
 use crate::config::HashConfig;

@@ -284,9 +284,9 @@ fn matches_bits(digest: &[u8], expected: &[u8], bits: u64) -> bool {
         return false;
     }
     let mut expected = expected.to_vec();
-    skein_simd::raw::mask_unused_bits(&mut expected, bits);
+    skein_simd::mask_unused_bits(&mut expected, bits);
     let mut digest = digest.to_vec();
-    skein_simd::raw::mask_unused_bits(&mut digest, bits);
+    skein_simd::mask_unused_bits(&mut digest, bits);
     bool::from(digest.ct_eq(&expected))
 }
 

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use skein_simd::raw::mask_unused_bits;
+use skein_simd::mask_unused_bits;
 use skein_simd::DynSkein;
 
 use crate::files::mapped::{self, Mapped};
@@ -37,7 +37,7 @@ pub(crate) const PROGRESS_MIN: u64 = 64 << 20;
 const PROGRESS_STEP: usize = 4 << 20;
 
 /// The `output_bits`-bit digest of a finished hasher, the unused low bits
-/// of its last byte cleared (`skein_simd::raw::mask_unused_bits`). Its buffer
+/// of its last byte cleared (`skein_simd::mask_unused_bits`). Its buffer
 /// is reserved fallibly, so an output too large for this machine is an
 /// error for this file, not an abort of the run.
 pub fn finish(hasher: DynSkein, output_bits: u64) -> Result<Vec<u8>, InputError> {

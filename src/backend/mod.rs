@@ -199,7 +199,7 @@ impl Platform {
     }
 
     /// Test hook: run `f` with every multi-lane kernel chosen on this thread
-    /// (by `force`, `Params::backend`, `Backend::lanes`, `raw::compress_lanes`;
+    /// (by `force`, `Params::backend`, `Backend::lanes`, `hazmat::compress_lanes`;
     /// not `detect`, which is cached) in `form` (see
     /// [`Backend::lane_forms`]; the one-group form for kernels without
     /// it). Results are the same in every form; the tests check that.

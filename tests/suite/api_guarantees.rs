@@ -40,7 +40,7 @@ fn every_available_backend_runs_every_state_size() {
 
 #[test]
 fn block_types_are_the_specification_table() {
-    use skein_simd::raw::BlockType;
+    use skein_simd::hazmat::BlockType;
     // Spec 3.5.1, table 6 (the values of the Type field).
     let table = [
         (BlockType::Key, 0),

@@ -17,7 +17,7 @@ use crate::common;
 use common::spec::{T1_FINAL, T1_FIRST};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use skein_simd::{raw, Backend, Platform};
+use skein_simd::{hazmat, Backend, Platform};
 
 /// Tweak positions (word 0) that a run of up to 17 blocks carries past
 /// 2^64, or just reaches it, or stays far from it.
@@ -79,9 +79,9 @@ fn single_stream<const W: usize>(backend: Backend, seed: u64) -> usize {
                 let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
                 let tweak = [position, tweak_word_1(&mut rng)];
                 let (mut want_chain, mut want_tweak) = (chain, tweak);
-                raw::compress::<W>(&portable(), &mut want_chain, &mut want_tweak, blocks, step);
+                hazmat::compress::<W>(&portable(), &mut want_chain, &mut want_tweak, blocks, step);
                 let (mut got_chain, mut got_tweak) = (chain, tweak);
-                raw::compress::<W>(&platform, &mut got_chain, &mut got_tweak, blocks, step);
+                hazmat::compress::<W>(&platform, &mut got_chain, &mut got_tweak, blocks, step);
                 let what = format!(
                     "{backend} Skein-{} position {position:#x} step {step} blocks {n}",
                     64 * W
@@ -128,11 +128,11 @@ fn lanes<const W: usize>(backend: Backend, seed: u64) -> usize {
                 })
                 .collect();
             let (mut got_chains, mut got_tweaks) = (chains.clone(), tweaks.clone());
-            raw::compress_lanes::<W>(backend, &mut got_chains, &mut got_tweaks, &blocks, &steps)
+            hazmat::compress_lanes::<W>(backend, &mut got_chains, &mut got_tweaks, &blocks, &steps)
                 .expect("backend.lanes() said it has a kernel");
             for i in 0..l {
                 let (mut chain, mut tweak) = (chains[i], tweaks[i]);
-                raw::compress::<W>(&portable(), &mut chain, &mut tweak, blocks[i], steps[i]);
+                hazmat::compress::<W>(&portable(), &mut chain, &mut tweak, blocks[i], steps[i]);
                 let what = format!(
                     "{backend} x{l} lane {i} Skein-{} position {:#x} step {} blocks {n}",
                     64 * W,

@@ -26,8 +26,8 @@ check_tests! {
     output::chunked_reads_match_finalize,
     params::owned_setters_keep_the_callers_buffers,
     #[should_panic(expected = "whole blocks")]
-    raw::compress_rejects_partial_blocks,
-    raw::config_chain_matches_the_precomputed_ivs_when_computed,
+    hazmat::compress_rejects_partial_blocks,
+    hazmat::config_chain_matches_the_precomputed_ivs_when_computed,
     schedule::every_kernel_matches_portable_per_lane,
     tree::forced_backend_reaches_tree_leaves,
     tree::stopping_batching_midway_keeps_the_digest,

@@ -5,7 +5,7 @@
 //! key, key identifier, nonce, tree parameters and long outputs.
 use crate::common;
 use common::{hex, pyskein_vectors, PyskeinVector};
-use skein_simd::{raw, Backend, Platform};
+use skein_simd::{hazmat, Backend, Platform};
 
 fn falling(n: usize) -> Vec<u8> {
     (0..n).map(|i| 0xFF - i as u8).collect()
@@ -48,10 +48,10 @@ fn spec_appendix_c_skein512() {
 fn precomputed_ivs_match_the_specification() {
     // Skein 1.3, appendix B (also reproduced in many implementations): the
     // chaining value after the configuration UBI of a plain hash, which
-    // `raw::config_chain` takes from the crate's precomputed table.
+    // `hazmat::config_chain` takes from the crate's precomputed table.
     let p = Platform::detect();
     assert_eq!(
-        raw::config_chain::<4>(&p, &[0; 4], 256, 0),
+        hazmat::config_chain::<4>(&p, &[0; 4], 256, 0),
         [
             0xFC9DA860D048B449,
             0x2FCA66479FA7D833,
@@ -60,7 +60,7 @@ fn precomputed_ivs_match_the_specification() {
         ]
     );
     assert_eq!(
-        raw::config_chain::<8>(&p, &[0; 8], 512, 0),
+        hazmat::config_chain::<8>(&p, &[0; 8], 512, 0),
         [
             0x4903ADFF749C51CE,
             0x0D95DE399746DF03,
@@ -73,7 +73,7 @@ fn precomputed_ivs_match_the_specification() {
         ]
     );
     assert_eq!(
-        raw::config_chain::<8>(&p, &[0; 8], 256, 0),
+        hazmat::config_chain::<8>(&p, &[0; 8], 256, 0),
         [
             0xCCD044A12FDB3E13,
             0xE83590301A79A9EB,
@@ -86,7 +86,7 @@ fn precomputed_ivs_match_the_specification() {
         ]
     );
     assert_eq!(
-        raw::config_chain::<8>(&p, &[0; 8], 384, 0),
+        hazmat::config_chain::<8>(&p, &[0; 8], 384, 0),
         [
             0xA3F6C6BF3A75EF5F,
             0xB0FEF9CCFD84FAA4,
@@ -99,7 +99,7 @@ fn precomputed_ivs_match_the_specification() {
         ]
     );
     assert_eq!(
-        raw::config_chain::<8>(&p, &[0; 8], 224, 0),
+        hazmat::config_chain::<8>(&p, &[0; 8], 224, 0),
         [
             0xCCD0616248677224,
             0xCBA65CF3A92339EF,

@@ -1,23 +1,28 @@
-//! Block-level access for code that keeps the Skein state itself, as plain
-//! data: the C library (`capi/`), whose contexts C programs copy with `=` or
-//! `memcpy` and whose tweak words they set directly (tree hashing in the
-//! reference's calling convention). The rest of the crate keeps its state
-//! private; these three functions are the whole seam ([`compress`],
-//! [`config_chain`], and [`many_continuing`] for many messages that continue
-//! one such state on the multi-lane kernels), with
-//! [`mask_unused_bits`] for digests whose length is not whole bytes and
-//! [`BlockType`] for the type field of the tweak.
+//! Sharp tools: block-level access for code that keeps the Skein state
+//! itself, as plain data, such as the C library (`capi/`), whose contexts C
+//! programs copy with `=` or `memcpy` and whose tweak words they set
+//! directly (tree hashing in the reference's calling convention). The rest
+//! of the crate keeps its state private; these three functions are the
+//! whole seam ([`compress`], [`config_chain`], and [`many_continuing`] for
+//! many messages that continue one such state on the multi-lane kernels),
+//! with [`BlockType`] for the type field of the tweak.
+//!
+//! Stability: these items follow semantic versioning like the rest of the
+//! crate, but nothing here checks that a state is one Skein could reach
+//! (tweak flags, positions, the order of blocks): a wrong state gives a
+//! wrong digest, not an error. Most users want [`Skein`](crate::Skein) and
+//! [`SkeinMany`](crate::SkeinMany).
 //!
 //! ```
-//! use skein_simd::{raw, raw::BlockType, Platform};
+//! use skein_simd::{hazmat, hazmat::BlockType, Platform};
 //! // Skein-256-256 of the empty message, UBI by UBI (spec 3.5).
 //! let platform = Platform::detect();
-//! let mut chain = raw::config_chain::<4>(&platform, &[0; 4], 256, 0);
+//! let mut chain = hazmat::config_chain::<4>(&platform, &[0; 4], 256, 0);
 //! let (first, last) = (1 << 62, 1 << 63); // tweak word 1 flags
 //! let mut tweak = [0, first | last | (BlockType::Message as u64) << 56]; // the one block
-//! raw::compress::<4>(&platform, &mut chain, &mut tweak, &[0; 32], 0);
+//! hazmat::compress::<4>(&platform, &mut chain, &mut tweak, &[0; 32], 0);
 //! let mut out_tweak = [0, first | last | (BlockType::Output as u64) << 56];
-//! raw::compress::<4>(&platform, &mut chain, &mut out_tweak, &[0; 32], 8);
+//! hazmat::compress::<4>(&platform, &mut chain, &mut out_tweak, &[0; 32], 8);
 //! let mut digest = [0u8; 32];
 //! for (bytes, word) in digest.chunks_exact_mut(8).zip(chain) {
 //!     bytes.copy_from_slice(&word.to_le_bytes());
@@ -33,24 +38,6 @@ use crate::Platform;
 #[cfg(feature = "test-hooks")]
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::spec::BlockType;
-pub use crate::threefish::words_to_le;
-
-/// Clears the bits of `digest`'s last byte beyond `output_bits` (spec 3.5.3
-/// outputs whole bytes; pyskein and skeinsum show an `output_bits`-bit digest
-/// with those bits zero). `digest` is the whole digest, `output_bits.div_ceil(8)`
-/// bytes; a shorter or longer slice is left as it is.
-///
-/// ```
-/// let mut d = [0xff, 0xff];
-/// skein_simd::raw::mask_unused_bits(&mut d, 13);
-/// assert_eq!(d, [0xff, 0xf8]);
-/// ```
-pub fn mask_unused_bits(digest: &mut [u8], output_bits: u64) {
-    let unused = (8 * digest.len() as u64).wrapping_sub(output_bits);
-    if let (Some(last), 1..=7) = (digest.last_mut(), unused) {
-        *last &= 0xFF << unused;
-    }
-}
 
 /// The UBI block step on `platform`'s backend for `W`-word states (4, 8 or
 /// 16): for each block of `8 * W` bytes in `blocks`, advance the tweak
@@ -72,7 +59,7 @@ pub fn compress<const W: usize>(
     assert_eq!(
         blocks.len() % (8 * W),
         0,
-        "raw::compress: whole blocks only"
+        "hazmat::compress: whole blocks only"
     );
     platform.compress::<W>(chain, tweak, blocks, bytes_per_block);
 }
@@ -111,12 +98,12 @@ pub fn config_chain<const W: usize>(
 /// If `buffered` is longer than a block.
 ///
 /// ```
-/// use skein_simd::{raw, Platform, Skein256};
+/// use skein_simd::{hazmat, Platform, Skein256};
 /// let platform = Platform::detect();
-/// let chain = raw::config_chain::<4>(&platform, &[0; 4], 256, 0);
+/// let chain = hazmat::config_chain::<4>(&platform, &[0; 4], 256, 0);
 /// // A fresh message UBI: position 0, first-block flag, type Message.
-/// let tweak = [0, 1 << 62 | (raw::BlockType::Message as u64) << 56];
-/// let many = raw::many_continuing::<4>(&platform, &chain, tweak, b"ab", 256);
+/// let tweak = [0, 1 << 62 | (hazmat::BlockType::Message as u64) << 56];
+/// let many = hazmat::many_continuing::<4>(&platform, &chain, tweak, b"ab", 256);
 /// let digests = many.hash_many_vec(&[&b"c"[..], b""]);
 /// assert_eq!(digests[0], Skein256::hash_vec(256, b"abc"));
 /// assert_eq!(digests[1], Skein256::hash_vec(256, b"ab"));
@@ -132,7 +119,7 @@ pub fn many_continuing<const W: usize>(
     const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
     assert!(
         buffered.len() <= 8 * W,
-        "raw::many_continuing: at most one block buffered"
+        "hazmat::many_continuing: at most one block buffered"
     );
     crate::SkeinMany::from_state(*platform, chain, tweak, buffered, output_bits)
 }
