@@ -29,15 +29,17 @@ pub struct TreeParams {
 }
 
 impl TreeParams {
-    /// Yl (leaf size exponent, >= 1), Yf (fan-out exponent, >= 1) and
-    /// Ym (maximum height, 2..=255), as in the specification.
-    pub fn new(leaf: u8, fan_out: u8, max_height: u8) -> Result<Self, Error> {
-        if leaf == 0 || fan_out == 0 || max_height < 2 {
+    /// `leaf_log2` (the specification's Yl: a leaf is `2^leaf_log2`
+    /// blocks; >= 1), `fan_out_log2` (Yf: a node has `2^fan_out_log2`
+    /// children; >= 1) and `max_height` (Ym: at most that many levels;
+    /// 2..=255): the names of the getters below.
+    pub fn new(leaf_log2: u8, fan_out_log2: u8, max_height: u8) -> Result<Self, Error> {
+        if leaf_log2 == 0 || fan_out_log2 == 0 || max_height < 2 {
             return Err(Error::InvalidTree);
         }
         Ok(TreeParams {
-            leaf,
-            fan_out,
+            leaf: leaf_log2,
+            fan_out: fan_out_log2,
             max_height,
         })
     }
