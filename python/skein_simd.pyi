@@ -171,7 +171,7 @@ def hash_file(path: _Path, digest_bits: Optional[int] = None, *,
 def platform() -> dict[str, object]:
     """The backends in use: 'skein256', 'skein512', 'skein1024', 'lanes', 'lane_count', 'available'.
 
-    'lane_count' can differ between runs on a loaded machine: where the lane
-    kernel has an interleaved form (twice the lanes), which form runs is timed
-    once per process. Digests never differ.
+    'lane_count' is the same on every run on a machine: where the lane kernel
+    has several forms, a fixed rule per CPU picks one. Digests never depend
+    on it.
     """

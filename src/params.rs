@@ -11,8 +11,8 @@ use zeroize::Zeroize;
 #[cfg(feature = "alloc")]
 use zeroize::Zeroizing;
 
-/// Tree-hashing shape (spec 3.5.6): leaves of `2^leaf` blocks, nodes of
-/// `2^fan_out` children, at most `max_height` levels.
+/// Tree-hashing shape (spec 3.5.6): leaves of `2^leaf_log2` blocks, nodes
+/// of `2^fan_out_log2` children, at most `max_height` levels.
 ///
 /// ```
 /// use skein_simd::TreeParams;

@@ -106,9 +106,9 @@ const char *skein_simd_backend(size_t stateBits);
 const char *skein_simd_many_backend(size_t stateBits);
 /* Messages that kernel hashes side by side (1 for portable; 0 for a bad size).
  * Where the kernel has several forms (two interleaved groups of lanes, or a
- * scalar lane beside them), which form runs is chosen by timing them once per
- * process, so on a loaded machine the count can differ from one run to the
- * next (4, 5 or 8 with AVX2); digests never do. */
+ * scalar lane beside them), a fixed rule per CPU picks one, so the count is
+ * the same on every run on a machine (4, 5 or 8 with AVX2); digests never
+ * depend on it. */
 size_t skein_simd_many_lanes(size_t stateBits);
 /* The library's version, e.g. "0.1.0". */
 const char *skein_simd_version(void);

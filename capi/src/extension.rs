@@ -371,9 +371,9 @@ pub extern "C" fn skein_simd_many_backend(stateBits: usize) -> *const c_char {
 }
 
 /// How many messages that kernel hashes side by side (1 for the portable
-/// one); 0 for another size. Where the kernel has several forms, which form
-/// runs is timed once per process, so the count can differ between runs on
-/// a loaded machine; digests never do.
+/// one); 0 for another size. Where the kernel has several forms, a fixed
+/// rule per CPU picks one, so the count is the same on every run on a
+/// machine; digests never depend on it.
 #[no_mangle]
 pub extern "C" fn skein_simd_many_lanes(stateBits: usize) -> usize {
     many_of(stateBits).map_or(0, |(_, lanes)| lanes)

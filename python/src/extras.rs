@@ -213,10 +213,9 @@ fn file<'py>(py: Python<'py>, call: Call<'py>) -> PyResult<Bound<'py, PyBytes>> 
 /// backend per state size (`'skein256'`, `'skein512'`, `'skein1024'`), the
 /// multi-lane backend of `hash_many` and tree hashing (`'lanes'`) and its
 /// lane count (`'lane_count'`). Where the lane kernel has several forms
-/// (two interleaved groups of lanes, or a scalar lane beside them), which
-/// form runs is timed once per process, so `'lane_count'` can differ
-/// between runs on a loaded machine (4, 5 or 8 with AVX2); the digests
-/// never do.
+/// (two interleaved groups of lanes, or a scalar lane beside them), a
+/// fixed rule per CPU picks one, so `'lane_count'` is the same on every run
+/// on a machine (4, 5 or 8 with AVX2); the digests never depend on it.
 #[pyfunction]
 pub fn platform(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let p = Platform::detect();
