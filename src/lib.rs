@@ -20,9 +20,11 @@
 //! assert_eq!(h.finalize_vec().len(), 48);
 //! ```
 //!
-//! Layout: `spec` holds the specification's constants, `threefish` the cipher, `ubi` and `params` the chaining mode
-//! and its arguments, `lanes` the many-computations-at-once state and
-//! scheduler that `tree` and `many` run on, and `backend` one module per
+//! Layout: `spec` holds the specification's constants, `threefish` the
+//! cipher, `ubi` and `params` the chaining mode and its arguments,
+//! `schedule` the many-computations-at-once scheduler that `tree` and
+//! `many` run on (over the lane kernels of `backend::lanes`), `hazmat` the
+//! block-level seam for plain-data states, and `backend` one module per
 //! instruction set plus the one place that picks among them.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(

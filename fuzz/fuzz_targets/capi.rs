@@ -943,12 +943,7 @@ fn check_queries(input: &Input) {
     if valid && std::env::var_os("SKEIN_SIMD_BACKEND").is_none() {
         // SAFETY: non-null results are NUL-terminated static strings.
         let name = unsafe { core::ffi::CStr::from_ptr(name) }.to_str().unwrap();
-        assert_eq!(
-            name,
-            Platform::detect()
-                .backend()
-                .name()
-        );
+        assert_eq!(name, Platform::detect().backend().name());
     }
 }
 

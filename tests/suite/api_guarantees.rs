@@ -1,6 +1,6 @@
 //! Guarantees of the public API: keys never shown by `Debug`, the list and
 //! order of backend names (what `skeinsum --list-backends` prints), state
-//! sizes.
+//! sizes, and no clock in the library (choices the same on every run).
 
 use skein_simd::{Backend, Params, StateSize};
 
@@ -55,4 +55,40 @@ fn block_types_are_the_specification_table() {
     for (ty, value) in table {
         assert_eq!(ty as u64, value, "{ty:?}");
     }
+}
+
+/// The library chooses nothing by timing (kernel forms are a rule per CPU,
+/// `src/backend/form.rs`), so its choices are the same on every run: no
+/// clock in `src/`.
+#[test]
+fn the_library_reads_no_clock() {
+    fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                visit(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    let code = line.split("//").next().unwrap_or("");
+                    if ["Instant", "SystemTime", "std::time", "core::time"]
+                        .iter()
+                        .any(|clock| code.contains(clock))
+                    {
+                        found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    visit(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    assert!(
+        found.is_empty(),
+        "a clock in the library:\n{}",
+        found.join("\n")
+    );
 }

@@ -237,7 +237,9 @@ fn ours<'a>(batch: &'a Batch, backend: Option<Backend>, form: Option<LaneForm>) 
                     // From the raw prefix every batch, as the peer's prehash64.
                     let mut h = Skein512::with_params(&p).expect("backend available");
                     h.update(prefix);
-                    in_form(form, || SkeinMany512::continuing(&h).hash_many_into(&tails, out));
+                    in_form(form, || {
+                        SkeinMany512::continuing(&h).hash_many_into(&tails, out)
+                    });
                 }),
             }
         }
