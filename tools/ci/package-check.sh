@@ -28,6 +28,18 @@ for c in "${crates[@]}"; do
     rm -rf "$cargo_home"/registry/src/-*/"$c"-[0-9]*
 done
 
+# shellcheck source=target-dir.sh
+. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
+# A crate from a registry is taken as immutable: once built, cargo never
+# rebuilds it (its fingerprint is its version). The verification builds
+# take these crates from a temporary registry of the ones just packaged,
+# at the same version on every run, so a library an earlier run built
+# from older sources would be linked instead of the new one: drop every
+# earlier build of them (the workspace's own are rebuilt when next needed).
+find "$target_dir"/debug/.fingerprint -maxdepth 1 -type d \
+    -regextype posix-extended -regex '.*/(skein-simd|skeinsum|skein-simd-capi)-[0-9a-f]{16}' \
+    -exec rm -rf {} + 2>/dev/null || true
+
 echo "== cargo package -p ${crates[*]} (with verification builds)"
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
@@ -35,8 +47,6 @@ for c in "${crates[@]}"; do args+=(-p "$c"); done
 # earlier steps leave ignored and generated files behind).
 cargo package --allow-dirty "${args[@]}"
 
-# shellcheck source=target-dir.sh
-. "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
