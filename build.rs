@@ -33,6 +33,16 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RUSTC_BOOTSTRAP");
     println!("cargo:rerun-if-env-changed=SKEIN_SIMD_NO_NIGHTLY");
+    println!("cargo:rerun-if-env-changed=SKEIN_SIMD_TEST_HOOKS");
+
+    // The test hooks (`Platform::with_lane_form`, the internal checks):
+    // only when asked for, which .cargo/config.toml does inside this
+    // repository, and only with `std` (they use threads' locals and `Vec`).
+    if env::var("SKEIN_SIMD_TEST_HOOKS").as_deref() == Ok("1")
+        && env::var_os("CARGO_FEATURE_STD").is_some()
+    {
+        println!("cargo:rustc-cfg=skein_simd_test_hooks");
+    }
 
     // One alias per folder of backend modules (`src/backend/x86`, `aarch64`,
     // `powerpc`, `wasm32`): the condition under which that folder is built, written

@@ -33,9 +33,9 @@
 use crate::spec::iv;
 use crate::Platform;
 
-/// Test hook (feature `test-hooks`): one call of a backend's multi-lane
+/// Test hook (cfg `skein_simd_test_hooks`, set only inside this repository): one call of a backend's multi-lane
 /// kernel, for the conformance tests.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::spec::BlockType;
 
@@ -124,10 +124,10 @@ pub fn many_continuing<const W: usize>(
     crate::SkeinMany::from_state(*platform, chain, tweak, buffered, output_bits)
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`. Hidden: `raw` is
 /// public, so without it they would show in its documentation.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 #[doc(hidden)]
 pub mod checks {
     use super::*;

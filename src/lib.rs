@@ -63,16 +63,18 @@ mod spec;
 mod state;
 #[cfg(feature = "digest")]
 mod state_rustcrypto;
+#[cfg(skein_simd_test_hooks)]
+mod test_rng;
 mod threefish;
 #[cfg(feature = "alloc")]
 mod tree;
 mod ubi;
 
-/// Not part of the API (feature `test-hooks`): the checks of the crate's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): the checks of the crate's
 /// internals, each beside the code it checks, run as tests by
 /// `tests/suite/internals.rs`. The library has no unit-test harness, so
 /// that a test build compiles it once (Cargo.toml, `[lib]`).
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 #[doc(hidden)]
 pub mod internal_checks {
     #[cfg(skein_simd_aarch64)]
@@ -89,7 +91,7 @@ pub mod internal_checks {
     pub use crate::ubi::checks as ubi;
 }
 
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub use backend::LaneForm;
 pub use backend::{Backend, Platform};
 #[cfg(feature = "digest")]

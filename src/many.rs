@@ -219,9 +219,9 @@ impl<const W: usize> SkeinMany<W> {
         self.lanes.lanes_for::<W>()
     }
 
-    /// Test hook (feature `test-hooks`): the form of the multi-lane kernel
+    /// Test hook (cfg `skein_simd_test_hooks`, set only inside this repository): the form of the multi-lane kernel
     /// the calls run (the fastest on this CPU, or the one a test forces).
-    #[cfg(feature = "test-hooks")]
+    #[cfg(skein_simd_test_hooks)]
     pub fn lane_form(&self) -> crate::backend::LaneForm {
         self.lanes.form_for::<W>()
     }
@@ -441,22 +441,22 @@ impl<const W: usize> core::fmt::Debug for SkeinMany<W> {
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use crate::hasher::Message;
     use crate::spec::{BlockType, T1_TYPE_SHIFT};
     use crate::ubi::Ubi;
     use crate::{Backend, Platform, Skein, SkeinMany};
     use alloc::vec::Vec;
-    use rand::{Rng, SeedableRng};
+    use crate::test_rng::TestRng;
 
     /// Hashers whose message position is near or past 2^64 (no input of
     /// bytes gets there): the lanes must start from the hasher's tweak,
     /// carry into its second word included, on every lane kernel.
     fn large_positions<const W: usize>(seed: u64) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = TestRng::seed_from_u64(seed);
         let block = 8 * W;
         let message = (BlockType::Message as u64) << T1_TYPE_SHIFT;
         let tweaks = [

@@ -283,9 +283,9 @@ impl std::io::Seek for DynOutputReader {
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     /// Every way of cutting the output reads the bytes `finalize` writes.
     pub fn chunked_reads_match_finalize() {

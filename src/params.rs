@@ -366,9 +366,9 @@ pub(crate) fn plain_chain<const W: usize>(output_bits: u64) -> [u64; W] {
         .unwrap_or_else(|| config_chain_from::<W>(&[0; W], output_bits, 0, 0, 0))
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::*;
     use alloc::vec;

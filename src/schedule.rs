@@ -369,13 +369,13 @@ pub(crate) fn run_ubis<
 }
 
 /// The lane-kernel check the scheduler's checks and the NEON kernels' checks
-/// share (feature `test-hooks`).
-#[cfg(feature = "test-hooks")]
+/// share (cfg `skein_simd_test_hooks`, set only inside this repository).
+#[cfg(skein_simd_test_hooks)]
 pub(crate) mod kernel_check {
     use crate::backend::lanes::{LaneJob, LaneKernel, LaneState, MessageRun};
     use crate::backend::portable;
     use crate::spec::{T1_FINAL, T1_FIRST};
-    use rand::{Rng, SeedableRng};
+    use crate::test_rng::TestRng;
 
     /// Every kernel this CPU runs, straight against `portable::compress`
     /// lane by lane: random chains, tweaks near the carry, per-lane lengths.
@@ -383,7 +383,7 @@ pub(crate) mod kernel_check {
     impl<const W: usize> LaneJob<W> for KernelCheck<W> {
         type Output = ();
         fn run<const L: usize, K: LaneKernel<W, L>>(self, kernel: K) {
-            let mut rng = rand::rngs::StdRng::seed_from_u64(self.0);
+            let mut rng = TestRng::seed_from_u64(self.0);
             for n in [1usize, 2, 5] {
                 let mut state = LaneState::<W, L>::new();
                 let mut want = Vec::new();
@@ -432,7 +432,7 @@ pub(crate) mod kernel_check {
     /// data, with and without the chain after the message.
     fn messages<const W: usize, const L: usize, K: LaneKernel<W, L>>(
         kernel: K,
-        rng: &mut impl Rng,
+        rng: &mut TestRng,
     ) {
         let block = 8 * W;
         for (case, n) in [0usize, 1, 2, 3, 0, 1].into_iter().enumerate() {
@@ -485,9 +485,9 @@ pub(crate) mod kernel_check {
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::kernel_check::KernelCheck;
     use super::*;

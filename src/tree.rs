@@ -529,9 +529,9 @@ impl<const W: usize> Drop for TreeHasher<W> {
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::*;
     use crate::Backend;

@@ -291,7 +291,7 @@ pub(crate) fn output_from<const W: usize>(
 
 /// The output stage one block at a time on the single-stream block function:
 /// the reference the checks below hold the lanes to.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub(crate) fn output_sequential<const W: usize>(platform: &Platform, g: &[u64; W], out: &mut [u8]) {
     output_sequential_from(platform, g, 0, out)
 }
@@ -374,10 +374,10 @@ pub(crate) fn output_on_lanes_from<const W: usize>(
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`: the scheduler
 /// (`schedule.rs`) and the output stage on lanes against one UBI at a time.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::*;
     use crate::backend::lanes::{LaneCall, LaneKernel};
@@ -385,7 +385,7 @@ pub mod checks {
     use crate::schedule::run_ubis;
     use crate::Backend;
     use alloc::vec::Vec;
-    use rand::{Rng, SeedableRng};
+    use crate::test_rng::TestRng;
 
     /// The portable kernel at any lane count.
     #[derive(Clone, Copy)]
@@ -399,7 +399,7 @@ pub mod checks {
     /// (chain, level, position, data, bit pad)
     type Job<const W: usize> = ([u64; W], u8, u64, Vec<u8>, bool);
 
-    fn random_jobs<const W: usize>(rng: &mut impl Rng, count: usize) -> Vec<Job<W>> {
+    fn random_jobs<const W: usize>(rng: &mut TestRng, count: usize) -> Vec<Job<W>> {
         (0..count)
             .map(|_| {
                 let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
@@ -434,7 +434,7 @@ pub mod checks {
     }
 
     fn scheduler_matches<const W: usize, const L: usize>(seed: u64) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = TestRng::seed_from_u64(seed);
         for count in [0, 1, L - 1, L, L + 1, 3 * L + 2, 40] {
             let jobs = random_jobs::<W>(&mut rng, count);
             // Bytes before every job's data (none in half the runs).
@@ -484,7 +484,7 @@ pub mod checks {
     /// `output_on_lanes` on `lanes` against the single-stream output stage,
     /// for one and for several final chains.
     fn output_check<const W: usize>(lanes: LaneChoice, seed: u64) {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = TestRng::seed_from_u64(seed);
         let platform = Platform::force(Backend::Portable).unwrap();
         for len in [1usize, 31, 32, 64, 65, 200, 1000, 4097, 64 * 128 + 5] {
             for count in [1usize, 3] {

@@ -9,13 +9,13 @@
 use super::choice::WithIsa;
 use super::isa::Isa;
 use super::lanes::{LaneForm, Workload};
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 use super::Backend;
 use super::Choice;
 
 /// The forms of `backend`'s multi-lane kernel here, the one-group form
 /// first, or none (see `Backend::lane_forms`).
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub(super) fn forms(backend: Backend) -> &'static [LaneForm] {
     Choice::of(backend).map_or(&[], Choice::forms)
 }
@@ -39,7 +39,7 @@ impl Choice {
 /// Run `f` with every lane kernel chosen on this thread in `form` (the
 /// one-group form for kernels without it). The test hook behind
 /// `Platform::with_lane_form`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub(super) fn with_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<LaneForm>);
     impl Drop for Restore {

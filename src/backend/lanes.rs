@@ -24,7 +24,7 @@ use super::{Backend, Choice};
 /// (`Platform::with_lane_form`).
 // Only x86-64 builds the other forms; public only with the test hooks.
 #[cfg_attr(not(skein_simd_x86), allow(dead_code))]
-#[cfg_attr(not(feature = "test-hooks"), allow(unreachable_pub))]
+#[cfg_attr(not(skein_simd_test_hooks), allow(unreachable_pub))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LaneForm {
     /// One group of vector lanes: the instruction set's row.
@@ -410,7 +410,7 @@ impl LaneChoice {
 
     /// Every form of `backend`'s multi-lane kernel here, for the tests shared
     /// by all kernels.
-    #[cfg(feature = "test-hooks")]
+    #[cfg(skein_simd_test_hooks)]
     pub(crate) fn every_form(backend: Backend) -> alloc::vec::Vec<LaneChoice> {
         let Some(choice) = Choice::of(backend) else {
             return alloc::vec::Vec::new();
@@ -443,7 +443,7 @@ const fn lcm(a: usize, b: usize) -> usize {
 ///
 /// # Panics
 /// If a slice does not have `L` entries or the blocks differ in length.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub fn compress_lanes<const W: usize>(
     backend: Backend,
     chains: &mut [[u64; W]],

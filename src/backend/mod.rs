@@ -36,7 +36,7 @@ pub(crate) mod x86;
 
 use crate::Error;
 use lanes::LaneChoice;
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub use lanes::LaneForm;
 
 // The backends, in the order of `Backend::ALL` (the order `skeinsum
@@ -132,7 +132,7 @@ impl Backend {
     /// build and on this CPU, [`LaneForm::OneGroup`] first, or none. The
     /// automatic choice takes the fastest form; [`Platform::with_lane_form`]
     /// forces one.
-    #[cfg(feature = "test-hooks")]
+    #[cfg(skein_simd_test_hooks)]
     pub fn lane_forms(self) -> &'static [LaneForm] {
         form::forms(self)
     }
@@ -203,7 +203,7 @@ impl Platform {
     /// not `detect`, which is cached) in `form` (see
     /// [`Backend::lane_forms`]; the one-group form for kernels without
     /// it). Results are the same in every form; the tests check that.
-    #[cfg(feature = "test-hooks")]
+    #[cfg(skein_simd_test_hooks)]
     pub fn with_lane_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
         form::with_form(form, f)
     }
@@ -229,9 +229,9 @@ impl Platform {
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::*;
 

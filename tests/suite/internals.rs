@@ -1,5 +1,5 @@
 //! The checks of the library's internals (`skein_simd::internal_checks`,
-//! feature `test-hooks`), each defined beside the code it checks: the
+//! cfg `skein_simd_test_hooks`), each defined beside the code it checks: the
 //! scheduler and the output stage on lanes against the single-stream code,
 //! every lane kernel (and both NEON kernels) against `portable`, forced
 //! backends reaching their own kernels, continuations past 2^64, the x86-64

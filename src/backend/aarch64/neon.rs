@@ -240,9 +240,9 @@ impl<const XAR: bool> Row<4> for Neon<XAR> {
     }
 }
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::*;
     use crate::schedule::kernel_check::KernelCheck;

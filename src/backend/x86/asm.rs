@@ -84,9 +84,9 @@ block_fn!(ubi_256, 4, ubi_loop_256);
 block_fn!(ubi_512, 8, ubi_loop_512);
 block_fn!(ubi_1024, 16, ubi_loop_1024);
 
-/// Not part of the API (feature `test-hooks`): checks of this module's
+/// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
-#[cfg(feature = "test-hooks")]
+#[cfg(skein_simd_test_hooks)]
 pub mod checks {
     use super::*;
     use crate::backend::portable;
