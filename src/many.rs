@@ -447,10 +447,10 @@ impl<const W: usize> core::fmt::Debug for SkeinMany<W> {
 pub mod checks {
     use crate::hasher::Message;
     use crate::spec::{BlockType, T1_TYPE_SHIFT};
+    use crate::test_rng::TestRng;
     use crate::ubi::Ubi;
     use crate::{Backend, Platform, Skein, SkeinMany};
     use alloc::vec::Vec;
-    use crate::test_rng::TestRng;
 
     /// Hashers whose message position is near or past 2^64 (no input of
     /// bytes gets there): the lanes must start from the hasher's tweak,

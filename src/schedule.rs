@@ -430,10 +430,7 @@ pub(crate) mod kernel_check {
     /// `portable::compress` on each lane: 0 to 3 body blocks, every kind of
     /// last block, tweaks that carry into their second word, unaligned
     /// data, with and without the chain after the message.
-    fn messages<const W: usize, const L: usize, K: LaneKernel<W, L>>(
-        kernel: K,
-        rng: &mut TestRng,
-    ) {
+    fn messages<const W: usize, const L: usize, K: LaneKernel<W, L>>(kernel: K, rng: &mut TestRng) {
         let block = 8 * W;
         for (case, n) in [0usize, 1, 2, 3, 0, 1].into_iter().enumerate() {
             let tail = [0, 1, block - 1, block, rng.gen_range(1..block), 8][case];

@@ -383,9 +383,9 @@ pub mod checks {
     use crate::backend::lanes::{LaneCall, LaneKernel};
     use crate::backend::portable_lanes;
     use crate::schedule::run_ubis;
+    use crate::test_rng::TestRng;
     use crate::Backend;
     use alloc::vec::Vec;
-    use crate::test_rng::TestRng;
 
     /// The portable kernel at any lane count.
     #[derive(Clone, Copy)]
