@@ -85,7 +85,7 @@ pub fn config_chain<const W: usize>(
     crate::ubi::config_ubi::<W>(platform, chain, output_bits, tree_info)
 }
 
-/// A [`SkeinMany`] whose messages continue one UBI state kept as plain
+/// A [`SkeinMany`](crate::SkeinMany) whose messages continue one UBI state kept as plain
 /// data, hashed on `platform`'s multi-lane kernel: the state is `chain` and
 /// `tweak` after the blocks compressed so far, with `buffered` (at most one
 /// block, `8 * W` bytes) not compressed yet, as the reference code keeps a
