@@ -113,7 +113,7 @@ fn scanned() -> Vec<(String, Vec<(usize, String)>)> {
 /// Every file under `dir`, without build outputs, dependencies (npm's, a
 /// Python venv), the fuzz corpora and hidden directories other than `.ci`
 /// and `.cargo`.
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+pub(super) fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap())
@@ -304,7 +304,14 @@ fn not_a_repository_path(word: &str, resolved: &[String]) -> Option<&'static str
     if is_placeholder(word) {
         return Some("pattern or placeholder");
     }
-    if word.split('/').any(|c| c == "target") || resolved.iter().any(|r| has_prefix(r, "target")) {
+    // `target/` and `.cache/` (the tools CI scripts install) are made by
+    // runs, git-ignored, absent from a fresh clone.
+    let made_by_runs = |c: &str| c == "target" || c == ".cache";
+    if word.split('/').any(made_by_runs)
+        || resolved
+            .iter()
+            .any(|r| r.split('/').next().is_some_and(made_by_runs))
+    {
         return Some("build output");
     }
     NOT_IN_THIS_REPOSITORY.iter().find_map(|&(prefix, why)| {
