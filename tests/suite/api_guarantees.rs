@@ -62,30 +62,25 @@ fn block_types_are_the_specification_table() {
 /// clock in `src/`.
 #[test]
 fn the_library_reads_no_clock() {
-    fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                visit(&path, found);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                for (n, line) in text.lines().enumerate() {
-                    let code = line.split("//").next().unwrap_or("");
-                    if ["Instant", "SystemTime", "std::time", "core::time"]
-                        .iter()
-                        .any(|clock| code.contains(clock))
-                    {
-                        found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
-                    }
-                }
+    let mut files = Vec::new();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    super::doc_paths::walk(&src, &mut files);
+    let mut found = Vec::new();
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+    {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if ["Instant", "SystemTime", "std::time", "core::time"]
+                .iter()
+                .any(|clock| code.contains(clock))
+            {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
             }
         }
     }
-    let mut found = Vec::new();
-    visit(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut found,
-    );
     assert!(
         found.is_empty(),
         "a clock in the library:\n{}",
