@@ -67,28 +67,30 @@ use shift_row;
 /// instruction sets (`lane_form` in each module) tell them apart where
 /// measurements differ (docs/lanes.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum Core {
     /// AMD or Hygon before Zen 5 (family 0x17 to 0x19: Zen to Zen 4).
-    ZenBefore5,
+    ZenBefore5 = 1,
     /// AMD Zen 5 and later (family 0x1A on): 2-cycle vector latency.
-    Zen5On,
+    Zen5On = 2,
     /// Intel, and every other vendor.
-    Other,
+    Other = 3,
 }
 
 /// This CPU's [`Core`], from `cpuid` once, then cached.
 pub(crate) fn core() -> Core {
     use core::sync::atomic::{AtomicU8, Ordering};
-    const CORES: [Core; 3] = [Core::ZenBefore5, Core::Zen5On, Core::Other];
+    // 0 until identified, then the `Core`'s discriminant.
     static CACHED: AtomicU8 = AtomicU8::new(0);
     match CACHED.load(Ordering::Relaxed) {
-        0 => {
+        1 => Core::ZenBefore5,
+        2 => Core::Zen5On,
+        3 => Core::Other,
+        _ => {
             let core = identify();
-            let index = CORES.iter().position(|&c| c == core).unwrap_or(2);
-            CACHED.store(index as u8 + 1, Ordering::Relaxed);
+            CACHED.store(core as u8, Ordering::Relaxed);
             core
         }
-        i => CORES[usize::from(i) - 1],
     }
 }
 
