@@ -381,7 +381,7 @@ pub(crate) fn output_on_lanes_from<const W: usize>(
 pub mod checks {
     use super::*;
     use crate::backend::lanes::{LaneCall, LaneKernel};
-    use crate::backend::portable_lanes;
+    use crate::backend::portable::lanes as portable_lanes;
     use crate::schedule::run_ubis;
     use crate::test_rng::TestRng;
     use crate::Backend;

@@ -25,7 +25,6 @@ pub(crate) mod lanes;
 #[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
 mod layout;
 pub(crate) mod portable;
-pub(crate) mod portable_lanes;
 #[cfg(skein_simd_powerpc)]
 mod powerpc;
 mod registry;

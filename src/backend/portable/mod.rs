@@ -4,8 +4,10 @@
 use crate::spec::{advance_tweak, T1_FIRST};
 use crate::threefish::{encrypt_words_with, key_schedule, tweak_schedule, SUBKEY_NUMBERS};
 
+pub(crate) mod lanes;
+
 /// The portable backend needs no detection: a `Token` is always there (its
-/// `Isa` implementation is in `portable_lanes.rs`, beside the lane kernel).
+/// `Isa` implementation is in `lanes.rs`, beside the lane kernel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token;
 

@@ -2,16 +2,16 @@
 //!
 //! Each operation of a round is a loop over the `L` lanes of a row, which the
 //! compiler unrolls (and may vectorize); the round structure, slot table and
-//! subkey formation are those of [`super::portable`]. See `super::lanes` for the
+//! subkey formation are those of [`super`]. See `backend::lanes` for the
 //! seam.
 
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use super::isa::{by_width, BlockRun, Isa, LaneEntry};
-use super::lanes::LaneForm;
-use super::lanes::{Kernel, LaneCall, LaneJob, LaneState};
-use super::portable::{block_function, Token};
+use super::{block_function, Token};
+use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry};
+use crate::backend::lanes::LaneForm;
+use crate::backend::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use crate::spec::{advance_tweak, rot, rounds, slots, C240, T1_FIRST};
 
 /// Lanes the portable kernel is used with (measured: docs/lanes.md); the
@@ -142,7 +142,7 @@ fn lanes<const W: usize>(_: Token, call: LaneCall<'_, W, { LANES }>) {
     call.by_blocks(compress::<W, { LANES }>)
 }
 
-/// The multi-lane block function at any lane count (seam in `super::lanes`).
+/// The multi-lane block function at any lane count (seam in `backend::lanes`).
 ///
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
@@ -162,7 +162,7 @@ pub(crate) fn compress<const W: usize, const L: usize>(
         // One lane is the single-stream block function.
         let mut chain: [u64; W] = core::array::from_fn(|j| state.chain[j][0]);
         let mut tweak = [state.tweak[0][0], state.tweak[1][0]];
-        super::portable::compress::<W>(&mut chain, &mut tweak, blocks[0], bytes_per_block[0]);
+        super::compress::<W>(&mut chain, &mut tweak, blocks[0], bytes_per_block[0]);
         for j in 0..W {
             state.chain[j][0] = chain[j];
         }
