@@ -14,16 +14,14 @@
 #[cfg(skein_simd_aarch64)]
 pub(crate) mod aarch64;
 mod choice;
-#[cfg(any(skein_simd_x86, skein_simd_wasm32))]
-mod engine;
+#[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
+mod even_odd;
 mod feature_glue;
 mod form;
 pub(crate) mod isa;
 #[cfg(skein_simd_lanes)]
 mod lane_kernel;
 pub(crate) mod lanes;
-#[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
-mod layout;
 pub(crate) mod portable;
 #[cfg(skein_simd_powerpc)]
 mod powerpc;

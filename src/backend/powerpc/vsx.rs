@@ -42,9 +42,9 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
+    use crate::backend::even_odd::layout::{mix_of, odd_source_in};
     use crate::backend::feature_glue::feature_backend;
     use crate::backend::isa::{BlockRun, SingleStream};
-    use crate::backend::layout::{mix_of, odd_source_in};
     use crate::backend::powerpc::Blocks;
     use crate::spec::{rot, C240};
 

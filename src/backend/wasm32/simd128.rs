@@ -18,7 +18,7 @@
 //! and forms are chosen by rules written from measurements
 //! (`Isa::lane_form`, docs/lanes.md).
 
-use crate::backend::engine::{each, two_lane_registers, EvenOdd, Half};
+use crate::backend::even_odd::engine::{each, two_lane_registers, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use core::arch::wasm32::*;

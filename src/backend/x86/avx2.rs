@@ -5,7 +5,7 @@
 //! and shuffle within each, so no blends are needed).
 
 use super::{shift_row, Core};
-use crate::backend::engine::{register_half, register_halves, EvenOdd, Half};
+use crate::backend::even_odd::engine::{register_half, register_halves, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::{Row, Scalar, WithScalar};
 use crate::backend::lanes::{LaneForm, Workload};

@@ -5,7 +5,7 @@
 //! permutation is one `pshufd` or `shufpd` per register.
 
 use super::{shift_row, Core};
-use crate::backend::engine::{each, two_lane_registers, EvenOdd, Half};
+use crate::backend::even_odd::engine::{each, two_lane_registers, EvenOdd, Half};
 use crate::backend::feature_glue::feature_backend;
 use crate::backend::isa::Row;
 use crate::backend::lanes::{LaneForm, Workload};

@@ -8,7 +8,7 @@ use core::intrinsics::simd::{simd_add, simd_shuffle, simd_xor};
 use core::mem::transmute;
 use core::simd::Simd;
 
-use crate::backend::layout::key_pos;
+use crate::backend::even_odd::layout::key_pos;
 use crate::backend::powerpc::Blocks;
 use crate::spec::{rot, C240};
 

@@ -8,7 +8,7 @@ use core::intrinsics::simd::{simd_add, simd_shuffle, simd_xor};
 use core::mem::transmute;
 use core::simd::Simd;
 
-use crate::backend::layout::{key_pos, lane_rot, odd_source};
+use crate::backend::even_odd::layout::{key_pos, lane_rot, odd_source};
 use crate::backend::powerpc::Blocks;
 use crate::spec::C240;
 
@@ -149,7 +149,7 @@ unsafe fn split_round<const W: usize, const D: usize>(x: &mut Split, rc: &RotCon
     }
 }
 
-/// Key words of one block in key-position order (see [`layout::key_pos`]),
+/// Key words of one block in key-position order (see [`key_pos`]),
 /// as the aligned four-lane vectors every subkey window is cut from:
 /// `[E_0, .., E_{n-1}, (k_W, o_1, o_3, o_5), O_0, .., O_{n-1}, E_0]`.
 #[derive(Clone, Copy)]

@@ -4,7 +4,7 @@
 //! no instruction of its own (their multi-lane kernels are
 //! `backend::lane_kernel` over their `Row`s).
 //!
-//! Layout (`backend::layout`, shared with PowerPC): the even words, which are always
+//! Layout (`layout.rs` beside this file, shared with PowerPC): the even words, which are always
 //! the addition targets of MIX, live in one `Half`; the odd words, which are
 //! always rotated and xored, in another. A round is then
 //! `even += odd; odd = rotl(odd, counts) ^ even; odd = permute(odd)`.
@@ -22,8 +22,8 @@
 //! subkey s are each one unaligned load at a compile-time offset. The tweak
 //! words and the subkey number are added from small per-block vectors.
 
+use crate::backend::even_odd::layout::{key_pos, lane_rotations, odd_permutations};
 use crate::backend::isa::{width, BlockRun, SingleStream};
-use crate::backend::layout::{key_pos, lane_rotations, odd_permutations};
 use crate::spec::{self, C240, T1_FIRST};
 use core::marker::PhantomData;
 
@@ -156,9 +156,9 @@ macro_rules! two_lane_registers {
             assert!(words.len() >= 2 * K);
             // SAFETY: the trait's contract; 2K readable words, and the loads
             // need no alignment.
-            Regs($crate::backend::engine::each::<_, K>(|r| unsafe {
-                $load(words[2 * r..].as_ptr().cast())
-            }))
+            Regs($crate::backend::even_odd::engine::each::<_, K>(
+                |r| unsafe { $load(words[2 * r..].as_ptr().cast()) },
+            ))
         }
         #[inline(always)]
         unsafe fn store(self, words: &mut [u64]) {
@@ -173,21 +173,21 @@ macro_rules! two_lane_registers {
         #[allow(unused_unsafe)]
         unsafe fn add(self, o: Self) -> Self {
             // SAFETY: the trait's contract.
-            Regs($crate::backend::engine::each::<_, K>(|r| unsafe {
-                $add(self.0[r], o.0[r])
-            }))
+            Regs($crate::backend::even_odd::engine::each::<_, K>(
+                |r| unsafe { $add(self.0[r], o.0[r]) },
+            ))
         }
         #[inline(always)]
         #[allow(unused_unsafe)]
         unsafe fn xor(self, o: Self) -> Self {
             // SAFETY: the trait's contract.
-            Regs($crate::backend::engine::each::<_, K>(|r| unsafe {
-                $xor(self.0[r], o.0[r])
-            }))
+            Regs($crate::backend::even_odd::engine::each::<_, K>(
+                |r| unsafe { $xor(self.0[r], o.0[r]) },
+            ))
         }
     };
 }
-pub(super) use two_lane_registers;
+pub(crate) use two_lane_registers;
 
 /// `WORDS`, `load`, `store`, `add` and `xor` of a [`Half`] that is one
 /// register (a tuple struct around it) of `$words` lanes, written once
@@ -222,7 +222,7 @@ macro_rules! register_half {
     };
 }
 #[cfg(skein_simd_x86)]
-pub(super) use register_half;
+pub(crate) use register_half;
 
 /// The halves of Skein-256 and -512 in one register, `X2` (one xmm) and
 /// `X4` (one ymm), for the backends with a rotate count per lane (AVX2 and
@@ -292,7 +292,7 @@ macro_rules! register_halves {
     };
 }
 #[cfg(skein_simd_x86)]
-pub(super) use register_halves;
+pub(crate) use register_halves;
 
 /// The single-stream block function of a backend whose halves are `H4`,
 /// `H8` and `H16` for Skein-256, -512 and -1024.
