@@ -2,10 +2,10 @@
 //! multi-lane kernel compiled with a backend's features ([`lane_entry!`])
 //! and a whole backend from its token, block function and row type
 //! ([`feature_backend!`]). The traits they implement are in `isa.rs`; the
-//! kernel they compile is `lane_kernel.rs`.
+//! kernel they compile is `lanes/kernel.rs`.
 
 /// The `#[target_feature]` entry of a multi-lane kernel, written once:
-/// `$name::<R, L, W>(call)` runs `lane_kernel::run` on rows `R` compiled
+/// `$name::<R, L, W>(call)` runs `lanes::kernel::run` on rows `R` compiled
 /// with `$features`.
 ///
 /// # Safety (of the function it writes)
@@ -23,7 +23,7 @@ macro_rules! lane_entry {
             call: $crate::backend::lanes::LaneCall<'_, W, L>,
         ) {
             // SAFETY: the caller's.
-            unsafe { $crate::backend::lane_kernel::run::<R, L, W>(call) }
+            unsafe { $crate::backend::lanes::kernel::run::<R, L, W>(call) }
         }
     };
 }

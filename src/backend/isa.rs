@@ -4,7 +4,7 @@
 //!   single-stream block function for every state width, and, where the
 //!   instruction set has one, its multi-lane kernel.
 //! * [`Row`], implemented by a vector type: the operations the multi-lane
-//!   kernel of `lane_kernel.rs` is written over (one row is one word of `L`
+//!   kernel of `lanes/kernel.rs` is written over (one row is one word of `L`
 //!   computations). The kernel's other forms ([`LaneForm`]) are rows made
 //!   of rows, for every `Row` alike: [`Pair`], two independent groups of
 //!   lanes, and [`WithScalar`], a group and a [`Scalar`] lane beside it.

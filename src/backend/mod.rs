@@ -7,7 +7,7 @@
 //! Each instruction set's module offers a `Token` that implements
 //! [`isa::Isa`]: detection, the single-stream block function for every
 //! state width and, where it has one, the multi-lane kernel (seam in
-//! `lanes.rs`), written once in `lane_kernel.rs` over the module's
+//! `lanes/mod.rs`), written once in `lanes/kernel.rs` over the module's
 //! [`isa::Row`]. Adding an instruction set is its folder plus one row of the
 //! table below and the lines docs/adding-a-backend.md lists.
 
@@ -17,10 +17,7 @@ mod choice;
 #[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
 mod even_odd;
 mod feature_glue;
-mod form;
 pub(crate) mod isa;
-#[cfg(skein_simd_lanes)]
-mod lane_kernel;
 pub(crate) mod lanes;
 pub(crate) mod portable;
 #[cfg(skein_simd_powerpc)]
@@ -131,7 +128,7 @@ impl Backend {
     /// forces one.
     #[cfg(skein_simd_test_hooks)]
     pub fn lane_forms(self) -> &'static [LaneForm] {
-        form::forms(self)
+        lanes::form::forms(self)
     }
 }
 
@@ -202,7 +199,7 @@ impl Platform {
     /// it). Results are the same in every form; the tests check that.
     #[cfg(skein_simd_test_hooks)]
     pub fn with_lane_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
-        form::with_form(form, f)
+        lanes::form::with_form(form, f)
     }
 
     /// The multi-lane kernel that goes with this platform (see `force`).

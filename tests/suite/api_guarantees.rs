@@ -58,7 +58,7 @@ fn block_types_are_the_specification_table() {
 }
 
 /// The library chooses nothing by timing (kernel forms are a rule per CPU,
-/// `src/backend/form.rs`), so its choices are the same on every run: no
+/// `src/backend/lanes/form.rs`), so its choices are the same on every run: no
 /// clock in `src/`.
 #[test]
 fn the_library_reads_no_clock() {

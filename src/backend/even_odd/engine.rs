@@ -2,7 +2,7 @@
 //! that keep a state half in whole registers (x86's sse2, avx2, avx512 and
 //! WebAssembly's simd128), written once over a `Half` of the state; it uses
 //! no instruction of its own (their multi-lane kernels are
-//! `backend::lane_kernel` over their `Row`s).
+//! `backend::lanes::kernel` over their `Row`s).
 //!
 //! Layout (`layout.rs` beside this file, shared with PowerPC): the even words, which are always
 //! the addition targets of MIX, live in one `Half`; the odd words, which are

@@ -11,7 +11,7 @@
 //! `i64x2.shuffle` per register.
 //!
 //! **Multi-lane kernel**: two computations at once, row `j` in one register
-//! (word `j` of both), through `lane_kernel`. A rotation is two shifts and
+//! (word `j` of both), through `lanes::kernel`. A rotation is two shifts and
 //! an or.
 //!
 //! No interleaved form: it has not been measured on a WebAssembly engine,

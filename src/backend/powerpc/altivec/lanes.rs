@@ -1,4 +1,4 @@
-//! The AltiVec multi-lane kernel (`lane_kernel.rs` over [`Halves`], seam in
+//! The AltiVec multi-lane kernel (`lanes/kernel.rs` over [`Halves`], seam in
 //! `backend::lanes`): a row is word `j` of four computations as two
 //! registers, the high halves and the low halves, so that a 64-bit addition
 //! is `vaddcuw` and three `vadduwm` with no lane moves, a rotation is two

@@ -6,17 +6,17 @@
 //! choice as a rule from measurements (`Isa::lane_form`, docs/lanes.md);
 //! tests force a form per thread.
 
-use super::choice::WithIsa;
-use super::isa::Isa;
-use super::lanes::{LaneForm, Workload};
+use super::{LaneForm, Workload};
+use crate::backend::choice::WithIsa;
+use crate::backend::isa::Isa;
 #[cfg(skein_simd_test_hooks)]
-use super::Backend;
-use super::Choice;
+use crate::backend::Backend;
+use crate::backend::Choice;
 
 /// The forms of `backend`'s multi-lane kernel here, the one-group form
 /// first, or none (see `Backend::lane_forms`).
 #[cfg(skein_simd_test_hooks)]
-pub(super) fn forms(backend: Backend) -> &'static [LaneForm] {
+pub(in crate::backend) fn forms(backend: Backend) -> &'static [LaneForm] {
     Choice::of(backend).map_or(&[], Choice::forms)
 }
 
@@ -28,7 +28,7 @@ std::thread_local! {
 
 impl Choice {
     /// The form a test forces on this thread, if any.
-    pub(super) fn forced_form() -> Option<LaneForm> {
+    pub(in crate::backend) fn forced_form() -> Option<LaneForm> {
         #[cfg(feature = "std")]
         return FORCED_FORM.with(core::cell::Cell::get);
         #[cfg(not(feature = "std"))]
@@ -40,7 +40,7 @@ impl Choice {
 /// one-group form for kernels without it). The test hook behind
 /// `Platform::with_lane_form`.
 #[cfg(skein_simd_test_hooks)]
-pub(super) fn with_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
+pub(in crate::backend) fn with_form<R>(form: LaneForm, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<LaneForm>);
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -57,7 +57,7 @@ impl Choice {
     /// state size, the workload and, on x86, the core's vendor and family,
     /// written from measurements (docs/lanes.md), so the same on every run.
     /// Results never depend on it, only speed.
-    pub(super) fn form_for<const W: usize>(self, work: Workload) -> LaneForm {
+    pub(in crate::backend) fn form_for<const W: usize>(self, work: Workload) -> LaneForm {
         struct Rule(usize, Workload);
         impl WithIsa for Rule {
             type Output = LaneForm;

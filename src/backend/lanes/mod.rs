@@ -2,7 +2,7 @@
 //! kernels advance, the kernel and job traits, and [`LaneChoice`], a kernel
 //! chosen at run time (in which form: `form.rs`). The scheduler that keeps
 //! the lanes busy is `crate::schedule`; the kernel of every instruction set
-//! with vectors is `lane_kernel.rs`, reached through
+//! with vectors is `kernel.rs`, reached through
 //! [`Isa::run_lanes`](super::isa::Isa::run_lanes).
 //!
 //! The state is struct-of-arrays, the layout of the vector registers: lane `i`
@@ -17,6 +17,10 @@
 //! an unused lane may be given any readable bytes of the right length.
 
 use super::{Backend, Choice};
+
+pub(super) mod form;
+#[cfg(skein_simd_lanes)]
+pub(super) mod kernel;
 
 /// A form of a multi-lane kernel: which rows one call runs, and so how many
 /// messages it hashes. Which form is fastest depends on the core and the
