@@ -1,34 +1,35 @@
-//! Block-function backends, one module per instruction set, and the one
+//! Block-function backends, one folder per instruction set
+//! (`portable/`, `x86/`, `aarch64/`, `powerpc/`, `wasm32/`), and the one
 //! table that lists them: detection, forcing and dispatch of both the
 //! single-stream block function and the multi-lane kernels are generated
-//! from it (`registry.rs`) and written once over the traits of `isa.rs`
-//! (`choice.rs`).
+//! from it (`dispatch/registry.rs`) and written once over the traits of
+//! `dispatch/isa.rs` (`dispatch/choice.rs`).
 //!
 //! Each instruction set's module offers a `Token` that implements
-//! [`isa::Isa`]: detection, the single-stream block function for every
-//! state width and, where it has one, the multi-lane kernel (seam in
-//! `lanes/mod.rs`), written once in `lanes/kernel.rs` over the module's
-//! [`isa::Row`]. Adding an instruction set is its folder plus one row of the
-//! table below and the lines docs/adding-a-backend.md lists.
+//! [`Isa`](dispatch::isa::Isa): detection, the single-stream block function
+//! for every state width and, where it has one, the multi-lane kernel (seam
+//! in `lanes/mod.rs`), written once in `lanes/kernel.rs` over the module's
+//! [`Row`](dispatch::isa::Row). `even_odd/` is the register layout and
+//! single-stream engine the SIMD instruction sets share. Adding an
+//! instruction set is its folder plus one row of the table below and the
+//! lines docs/adding-a-backend.md lists.
 
 #[cfg(skein_simd_aarch64)]
 pub(crate) mod aarch64;
-mod choice;
+mod dispatch;
 #[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
 mod even_odd;
-mod feature_glue;
-pub(crate) mod isa;
 pub(crate) mod lanes;
 pub(crate) mod portable;
 #[cfg(skein_simd_powerpc)]
 mod powerpc;
-mod registry;
 #[cfg(skein_simd_wasm32)]
 mod wasm32;
 #[cfg(skein_simd_x86)]
 pub(crate) mod x86;
 
 use crate::Error;
+use dispatch::registry;
 use lanes::LaneChoice;
 #[cfg(skein_simd_test_hooks)]
 pub use lanes::LaneForm;

@@ -23,8 +23,8 @@
 // Index loops follow the numbering of words and lanes in the specification.
 #![allow(clippy::needless_range_loop)]
 
-use crate::backend::feature_glue::lane_entry;
-use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry, Row};
+use crate::backend::dispatch::feature_glue::lane_entry;
+use crate::backend::dispatch::isa::{by_width, BlockRun, Isa, LaneEntry, Row};
 use crate::backend::lanes::LaneForm;
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
 use crate::backend::portable;

@@ -22,8 +22,8 @@
 //! subkey s are each one unaligned load at a compile-time offset. The tweak
 //! words and the subkey number are added from small per-block vectors.
 
+use crate::backend::dispatch::isa::{width, BlockRun, SingleStream};
 use crate::backend::even_odd::layout::{key_pos, lane_rotations, odd_permutations};
-use crate::backend::isa::{width, BlockRun, SingleStream};
 use crate::spec::{self, C240, T1_FIRST};
 use core::marker::PhantomData;
 

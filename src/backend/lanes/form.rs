@@ -7,8 +7,8 @@
 //! tests force a form per thread.
 
 use super::{LaneForm, Workload};
-use crate::backend::choice::WithIsa;
-use crate::backend::isa::Isa;
+use crate::backend::dispatch::choice::WithIsa;
+use crate::backend::dispatch::isa::Isa;
 #[cfg(skein_simd_test_hooks)]
 use crate::backend::Backend;
 use crate::backend::Choice;

@@ -7,7 +7,7 @@
 //! do not inline into AltiVec code, and the calls then take most of the
 //! kernel's time (docs/powerpc.md, "The lane kernel on 32-bit PowerPC").
 
-use crate::backend::isa::Row;
+use crate::backend::dispatch::isa::Row;
 use crate::spec;
 
 /// `for $j in 0..$n { $body }` as a `while` loop (see above).

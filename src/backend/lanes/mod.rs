@@ -3,7 +3,7 @@
 //! chosen at run time (in which form: `form.rs`). The scheduler that keeps
 //! the lanes busy is `crate::schedule`; the kernel of every instruction set
 //! with vectors is `kernel.rs`, reached through
-//! [`Isa::run_lanes`](super::isa::Isa::run_lanes).
+//! [`Isa::run_lanes`](super::dispatch::isa::Isa::run_lanes).
 //!
 //! The state is struct-of-arrays, the layout of the vector registers: lane `i`
 //! of row `j` is word `j` of computation `i` (`state.chain[j][i]`), and likewise

@@ -9,7 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{block_function, Token};
-use crate::backend::isa::{by_width, BlockRun, Isa, LaneEntry};
+use crate::backend::dispatch::isa::{by_width, BlockRun, Isa, LaneEntry};
 use crate::backend::lanes::LaneForm;
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob, LaneState};
 use crate::spec::{advance_tweak, rot, rounds, slots, C240, T1_FIRST};

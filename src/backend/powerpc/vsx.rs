@@ -25,12 +25,12 @@ pub(crate) use imp::*;
 pub(crate) enum Token {}
 
 #[cfg(target_arch = "powerpc")]
-impl crate::backend::isa::Isa for Token {
+impl crate::backend::dispatch::isa::Isa for Token {
     fn detect() -> Option<Token> {
         None
     }
 
-    fn compress<const W: usize>(self, _: crate::backend::isa::BlockRun<'_, W>) {
+    fn compress<const W: usize>(self, _: crate::backend::dispatch::isa::BlockRun<'_, W>) {
         match self {}
     }
 }
@@ -42,9 +42,9 @@ mod imp {
     use core::mem::transmute;
     use core::simd::Simd;
 
+    use crate::backend::dispatch::feature_glue::feature_backend;
+    use crate::backend::dispatch::isa::{BlockRun, SingleStream};
     use crate::backend::even_odd::layout::{mix_of, odd_source_in};
-    use crate::backend::feature_glue::feature_backend;
-    use crate::backend::isa::{BlockRun, SingleStream};
     use crate::backend::powerpc::Blocks;
     use crate::spec::{rot, C240};
 
@@ -492,7 +492,7 @@ mod imp {
 
     mod lanes {
         use super::{load_words, D};
-        use crate::backend::isa::{lanewise, Row};
+        use crate::backend::dispatch::isa::{lanewise, Row};
         use core::intrinsics::simd::{
             simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor,
         };

@@ -18,9 +18,9 @@
 //! and forms are chosen by rules written from measurements
 //! (`Isa::lane_form`, docs/lanes.md).
 
+use crate::backend::dispatch::feature_glue::feature_backend;
+use crate::backend::dispatch::isa::Row;
 use crate::backend::even_odd::engine::{each, two_lane_registers, EvenOdd, Half};
-use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::Row;
 use core::arch::wasm32::*;
 
 feature_backend! {

@@ -12,7 +12,7 @@
 //! does not group a round's xors after its adds and rotates, which saves
 //! Skein-256 cycles on the core measured (docs/x86-64.md, same section).
 
-use crate::backend::isa::{width, BlockRun, Isa};
+use crate::backend::dispatch::isa::{width, BlockRun, Isa};
 
 include!("asm_generated.rs");
 

@@ -5,9 +5,9 @@
 //! and shuffle within each, so no blends are needed).
 
 use super::{shift_row, Core};
+use crate::backend::dispatch::feature_glue::feature_backend;
+use crate::backend::dispatch::isa::{Row, Scalar, WithScalar};
 use crate::backend::even_odd::engine::{register_half, register_halves, EvenOdd, Half};
-use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::{Row, Scalar, WithScalar};
 use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::x86_64::*;
 

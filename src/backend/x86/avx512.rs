@@ -4,9 +4,9 @@
 //! zmm for Skein-1024, so a round is four instructions.
 
 use super::Core;
+use crate::backend::dispatch::feature_glue::feature_backend;
+use crate::backend::dispatch::isa::{lanewise, register_row, store_lanes_row_by_row, Row};
 use crate::backend::even_odd::engine::{register_half, register_halves, EvenOdd, Half};
-use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::{lanewise, register_row, store_lanes_row_by_row, Row};
 use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::x86_64::*;
 

@@ -7,7 +7,7 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod sse2;
 
-/// The [`Row`](crate::backend::isa::Row) of `$lanes` lanes in one register
+/// The [`Row`](crate::backend::dispatch::isa::Row) of `$lanes` lanes in one register
 /// on an instruction set without a 64-bit rotate or unsigned 64-bit
 /// compares (SSE2, AVX2), written once (inside the `impl`) over its
 /// intrinsics:
@@ -24,8 +24,8 @@ macro_rules! shift_row {
         sll = $sll:path, srl = $srl:path, top_bit = $top:path,
         rol = $by_shuffle:path, load_rows = $transpose:ident, store_lanes = $untranspose:ident $(,)?
     ) => {
-        $crate::backend::isa::register_row! { $lanes, splat = $splat, load = $load, store = $store }
-        $crate::backend::isa::lanewise! { add = $add, xor = $xor, and = $and }
+        $crate::backend::dispatch::isa::register_row! { $lanes, splat = $splat, load = $load, store = $store }
+        $crate::backend::dispatch::isa::lanewise! { add = $add, xor = $xor, and = $and }
         #[inline(always)]
         unsafe fn rol(self, r: u32) -> Self {
             // SAFETY: the trait's contract.

@@ -5,9 +5,9 @@
 //! permutation is one `pshufd` or `shufpd` per register.
 
 use super::{shift_row, Core};
+use crate::backend::dispatch::feature_glue::feature_backend;
+use crate::backend::dispatch::isa::Row;
 use crate::backend::even_odd::engine::{each, two_lane_registers, EvenOdd, Half};
-use crate::backend::feature_glue::feature_backend;
-use crate::backend::isa::Row;
 use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::x86_64::*;
 

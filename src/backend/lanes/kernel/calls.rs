@@ -3,7 +3,7 @@
 //! output block ([`MessageRun`]), over the block of the parent module.
 
 use super::ubi_block;
-use crate::backend::isa::Row;
+use crate::backend::dispatch::isa::Row;
 use crate::backend::lanes::{block_count, LaneCall, LaneState, MessageRun};
 use crate::spec;
 

@@ -9,8 +9,8 @@
 
 use super::vector::*;
 use super::Token;
-use crate::backend::feature_glue::lane_entry;
-use crate::backend::isa::{BlockRun, Isa, Row};
+use crate::backend::dispatch::feature_glue::lane_entry;
+use crate::backend::dispatch::isa::{BlockRun, Isa, Row};
 use crate::backend::lanes::LaneCall;
 use core::intrinsics::simd::{simd_add, simd_and, simd_shl, simd_shuffle, simd_xor};
 use core::mem::transmute;

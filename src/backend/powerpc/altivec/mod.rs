@@ -59,7 +59,7 @@ mod pair;
 mod split;
 mod vector;
 
-use crate::backend::isa::{by_width, width, BlockRun, Isa, LaneEntry};
+use crate::backend::dispatch::isa::{by_width, width, BlockRun, Isa, LaneEntry};
 use crate::backend::lanes::LaneForm;
 use crate::backend::lanes::{Kernel, LaneJob};
 use pair::{pair_blocks_256, pair_from_words, pair_to_words};

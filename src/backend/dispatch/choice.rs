@@ -2,8 +2,8 @@
 //! over the [`Isa`] trait that every backend's token implements.
 
 use super::isa::{BlockRun, Isa};
-use super::lanes::{LaneForm, LaneJob};
-use super::{portable, Backend, Choice};
+use crate::backend::lanes::{LaneForm, LaneJob};
+use crate::backend::{portable, Backend, Choice};
 
 /// Code generic over the instruction set, run by [`Choice::with`] on the
 /// chosen backend's token.
@@ -14,13 +14,13 @@ pub(crate) trait WithIsa {
 
 impl Choice {
     /// The portable backend, which needs no detection.
-    pub(super) fn portable() -> Choice {
+    pub(in crate::backend) fn portable() -> Choice {
         Choice::Portable(portable::Token)
     }
 
     /// The backend this CPU runs with the highest `rank` (the first in table
     /// order among equals), if any ranks above 0.
-    pub(super) fn best(rank: impl Fn(Choice) -> u32) -> Option<Choice> {
+    pub(in crate::backend) fn best(rank: impl Fn(Choice) -> u32) -> Option<Choice> {
         let mut best: Option<Choice> = None;
         for choice in Backend::ALL.iter().copied().filter_map(Choice::of) {
             if rank(choice) > best.map_or(0, &rank) {
@@ -32,7 +32,7 @@ impl Choice {
 
     /// The single-stream block function ([`Isa::compress`]).
     #[inline]
-    pub(super) fn compress<const W: usize>(
+    pub(in crate::backend) fn compress<const W: usize>(
         self,
         chain: &mut [u64; W],
         tweak: &mut [u64; 2],
@@ -58,7 +58,7 @@ impl Choice {
 
     /// The forms of this instruction set's multi-lane kernel,
     /// [`LaneForm::OneGroup`] first; none when it has no kernel.
-    pub(super) fn forms(self) -> &'static [LaneForm] {
+    pub(in crate::backend) fn forms(self) -> &'static [LaneForm] {
         struct Forms;
         impl WithIsa for Forms {
             type Output = &'static [LaneForm];
@@ -76,7 +76,7 @@ impl Choice {
     /// How many computations one call of this instruction set's multi-lane
     /// kernel advances in `form` (the one-group form's count for a form it
     /// does not have); `None` when it has no kernel.
-    pub(super) fn lanes(self, form: LaneForm) -> Option<usize> {
+    pub(in crate::backend) fn lanes(self, form: LaneForm) -> Option<usize> {
         struct Lanes(LaneForm);
         impl WithIsa for Lanes {
             type Output = Option<usize>;
@@ -94,7 +94,7 @@ impl Choice {
 
     /// Run `job` on this instruction set's multi-lane kernel in `form` (the
     /// one-group form for a form it does not have).
-    pub(super) fn run_lanes<const W: usize, J: LaneJob<W>>(
+    pub(in crate::backend) fn run_lanes<const W: usize, J: LaneJob<W>>(
         self,
         form: LaneForm,
         job: J,

@@ -1,7 +1,7 @@
 //! `backend_table!`: everything that lists the backends, generated from the
 //! one table in `backend/mod.rs`.
 //!
-//! A row: a variant of [`Backend`](super::Backend), its name, the module
+//! A row: a variant of [`Backend`](crate::backend::Backend), its name, the module
 //! whose `Token` implements [`Isa`](super::isa::Isa) and its `cfg`, the rank
 //! for the automatic single-stream choice and, with a multi-lane kernel, for
 //! the multi-lane one (a pattern binds the token, for a rank that depends on
@@ -63,7 +63,7 @@ macro_rules! backend_table {
                     $(
                         #[cfg($($cfg)*)]
                         Backend::$variant => {
-                            <$($module)::+::Token as $crate::backend::isa::Isa>::detect()
+                            <$($module)::+::Token as $crate::backend::dispatch::isa::Isa>::detect()
                                 .map(Choice::$variant)
                         }
                     )*
@@ -108,7 +108,7 @@ macro_rules! backend_table {
 
             /// `f` on this backend's token.
             #[inline(always)]
-            fn with<F: $crate::backend::choice::WithIsa>(self, f: F) -> F::Output {
+            fn with<F: $crate::backend::dispatch::choice::WithIsa>(self, f: F) -> F::Output {
                 match self {
                     $(
                         #[cfg($($cfg)*)]
@@ -119,4 +119,4 @@ macro_rules! backend_table {
         }
     };
 }
-pub(super) use backend_table;
+pub(crate) use backend_table;

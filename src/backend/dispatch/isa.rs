@@ -12,7 +12,7 @@
 //! The backend table (`mod.rs`) names the token type of each backend and
 //! reaches everything else through these traits.
 
-use super::lanes::{LaneForm, LaneJob, Workload};
+use crate::backend::lanes::{LaneForm, LaneJob, Workload};
 
 /// An instruction set, as its detection token: a value exists only when this
 /// CPU (and OS) runs every instruction of the backend's code, which is what
@@ -119,7 +119,7 @@ pub(crate) trait Row<const L: usize>: Copy {
     unsafe fn rol(self, r: u32) -> Self;
     /// Tweak words plus `step`, with the carry out of word 0 into word 1.
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self);
-    /// One row of a [`LaneState`](super::lanes::LaneState).
+    /// One row of a [`LaneState`](crate::backend::lanes::LaneState).
     unsafe fn load_row(row: &[u64; L]) -> Self;
     /// The inverse of [`load_row`](Self::load_row).
     unsafe fn store_row(self, row: &mut [u64; L]);
@@ -324,7 +324,7 @@ pub(crate) type StreamEntry<const W: usize> = unsafe fn(&mut [u64; W], &mut [u64
 
 /// The multi-lane kernel of `L` lanes for a state of `W` words, as a pointer.
 pub(crate) type LaneEntry<T, const W: usize, const L: usize> =
-    fn(T, super::lanes::LaneCall<'_, W, L>);
+    fn(T, crate::backend::lanes::LaneCall<'_, W, L>);
 
 /// The entry for a state of `W` words (4, 8 or 16) among `entries`, one per
 /// width in that order, as its type `E` (which names `W`).

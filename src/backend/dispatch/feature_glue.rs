@@ -19,7 +19,11 @@ macro_rules! lane_entry {
         /// # Safety
         #[doc = concat!("The CPU has ", $features, ".")]
         #[target_feature(enable = $features)]
-        unsafe fn $name<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
+        unsafe fn $name<
+            R: $crate::backend::dispatch::isa::Row<L>,
+            const L: usize,
+            const W: usize,
+        >(
             call: $crate::backend::lanes::LaneCall<'_, W, L>,
         ) {
             // SAFETY: the caller's.
@@ -39,7 +43,7 @@ pub(crate) use lane_entry;
 /// [`Isa`](super::isa::Isa) and the `#[target_feature(enable = $features)]` entries that
 /// reach the code. `$detect` must be true only where the CPU (and OS) runs
 /// `$features`: it is what makes the entries sound. After the lane count,
-/// the kernel's other forms ([`LaneForm`](super::lanes::LaneForm)):
+/// the kernel's other forms ([`LaneForm`](crate::backend::lanes::LaneForm)):
 /// `interleaved` ([`Pair`](super::isa::Pair) of two rows), `with_scalar`
 /// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane); with
 /// other forms, `form by $rule;` names the rule that picks one
@@ -60,11 +64,11 @@ macro_rules! feature_backend {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub(crate) struct Token(());
 
-        impl $crate::backend::isa::Isa for Token {
+        impl $crate::backend::dispatch::isa::Isa for Token {
             const LANES: usize = $lanes;
             const FORMS: &'static [$crate::backend::lanes::LaneForm] = &[
                 $crate::backend::lanes::LaneForm::OneGroup,
-                $($crate::backend::feature_glue::feature_backend!(@form $form),)*
+                $($crate::backend::dispatch::feature_glue::feature_backend!(@form $form),)*
             ];
 
             fn detect() -> Option<Token> {
@@ -81,14 +85,14 @@ macro_rules! feature_backend {
             )?
 
             #[inline]
-            fn compress<const W: usize>(self, run: $crate::backend::isa::BlockRun<'_, W>) {
-                let $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block } = run;
+            fn compress<const W: usize>(self, run: $crate::backend::dispatch::isa::BlockRun<'_, W>) {
+                let $crate::backend::dispatch::isa::BlockRun { chain, tweak, blocks, bytes_per_block } = run;
                 static ENTRIES: (
-                    $crate::backend::isa::StreamEntry<4>,
-                    $crate::backend::isa::StreamEntry<8>,
-                    $crate::backend::isa::StreamEntry<16>,
+                    $crate::backend::dispatch::isa::StreamEntry<4>,
+                    $crate::backend::dispatch::isa::StreamEntry<8>,
+                    $crate::backend::dispatch::isa::StreamEntry<16>,
                 ) = (single_stream::<4>, single_stream::<8>, single_stream::<16>);
-                let entry = $crate::backend::isa::by_width::<W, $crate::backend::isa::StreamEntry<W>, _, _, _>(&ENTRIES);
+                let entry = $crate::backend::dispatch::isa::by_width::<W, $crate::backend::dispatch::isa::StreamEntry<W>, _, _, _>(&ENTRIES);
                 // SAFETY: a Token exists only where detection found the features.
                 unsafe { entry(chain, tweak, blocks, bytes_per_block) }
             }
@@ -99,10 +103,10 @@ macro_rules! feature_backend {
                 form: $crate::backend::lanes::LaneForm,
                 job: J,
             ) -> J::Output {
-                use $crate::backend::isa::{by_width, LaneEntry};
+                use $crate::backend::dispatch::isa::{by_width, LaneEntry};
                 use $crate::backend::lanes::Kernel;
                 let token = self;
-                $($crate::backend::feature_glue::feature_backend!(@run $form, form, job, token, $row, $lanes);)*
+                $($crate::backend::dispatch::feature_glue::feature_backend!(@run $form, form, job, token, $row, $lanes);)*
                 let _ = form; // the one-group form
                 static ENTRIES: (LaneEntry<Token, 4, $lanes>, LaneEntry<Token, 8, $lanes>, LaneEntry<Token, 16, $lanes>) =
                     (lanes::<$row, $lanes, 4>, lanes::<$row, $lanes, 8>, lanes::<$row, $lanes, 16>);
@@ -124,16 +128,16 @@ macro_rules! feature_backend {
             blocks: &[u8],
             bytes_per_block: u64,
         ) {
-            let run = $crate::backend::isa::BlockRun { chain, tweak, blocks, bytes_per_block };
+            let run = $crate::backend::dispatch::isa::BlockRun { chain, tweak, blocks, bytes_per_block };
             // SAFETY: the caller's.
-            unsafe { <$stream as $crate::backend::isa::SingleStream>::compress::<W>(run) }
+            unsafe { <$stream as $crate::backend::dispatch::isa::SingleStream>::compress::<W>(run) }
         }
 
         /// The multi-lane kernel on rows `R` (seam in `backend::lanes`).
         ///
         /// # Panics
         /// If the lanes' blocks or messages differ in length.
-        fn lanes<R: $crate::backend::isa::Row<L>, const L: usize, const W: usize>(
+        fn lanes<R: $crate::backend::dispatch::isa::Row<L>, const L: usize, const W: usize>(
             _: Token,
             call: $crate::backend::lanes::LaneCall<'_, W, L>,
         ) {
@@ -141,13 +145,13 @@ macro_rules! feature_backend {
             unsafe { lanes_with_features::<R, L, W>(call) }
         }
 
-        $crate::backend::feature_glue::lane_entry!(lanes_with_features, $features);
+        $crate::backend::dispatch::feature_glue::lane_entry!(lanes_with_features, $features);
     };
     (@form interleaved) => { $crate::backend::lanes::LaneForm::TwoGroups };
     (@form with_scalar) => { $crate::backend::lanes::LaneForm::WithScalar };
     (@run interleaved, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
         if $f == $crate::backend::lanes::LaneForm::TwoGroups {
-            type Two = $crate::backend::isa::Pair<$row, $lanes>;
+            type Two = $crate::backend::dispatch::isa::Pair<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { 2 * $lanes }>,
                 LaneEntry<Token, 8, { 2 * $lanes }>,
@@ -163,7 +167,7 @@ macro_rules! feature_backend {
     };
     (@run with_scalar, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
         if $f == $crate::backend::lanes::LaneForm::WithScalar {
-            type Beside = $crate::backend::isa::WithScalar<$row, $lanes>;
+            type Beside = $crate::backend::dispatch::isa::WithScalar<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { $lanes + 1 }>,
                 LaneEntry<Token, 8, { $lanes + 1 }>,
