@@ -6,7 +6,7 @@
 //! With `digest` 0.11 every one of them implements `SerializableState`
 //! (`digest::common::hazmat`): the layout of RustCrypto `skein` 0.2, so a
 //! state it saved for `Skein512<U32>` restores as [`Skein512_256`] and back
-//! (the layout is in `state_rustcrypto`).
+//! (the layout is in `saved_state::rustcrypto`).
 //!
 //! The traits are those of `digest` 0.11 (feature `digest`, on by default)
 //! and, with the feature `digest010`, also those of `digest` 0.10 (re-exported
@@ -446,7 +446,7 @@ impl<const W: usize> digest010::VariableOutputReset for SkeinVar<W> {
 #[cfg(feature = "digest")]
 mod serializable {
     use super::*;
-    use crate::state_rustcrypto::{
+    use crate::saved_state::rustcrypto::{
         deserialize_fixed, deserialize_keyed, deserialize_with_length, serialize_keyed,
         serialize_layout, serialize_with_length,
     };

@@ -57,12 +57,10 @@ pub mod hazmat;
 mod many;
 mod output;
 mod params;
+#[cfg(any(feature = "alloc", feature = "digest"))]
+mod saved_state;
 mod schedule;
 mod spec;
-#[cfg(feature = "alloc")]
-mod state;
-#[cfg(feature = "digest")]
-mod state_rustcrypto;
 #[cfg(skein_simd_test_hooks)]
 mod test_rng;
 mod threefish;
@@ -109,7 +107,7 @@ pub use output::{mask_unused_bits, DynOutputReader, OutputReader};
 pub use params::OwnedParams;
 pub use params::{Params, TreeParams};
 #[cfg(feature = "alloc")]
-pub use state::StateError;
+pub use saved_state::StateError;
 pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};
 
 /// Why a hasher could not be built.

@@ -159,7 +159,7 @@ pub fn load(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Saved> {
 /// What a saved hasher holds that this module needs, from the typed API
 /// where it has it (state size, output length) and from the saved state
 /// itself for the rest (the library's format version 1, documented with
-/// `DynSkein::export_state`, in src/state.rs and in docs/design.md: magic (8
+/// `DynSkein::export_state`, in src/saved_state/versioned.rs and in docs/design.md: magic (8
 /// bytes), version, state words W, flags (bit 0 bit pad, bit 1 tree), output
 /// bits (u64), start chain (W u64), then the message part). Another version
 /// is refused rather than misread. Read only after `import_state` accepted

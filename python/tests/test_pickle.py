@@ -230,7 +230,7 @@ def test_pickled_byte_count_is_checked_at_every_cut(rng, bits, ours, theirs):
 def forged_skein512(position, buffered):
     """A Skein-512 state whose message UBI has compressed `position` bytes
     (a multiple of 64) and buffers `buffered`: ours (saved bytes in the
-    library's format version 1, src/state.rs) and pyskein's (its pickle
+    library's format version 1, src/saved_state/versioned.rs) and pyskein's (its pickle
     tuple: protocol 2, digest bits, state bytes, hashed bytes, missing bits,
     buffer, chain, tweak) with the same chain, buffer and position (pyskein
     takes the tweak as given), and the chain."""

@@ -1,6 +1,7 @@
 //! RustCrypto `skein` 0.2's serialized-state layout, the state format of
 //! the `digest` types' `SerializableState` (`digest_impl` holds the trait
-//! implementations; `state` the crate's own, self-describing format).
+//! implementations; `versioned.rs` beside this file the crate's own,
+//! self-describing format).
 
 use crate::hasher::{Message, Skein};
 use digest::common::hazmat::DeserializeStateError;
