@@ -1,37 +1,6 @@
 //! A hasher whose state size is chosen at run time (for tools like skeinsum).
 
-use crate::{Error, Params, Skein1024, Skein256, Skein512};
-
-/// Skein's three state sizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StateSize {
-    /// 256-bit state (Skein-256).
-    S256,
-    /// 512-bit state (Skein-512).
-    S512,
-    /// 1024-bit state (Skein-1024).
-    S1024,
-}
-
-impl StateSize {
-    /// The state size in bits.
-    pub fn bits(self) -> u64 {
-        match self {
-            StateSize::S256 => 256,
-            StateSize::S512 => 512,
-            StateSize::S1024 => 1024,
-        }
-    }
-    /// The state size of 256, 512 or 1024 bits.
-    pub fn from_bits(bits: u64) -> Option<StateSize> {
-        match bits {
-            256 => Some(StateSize::S256),
-            512 => Some(StateSize::S512),
-            1024 => Some(StateSize::S1024),
-            _ => None,
-        }
-    }
-}
+use crate::{Error, Params, Skein1024, Skein256, Skein512, StateSize};
 
 /// A streaming hasher of any state size.
 ///

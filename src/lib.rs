@@ -61,6 +61,7 @@ mod params;
 mod saved_state;
 mod schedule;
 mod spec;
+mod state_size;
 #[cfg(skein_simd_test_hooks)]
 mod test_rng;
 mod threefish;
@@ -98,7 +99,7 @@ pub use digest;
 pub use digest010;
 #[cfg(any(feature = "digest", feature = "digest010"))]
 pub use digest_impl::*;
-pub use dyn_hasher::{DynSkein, StateSize};
+pub use dyn_hasher::DynSkein;
 pub use hasher::{Skein, Skein1024, Skein256, Skein512};
 #[cfg(feature = "alloc")]
 pub use many::{SkeinMany, SkeinMany1024, SkeinMany256, SkeinMany512};
@@ -108,6 +109,7 @@ pub use params::OwnedParams;
 pub use params::{Params, TreeParams};
 #[cfg(feature = "alloc")]
 pub use saved_state::StateError;
+pub use state_size::StateSize;
 pub use threefish::{Threefish, Threefish1024, Threefish256, Threefish512};
 
 /// Why a hasher could not be built.
