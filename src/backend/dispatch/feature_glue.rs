@@ -44,7 +44,7 @@ pub(crate) use lane_entry;
 /// reach the code. `$detect` must be true only where the CPU (and OS) runs
 /// `$features`: it is what makes the entries sound. After the lane count,
 /// the kernel's other forms ([`LaneForm`](crate::backend::lanes::LaneForm)):
-/// `interleaved` ([`Pair`](super::isa::Pair) of two rows), `with_scalar`
+/// `two_groups` ([`TwoGroups`](super::isa::TwoGroups) of two rows), `with_scalar`
 /// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane); with
 /// other forms, `form by $rule;` names the rule that picks one
 /// ([`Isa::lane_form`](super::isa::Isa::lane_form)).
@@ -147,19 +147,19 @@ macro_rules! feature_backend {
 
         $crate::backend::dispatch::feature_glue::lane_entry!(lanes_with_features, $features);
     };
-    (@form interleaved) => { $crate::backend::lanes::LaneForm::TwoGroups };
+    (@form two_groups) => { $crate::backend::lanes::LaneForm::TwoGroups };
     (@form with_scalar) => { $crate::backend::lanes::LaneForm::WithScalar };
-    (@run interleaved, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
+    (@run two_groups, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
         if $f == $crate::backend::lanes::LaneForm::TwoGroups {
-            type Two = $crate::backend::dispatch::isa::Pair<$row, $lanes>;
+            type TwoGroups = $crate::backend::dispatch::isa::TwoGroups<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { 2 * $lanes }>,
                 LaneEntry<Token, 8, { 2 * $lanes }>,
                 LaneEntry<Token, 16, { 2 * $lanes }>,
             ) = (
-                lanes::<Two, { 2 * $lanes }, 4>,
-                lanes::<Two, { 2 * $lanes }, 8>,
-                lanes::<Two, { 2 * $lanes }, 16>,
+                lanes::<TwoGroups, { 2 * $lanes }, 4>,
+                lanes::<TwoGroups, { 2 * $lanes }, 8>,
+                lanes::<TwoGroups, { 2 * $lanes }, 16>,
             );
             let entry = by_width::<W, LaneEntry<Token, W, { 2 * $lanes }>, _, _, _>(&ENTRIES);
             return $job.run::<{ 2 * $lanes }, _>(Kernel($token, entry));
@@ -167,15 +167,15 @@ macro_rules! feature_backend {
     };
     (@run with_scalar, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
         if $f == $crate::backend::lanes::LaneForm::WithScalar {
-            type Beside = $crate::backend::dispatch::isa::WithScalar<$row, $lanes>;
+            type WithScalar = $crate::backend::dispatch::isa::WithScalar<$row, $lanes>;
             static ENTRIES: (
                 LaneEntry<Token, 4, { $lanes + 1 }>,
                 LaneEntry<Token, 8, { $lanes + 1 }>,
                 LaneEntry<Token, 16, { $lanes + 1 }>,
             ) = (
-                lanes::<Beside, { $lanes + 1 }, 4>,
-                lanes::<Beside, { $lanes + 1 }, 8>,
-                lanes::<Beside, { $lanes + 1 }, 16>,
+                lanes::<WithScalar, { $lanes + 1 }, 4>,
+                lanes::<WithScalar, { $lanes + 1 }, 8>,
+                lanes::<WithScalar, { $lanes + 1 }, 16>,
             );
             let entry = by_width::<W, LaneEntry<Token, W, { $lanes + 1 }>, _, _, _>(&ENTRIES);
             return $job.run::<{ $lanes + 1 }, _>(Kernel($token, entry));

@@ -6,7 +6,7 @@
 //! * [`Row`], implemented by a vector type: the operations the multi-lane
 //!   kernel of `lanes/kernel.rs` is written over (one row is one word of `L`
 //!   computations). The kernel's other forms ([`LaneForm`]) are rows made
-//!   of rows, for every `Row` alike: [`Pair`], two independent groups of
+//!   of rows, for every `Row` alike: [`TwoGroups`], two independent groups of
 //!   lanes, and [`WithScalar`], a group and a [`Scalar`] lane beside it.
 //!
 //! The backend table (`mod.rs`) names the token type of each backend and
@@ -234,50 +234,50 @@ macro_rules! register_row {
 #[cfg_attr(not(skein_simd_x86), allow(unused_imports))]
 pub(crate) use register_row;
 
-/// The interleaved form: two independent groups of `L` lanes, lanes `0..L`
+/// The two-groups form ([`LaneForm::TwoGroups`]): two independent groups of `L` lanes, lanes `0..L`
 /// in `.0[0]` and `L..T` in `.0[1]` (`T = 2 * L`). Each operation acts on
 /// both halves side by side, so the one kernel runs two independent
 /// dependency chains that the compiler interleaves instruction by
 /// instruction, for cores whose vector latency leaves pipes idle.
-#[cfg_attr(not(skein_simd_x86), allow(dead_code))] // only x86 has interleaved forms so far
+#[cfg_attr(not(skein_simd_x86), allow(dead_code))] // only x86 has a two-groups form so far
 #[derive(Clone, Copy)]
-pub(crate) struct Pair<R, const L: usize>([R; 2]);
+pub(crate) struct TwoGroups<R, const L: usize>([R; 2]);
 
-impl<R: Row<L>, const L: usize, const T: usize> Row<T> for Pair<R, L> {
+impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
         const { assert!(T == 2 * L) };
         // SAFETY (here and below): the caller's, for both halves.
         let s = unsafe { R::splat(v) };
-        Pair([s, s])
+        TwoGroups([s, s])
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
-        unsafe { Pair([self.0[0].add(o.0[0]), self.0[1].add(o.0[1])]) }
+        unsafe { TwoGroups([self.0[0].add(o.0[0]), self.0[1].add(o.0[1])]) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        unsafe { Pair([self.0[0].xor(o.0[0]), self.0[1].xor(o.0[1])]) }
+        unsafe { TwoGroups([self.0[0].xor(o.0[0]), self.0[1].xor(o.0[1])]) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
-        unsafe { Pair([self.0[0].and(o.0[0]), self.0[1].and(o.0[1])]) }
+        unsafe { TwoGroups([self.0[0].and(o.0[0]), self.0[1].and(o.0[1])]) }
     }
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
-        unsafe { Pair([self.0[0].rol(r), self.0[1].rol(r)]) }
+        unsafe { TwoGroups([self.0[0].rol(r), self.0[1].rol(r)]) }
     }
     #[inline(always)]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
         let (a0, a1) = unsafe { R::advance(t0.0[0], t1.0[0], step.0[0]) };
         let (b0, b1) = unsafe { R::advance(t0.0[1], t1.0[1], step.0[1]) };
-        (Pair([a0, b0]), Pair([a1, b1]))
+        (TwoGroups([a0, b0]), TwoGroups([a1, b1]))
     }
     #[inline(always)]
     unsafe fn load_row(row: &[u64; T]) -> Self {
         let (lo, hi) = row.split_at(L);
         unsafe {
-            Pair([
+            TwoGroups([
                 R::load_row(lo.try_into().expect("half a row")),
                 R::load_row(hi.try_into().expect("half a row")),
             ])
@@ -300,7 +300,7 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for Pair<R, L> {
                 R::load_rows::<W>(hi.try_into().expect("half the lanes"), offset),
             )
         };
-        core::array::from_fn(|j| Pair([lo[j], hi[j]]))
+        core::array::from_fn(|j| TwoGroups([lo[j], hi[j]]))
     }
     #[inline(always)]
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {

@@ -33,7 +33,7 @@ pub(super) mod kernel;
 pub enum LaneForm {
     /// One group of vector lanes: the instruction set's row.
     OneGroup,
-    /// Two independent groups of vector lanes side by side (`Pair`), for
+    /// Two independent groups of vector lanes side by side (`TwoGroups`), for
     /// cores whose vector latency leaves pipes idle: twice the lanes.
     TwoGroups,
     /// One group of vector lanes and one lane in general-purpose registers
@@ -261,7 +261,7 @@ pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -
 
 /// What a form is chosen for: runs of blocks (long messages, trees, the
 /// general scheduler), or the whole-message call of short messages
-/// (`lanes::MessageRun`, the equal-length path), where the interleaved
+/// (`lanes::MessageRun`, the equal-length path), where the two-groups
 /// form may lose what it wins on long runs (docs/lanes.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Workload {
@@ -389,7 +389,7 @@ impl LaneChoice {
 
     /// The kernel for the `count` computations left after the whole
     /// groups: the one-group form where they fit in one group and this
-    /// form has more lanes (an interleaved call or one with a scalar lane
+    /// form has more lanes (a two-groups call or one with a scalar lane
     /// would hash unused lanes). A forced form stays.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(crate) fn for_leftovers<const W: usize>(self, count: usize) -> LaneChoice {

@@ -14,7 +14,7 @@
 //! (word `j` of both), through `lanes::kernel`. A rotation is two shifts and
 //! an or.
 //!
-//! No interleaved form: it has not been measured on a WebAssembly engine,
+//! No two-groups form: it has not been measured on a WebAssembly engine,
 //! and forms are chosen by rules written from measurements
 //! (`Isa::lane_form`, docs/lanes.md).
 

@@ -17,7 +17,7 @@ feature_backend! {
     /// Proof that this CPU has AVX2 (and the OS saves ymm state).
     token if avx2_cpuid::get(), features "avx2";
     single stream EvenOdd<X2, X4, X8>;
-    lanes __m256i, 4, interleaved, with_scalar;
+    lanes __m256i, 4, two_groups, with_scalar;
     form by lane_form;
 }
 

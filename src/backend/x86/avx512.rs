@@ -16,7 +16,7 @@ feature_backend! {
     /// Proof that this CPU has AVX-512F and AVX-512VL (and the OS saves zmm state).
     token if avx512_cpuid::get(), features "avx512f,avx512vl";
     single stream EvenOdd<X2, X4, X8>;
-    lanes __m512i, 8, interleaved;
+    lanes __m512i, 8, two_groups;
     form by lane_form;
 }
 

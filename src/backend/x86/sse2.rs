@@ -17,7 +17,7 @@ feature_backend! {
     /// Proof that this CPU has SSE2 (always true on x86-64; kept for symmetry).
     token if sse2_cpuid::get(), features "sse2";
     single stream EvenOdd<Regs<1>, Regs<2>, Regs<4>>;
-    lanes __m128i, 2, interleaved;
+    lanes __m128i, 2, two_groups;
     form by lane_form;
 }
 
