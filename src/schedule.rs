@@ -341,7 +341,7 @@ pub(crate) fn run_ubis<
                 None => {}
             }
         }
-        kernel.compress(&mut state, blocks, bytes_per_block);
+        kernel.compress_lanes(&mut state, blocks, bytes_per_block);
         for (l, slot) in lanes.iter_mut().enumerate() {
             let Some(lane) = slot else { continue };
             if HEAD && lane.staged {
@@ -412,7 +412,7 @@ pub(crate) mod kernel_check {
                 }
                 let blocks: [&[u8]; L] =
                     core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * 8 * W]);
-                kernel.compress(&mut state, blocks, bytes_per_block);
+                kernel.compress_lanes(&mut state, blocks, bytes_per_block);
                 for (i, (c, t)) in want.iter().enumerate() {
                     assert_eq!(&state.chain_of(i), c, "W={W} L={L} n={n} lane {i}");
                     assert_eq!(

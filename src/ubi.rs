@@ -392,7 +392,7 @@ pub mod checks {
     struct AnyLanes;
     impl<const W: usize, const L: usize> LaneKernel<W, L> for AnyLanes {
         fn call(self, call: LaneCall<'_, W, L>) {
-            call.by_blocks(portable_lanes::compress::<W, L>)
+            call.by_blocks(portable_lanes::compress_lanes::<W, L>)
         }
     }
 

@@ -122,7 +122,7 @@ where
                 counter[..8].copy_from_slice(&(c as u64).to_le_bytes());
                 state.chain = finals;
                 state.tweak = [[out_tweak[0]; L], [out_tweak[1] | T1_FINAL; L]];
-                kernel.compress(&mut state, [&counter[..block]; L], [8; L]);
+                kernel.compress_lanes(&mut state, [&counter[..block]; L], [8; L]);
                 let (from, to) = (c * block, len.min((c + 1) * block));
                 for l in 0..L {
                     let at = index(first + l) * len;

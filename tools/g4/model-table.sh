@@ -46,7 +46,7 @@ for bits in 256 512 1024; do
     "$trace" "$out" "proj_$bits" "$block" "$mib" -- "$bin/hash_bytes" altivec "$bits" | tee -a "$out/table.txt"
     # Four messages of 1 MiB on the multi-lane path: at Skein-256 one loop
     # period is a block of every lane; Skein-512 and -1024 run the
-    # single-stream block function lane after lane (`altivec::lanes::compress_lanes`).
+    # single-stream block function lane after lane (`altivec::lanes::lanes`).
     period=$block; [ "$bits" = 256 ] && period=$((4 * block))
     G4_MESSAGES=4 "$trace" "$out" "lanes_$bits" "$period" "$mib" -- \
         "$bin/many_bytes" altivec lanes "$bits" "$bits" 4 | tee -a "$out/table.txt"

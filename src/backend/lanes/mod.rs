@@ -158,19 +158,19 @@ pub(crate) enum LaneCall<'a, const W: usize, const L: usize> {
 }
 
 impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
-    /// This call as calls of a per-block kernel `compress`: what kernels
+    /// This call as calls of a per-block kernel `compress_lanes`: what kernels
     /// without a fused message path (portable, AltiVec beyond Skein-256)
     /// do, and what the fused path must equal.
     pub(crate) fn by_blocks(
         self,
-        mut compress: impl FnMut(&mut LaneState<W, L>, [&[u8]; L], [u64; L]),
+        mut compress_lanes: impl FnMut(&mut LaneState<W, L>, [&[u8]; L], [u64; L]),
     ) {
         let run = match self {
             LaneCall::Blocks {
                 state,
                 blocks,
                 bytes_per_block,
-            } => return compress(state, blocks, bytes_per_block),
+            } => return compress_lanes(state, blocks, bytes_per_block),
             LaneCall::Messages(run) => run,
         };
         let n = run.body_blocks();
@@ -179,10 +179,10 @@ impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
         state.chain = core::array::from_fn(|j| [run.chain[j]; L]);
         state.tweak = [[run.tweak[0]; L], [run.tweak[1]; L]];
         if n > 0 {
-            compress(&mut state, run.body, [block as u64; L]);
+            compress_lanes(&mut state, run.body, [block as u64; L]);
         }
         state.tweak[1] = state.tweak[1].map(|t| t | crate::spec::T1_FINAL);
-        compress(&mut state, run.last.map(|b| &b[..block]), [run.tail; L]);
+        compress_lanes(&mut state, run.last.map(|b| &b[..block]), [run.tail; L]);
         if let Some(finals) = run.finals {
             *finals = state.chain;
         }
@@ -191,7 +191,7 @@ impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
             [run.out_tweak[1] | crate::spec::T1_FINAL; L],
         ];
         const ZEROS: [u8; crate::spec::MAX_BLOCK_BYTES] = [0; crate::spec::MAX_BLOCK_BYTES];
-        compress(&mut state, [&ZEROS[..block]; L], [8; L]);
+        compress_lanes(&mut state, [&ZEROS[..block]; L], [8; L]);
         *run.out = core::array::from_fn(|i| core::array::from_fn(|j| state.chain[j][i]));
     }
 }
@@ -203,7 +203,12 @@ pub(crate) trait LaneKernel<const W: usize, const L: usize>: Copy + Send + Sync 
 
     /// `n` blocks of every lane (the seam above).
     #[inline]
-    fn compress(self, state: &mut LaneState<W, L>, blocks: [&[u8]; L], bytes_per_block: [u64; L]) {
+    fn compress_lanes(
+        self,
+        state: &mut LaneState<W, L>,
+        blocks: [&[u8]; L],
+        bytes_per_block: [u64; L],
+    ) {
         self.call(LaneCall::Blocks {
             state,
             blocks,
@@ -473,7 +478,7 @@ pub fn compress_lanes<const W: usize>(
             }
             let blocks: [&[u8]; L] = self.blocks.try_into().expect("one block run per lane");
             let bytes: [u64; L] = self.bytes_per_block.try_into().expect("one count per lane");
-            kernel.compress(&mut state, blocks, bytes);
+            kernel.compress_lanes(&mut state, blocks, bytes);
             for (i, (chain, tweak)) in self
                 .chains
                 .iter_mut()

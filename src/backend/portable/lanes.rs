@@ -139,7 +139,7 @@ impl Isa for Token {
 /// The portable multi-lane kernel at the lane count of the backend table.
 #[inline]
 fn lanes<const W: usize>(_: Token, call: LaneCall<'_, W, { LANES }>) {
-    call.by_blocks(compress::<W, { LANES }>)
+    call.by_blocks(compress_lanes::<W, { LANES }>)
 }
 
 /// The multi-lane block function at any lane count (seam in `backend::lanes`).
@@ -147,7 +147,7 @@ fn lanes<const W: usize>(_: Token, call: LaneCall<'_, W, { LANES }>) {
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
 #[inline(never)]
-pub(crate) fn compress<const W: usize, const L: usize>(
+pub(crate) fn compress_lanes<const W: usize, const L: usize>(
     state: &mut LaneState<W, L>,
     blocks: [&[u8]; L],
     bytes_per_block: [u64; L],

@@ -26,7 +26,7 @@ use core::simd::Simd;
 ///
 /// # Panics
 /// If the lanes' blocks or messages differ in length.
-pub(super) fn compress_lanes<const W: usize>(token: Token, call: LaneCall<'_, W, 4>) {
+pub(super) fn lanes<const W: usize>(token: Token, call: LaneCall<'_, W, 4>) {
     if W == 4 {
         // SAFETY: the token proves AltiVec.
         return unsafe { lanes_altivec::<Halves, 4, W>(call) };

@@ -92,11 +92,7 @@ impl Isa for Token {
             LaneEntry<Token, 4, 4>,
             LaneEntry<Token, 8, 4>,
             LaneEntry<Token, 16, 4>,
-        ) = (
-            lanes::compress_lanes::<4>,
-            lanes::compress_lanes::<8>,
-            lanes::compress_lanes::<16>,
-        );
+        ) = (lanes::lanes::<4>, lanes::lanes::<8>, lanes::lanes::<16>);
         job.run::<4, _>(Kernel(
             self,
             by_width::<W, LaneEntry<Token, W, 4>, _, _, _>(&ENTRIES),
