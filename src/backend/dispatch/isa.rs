@@ -67,11 +67,13 @@ pub(crate) struct BlockRun<'a, const W: usize> {
 /// A single-stream block function over some registers, compiled inside the
 /// `#[target_feature]` entry of a `feature_backend!` module: every
 /// implementation is `#[inline(always)]`, so that it, and the intrinsics in
-/// it, inline there.
-#[cfg_attr(
-    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
-    allow(dead_code)
-)]
+/// it, inline there. Only `feature_backend!` modules (x86's SIMD
+/// instruction sets, WebAssembly's and 64-bit PowerPC's VSX) have one.
+#[cfg(any(
+    skein_simd_x86,
+    skein_simd_wasm32,
+    all(skein_simd_powerpc, target_arch = "powerpc64")
+))]
 pub(crate) trait SingleStream {
     /// [`Isa::compress`].
     ///
@@ -83,7 +85,7 @@ pub(crate) trait SingleStream {
 /// `words` as the `[u64; N]` it is when `W == N`: lets a `compress::<W>`
 /// hand its state to code written for one width (checked, free after
 /// monomorphization).
-#[cfg_attr(not(any(skein_simd_x86, skein_simd_powerpc)), allow(dead_code))]
+#[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
 #[inline(always)]
 pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mut [u64; N] {
     <&mut [u64; N]>::try_from(&mut words[..]).expect("state width")
@@ -98,8 +100,7 @@ pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mu
 /// function, reached with its token. Implementations are
 /// `#[inline(always)]`, so that they inline into that function and the
 /// kernel's indices and rotation counts become constants.
-// Unused where no SIMD lane kernel is built.
-#[cfg_attr(not(skein_simd_lanes), allow(dead_code))]
+#[cfg(skein_simd_lanes)]
 pub(crate) trait Row<const L: usize>: Copy {
     /// The state width `W` (words) at which the lane kernel leaves its
     /// rounds to LLVM's inliner instead of inlining them up front; 0: none.
@@ -152,6 +153,7 @@ pub(crate) trait Row<const L: usize>: Copy {
     }
     /// [`own_rounds`](Self::own_rounds) of the row beside a scalar lane
     /// ([`WithScalar`]): false where the row has no such code.
+    #[cfg(skein_simd_x86)]
     #[inline(always)]
     unsafe fn own_rounds_beside_scalar<const W: usize>(
         x: &mut [WithScalar<Self, L>; W],
@@ -169,6 +171,7 @@ pub(crate) trait Row<const L: usize>: Copy {
 ///
 /// # Safety
 /// The CPU runs `R`'s instructions.
+#[cfg(skein_simd_lanes)]
 #[inline(always)]
 pub(crate) unsafe fn store_lanes_row_by_row<R: Row<L>, const L: usize, const W: usize>(
     rows: &[R; W],
@@ -239,10 +242,12 @@ pub(crate) use register_row;
 /// both halves side by side, so the one kernel runs two independent
 /// dependency chains that the compiler interleaves instruction by
 /// instruction, for cores whose vector latency leaves pipes idle.
-#[cfg_attr(not(skein_simd_x86), allow(dead_code))] // only x86 has a two-groups form so far
+// Only x86 has a two-groups form so far.
+#[cfg(skein_simd_x86)]
 #[derive(Clone, Copy)]
 pub(crate) struct TwoGroups<R, const L: usize>([R; 2]);
 
+#[cfg(skein_simd_x86)]
 impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
@@ -315,11 +320,13 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     }
 }
 
-/// The single-stream block function of a state of `W` words, as a pointer.
-#[cfg_attr(
-    not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
-    allow(dead_code)
-)]
+/// The single-stream block function of a state of `W` words, as a pointer
+/// (a `feature_backend!` module's, like [`SingleStream`]).
+#[cfg(any(
+    skein_simd_x86,
+    skein_simd_wasm32,
+    all(skein_simd_powerpc, target_arch = "powerpc64")
+))]
 pub(crate) type StreamEntry<const W: usize> = unsafe fn(&mut [u64; W], &mut [u64; 2], &[u8], u64);
 
 /// The multi-lane kernel of `L` lanes for a state of `W` words, as a pointer.
@@ -367,11 +374,12 @@ where
 /// One lane in a general-purpose register: the scalar row, which hashes a
 /// lane beside the vector rows in [`WithScalar`] (the integer ALUs are
 /// otherwise idle while the vector unit runs the kernel).
-#[cfg_attr(not(skein_simd_x86), allow(dead_code))]
+#[cfg(skein_simd_x86)]
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Scalar(pub(crate) u64);
 
+#[cfg(skein_simd_x86)]
 impl Row<1> for Scalar {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
@@ -426,12 +434,14 @@ impl Row<1> for Scalar {
 /// `.1` (`T = L + 1`): each operation acts on both, so the kernel runs the
 /// vector and the scalar dependency chains side by side, on the vector
 /// unit and the integer ALUs at once.
-#[cfg_attr(not(skein_simd_x86), allow(dead_code))]
+///
 /// `#[repr(C)]`: assembly reads rows of it from memory (`own_rounds`).
+#[cfg(skein_simd_x86)]
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct WithScalar<R, const L: usize>(pub(crate) R, pub(crate) Scalar);
 
+#[cfg(skein_simd_x86)]
 impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     const ROUNDS_INLINED_LATE: usize = R::ROUNDS_INLINED_LATE;
     #[inline(always)]

@@ -7,7 +7,6 @@
 //! 2k in the current round, so only the odd registers are permuted between
 //! rounds. The permutations have order 4, so every four rounds (at each key
 //! injection) both halves are back in the natural order.
-#![allow(dead_code)] // each backend uses the tables its layout needs
 
 use crate::spec::{rot, slots};
 
@@ -39,11 +38,6 @@ const fn natural_evens<const W: usize>() -> [usize; 8] {
 /// even word `even[k]`.
 pub(crate) const fn odd_word_in<const W: usize>(even: &[usize; 8], d: usize, k: usize) -> usize {
     mix_of::<W>(d, even[k]).0
-}
-
-/// The odd word in odd lane `k` during round `d` (evens in natural order).
-pub(crate) const fn odd_word<const W: usize>(d: usize, k: usize) -> usize {
-    odd_word_in::<W>(&natural_evens::<W>(), d, k)
 }
 
 /// The rotation applied to odd lane `k` in round `d`.
@@ -81,6 +75,7 @@ pub(crate) const fn key_pos<const W: usize>(i: usize) -> usize {
 
 /// [`lane_rot`] for rounds 0..8 (the rotation table repeats every 8 rounds),
 /// per lane, padded to 8 lanes.
+#[cfg(any(skein_simd_x86, skein_simd_wasm32))]
 pub(crate) const fn lane_rotations<const W: usize>() -> [[u32; 8]; 8] {
     let mut r = [[0u32; 8]; 8];
     let mut d = 0;
@@ -98,6 +93,7 @@ pub(crate) const fn lane_rotations<const W: usize>() -> [[u32; 8]; 8] {
 /// [`odd_source`] for rounds 0..4 (the layout repeats every 4 rounds), per
 /// lane, padded to 8 lanes: lane k of the odd half after round d is lane
 /// `odd_permutations()[d % 4][k]` before it.
+#[cfg(any(skein_simd_x86, skein_simd_wasm32))]
 pub(crate) const fn odd_permutations<const W: usize>() -> [[usize; 8]; 4] {
     let mut p = [[0usize; 8]; 4];
     let mut d = 0;

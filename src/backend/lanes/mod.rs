@@ -253,8 +253,7 @@ where
 /// # Panics
 /// If the `blocks` are not all the same whole number of blocks long.
 #[inline]
-// Unused where no SIMD lane kernel is built.
-#[cfg_attr(not(skein_simd_lanes), allow(dead_code))]
+#[cfg(skein_simd_lanes)]
 pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -> usize {
     let total = blocks[0].len();
     assert!(
