@@ -373,7 +373,7 @@ impl LaneChoice {
     }
 
     /// The instruction set of the kernel (`SkeinMany` and tree hashing ask).
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[cfg(feature = "alloc")]
     pub(crate) fn backend(self) -> Backend {
         self.choice.backend()
     }
@@ -381,7 +381,7 @@ impl LaneChoice {
     /// A multiple of the computations one kernel call advances, whatever
     /// the state size (the form may depend on it): the count to split work
     /// into per thread. Exact: [`lanes_for`](Self::lanes_for).
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[cfg(feature = "alloc")]
     pub(crate) fn lanes(self) -> usize {
         let (a, b, c) = (
             self.lanes_for::<4>(),
@@ -395,7 +395,7 @@ impl LaneChoice {
     /// groups: the one-group form where they fit in one group and this
     /// form has more lanes (a two-groups call or one with a scalar lane
     /// would hash unused lanes). A forced form stays.
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[cfg(feature = "alloc")]
     pub(crate) fn for_leftovers<const W: usize>(self, count: usize) -> LaneChoice {
         let one = LaneForm::OneGroup;
         let fits = self.choice.lanes(one).is_some_and(|l| count <= l);
@@ -434,7 +434,7 @@ impl LaneChoice {
 }
 
 /// Least common multiple (of lane counts: small, nonzero).
-#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+#[cfg(feature = "alloc")]
 const fn lcm(a: usize, b: usize) -> usize {
     let (mut x, mut y) = (a, b);
     while y != 0 {
