@@ -1,6 +1,6 @@
 //! The lane scheduler: many UBI computations side by side on a multi-lane
 //! kernel (the seam is `backend::lanes`), and the one rule that spreads
-//! independent work over threads. `hash_many` (`many.rs`), tree hashing
+//! independent work over threads. `hash_many` (`many/`), tree hashing
 //! (`tree.rs`) and the long output stage (`ubi.rs`) all run on it, through
 //! [`run_ubis_on`].
 //!
@@ -13,11 +13,6 @@
 use crate::backend::lanes::{LaneChoice, LaneJob, LaneKernel, LaneState};
 use crate::spec::{MAX_BLOCK_BYTES, T1_BIT_PAD, T1_FINAL};
 use zeroize::Zeroize;
-
-#[cfg(feature = "alloc")]
-mod equal_lengths;
-#[cfg(feature = "alloc")]
-pub(crate) use equal_lengths::EqualLengths;
 
 /// Below this many message bytes in total, threads cost more than they bring
 /// (`hash_many` and tree hashing).

@@ -3,7 +3,7 @@
 //!
 //! Whole lane groups of messages of one length go first, each group
 //! through message UBI and output stage in a few kernel calls
-//! (`schedule::EqualLengths`). The other messages take two scheduler passes:
+//! (`equal_lengths.rs`). The other messages take two scheduler passes:
 //! the message UBIs (longest first, so that lanes finish together), then the
 //! output-stage UBIs (one per output block of each message, spec 3.5.3).
 //! The chaining value after key, configuration and the other arguments is
@@ -12,14 +12,15 @@
 use crate::backend::lanes::LaneChoice;
 use crate::hasher::Message;
 use crate::params::argument_chain;
-use crate::schedule::{
-    for_each_chunk, run_ubis_after, run_ubis_on, EqualLengths, UbiJob, PARALLEL_MIN_BYTES,
-};
+use crate::schedule::{for_each_chunk, run_ubis_after, run_ubis_on, UbiJob, PARALLEL_MIN_BYTES};
 use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Platform, Skein};
 use alloc::vec::Vec;
+use equal_lengths::EqualLengths;
 use zeroize::Zeroize;
+
+mod equal_lengths;
 
 /// Skein over many independent messages at once, with the same arguments
 /// ([`Params`]) for all; the fast way to hash a batch of records or blocks.
