@@ -20,12 +20,22 @@
 //! assert_eq!(h.finalize_vec().len(), 48);
 //! ```
 //!
-//! Layout: `spec` holds the specification's constants, `threefish` the
-//! cipher, `ubi` and `params` the chaining mode and its arguments,
-//! `schedule` the many-computations-at-once scheduler that `tree` and
-//! `many` run on (over the lane kernels of `backend::lanes`), `hazmat` the
-//! block-level seam for plain-data states, and `backend` one module per
-//! instruction set plus the one place that picks among them.
+//! Layout (docs/design.md has the file table):
+//!
+//! * `spec` the specification's constants, `threefish` the cipher, `ubi`
+//!   the chaining mode, `params` its arguments, `state_size` the three
+//!   state sizes as a value;
+//! * `hasher` and `dyn_hasher` the streaming hashers, `output` the output
+//!   stage as a stream, `saved_state` their saved-state formats,
+//!   `digest_impl` the RustCrypto traits;
+//! * multi-lane hashing: `schedule` the scheduler that keeps the lanes of
+//!   a multi-lane kernel busy, on which `tree` (tree hashing), `many`
+//!   (`hash_many`, with its equal-length path) and `ubi`'s long outputs
+//!   run; the kernels themselves and their seam are `backend::lanes`;
+//! * `hazmat` the block-level seam for plain-data states;
+//! * `backend` the block functions, one folder per instruction set, with
+//!   what they plug into (`backend::dispatch`) and the one table that
+//!   lists them (`backend/mod.rs`).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(
     skein_simd_nightly,
