@@ -100,7 +100,7 @@ fn encrypt<const W: usize, const L: usize>(
     }
 }
 
-/// The portable backend: the single-stream block function of `portable.rs`
+/// The portable backend: the single-stream block function of `mod.rs`
 /// and this kernel.
 impl Isa for Token {
     const LANES: usize = LANES;

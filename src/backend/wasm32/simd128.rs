@@ -2,7 +2,7 @@
 //! 64-bit lanes with native `i64x2.add`, `v128.xor` and 64-bit shifts, the
 //! register shape the even/odd layout was made for.
 //!
-//! **Single stream**: the even/odd engine (`engine`, `backend::layout`): even
+//! **Single stream**: the even/odd engine (`backend::even_odd`): even
 //! words, the MIX addition targets, stay in place; the odd words beside them
 //! are rotated, xored and permuted between rounds. A half of Skein-256, -512
 //! and -1024 spans one, two and four registers. SIMD128 shifts both lanes of

@@ -1,4 +1,4 @@
-//! AVX2 backend (x86-64): the even/odd engine of `backend::engine` with
+//! AVX2 backend (x86-64): the even/odd engine of `backend::even_odd::engine` with
 //! rotates built from per-lane shifts (`vpsllvq`/`vpsrlvq`; AVX2 has no
 //! `vprolq`). Halves: one xmm for Skein-256, one ymm for Skein-512, two ymm
 //! for Skein-1024 (whose odd permutations happen to swap the two registers

@@ -1,6 +1,6 @@
 //! x86-64: one module per instruction set, each with one detection `Token`
 //! for both its single-stream block function and its multi-lane kernel (the
-//! SIMD ones on the even/odd engine of `backend::engine`).
+//! SIMD ones on the even/odd engine of `backend::even_odd::engine`).
 
 pub(crate) mod asm;
 pub(crate) mod avx2;

@@ -1,4 +1,4 @@
-//! SSE2 backend (x86-64 baseline): the even/odd engine of `backend::engine` in
+//! SSE2 backend (x86-64 baseline): the even/odd engine of `backend::even_odd::engine` in
 //! xmm registers of two lanes. SSE2 shifts every lane by one count, so a
 //! rotate whose two lanes differ is two shift pairs and a `movsd` merge; the
 //! halves of Skein-512 and -1024 span two and four registers, and each odd
