@@ -5,7 +5,7 @@
 //! its 32-bit counter its reference Threefish), and reads in random chunks
 //! and seeks against `finalize_vec`.
 
-use crate::common;
+use skein_simd_test_support as support;
 
 use proptest::prelude::*;
 use skein_simd::{DynSkein, Params, Skein1024, Skein256, Skein512, StateSize, TreeParams};
@@ -15,14 +15,14 @@ use std::io::{Read, Seek, SeekFrom};
 /// through the reader in pieces of several sizes and back to front.
 #[test]
 fn golden_long_outputs_through_the_reader() {
-    let entries = common::load_golden_kat();
+    let entries = support::load_golden_kat();
     let long: Vec<_> = entries
         .iter()
         .filter(|e| e.output_bits > e.state_bits)
         .collect();
     assert!(long.len() >= 20, "only {} long-output entries", long.len());
     for e in long {
-        let mut h = common::entry_hasher(e, None);
+        let mut h = support::entry_hasher(e, None);
         h.update_bits(&e.msg, e.msg_bits);
         let reader = h.finalize_xof();
         assert_eq!(reader.len(), e.result.len() as u64, "{}", e.header);
@@ -112,7 +112,13 @@ fn pyskein_output_slices() {
     let mut threefish = 0;
     for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
         let f: Vec<&str> = line.split(' ').collect();
-        let opt = |s: &str| if s == "-" { Vec::new() } else { common::hex(s) };
+        let opt = |s: &str| {
+            if s == "-" {
+                Vec::new()
+            } else {
+                support::hex(s)
+            }
+        };
         let state: u64 = f[0].parse().unwrap();
         let bits: u64 = f[1].parse().unwrap();
         let msg: Vec<u8> = (0..f[2].parse::<usize>().unwrap())

@@ -1,7 +1,9 @@
-//! Shared test support: the official golden KAT file (`golden.rs`), the
-//! plain Skein oracle (`reference.rs`, also the fuzz targets'), pyskein's
-//! vectors and hex helpers.
-#![allow(dead_code, unused_imports)]
+//! What the Rust test suites share: the official golden KAT file's loader
+//! ([`load_golden_kat`]), the plain Skein oracle ([`reference`]), the
+//! specification's constants the tests write themselves ([`spec`]),
+//! pyskein's vectors and hex helpers. Used by the library's integration
+//! suite (`tests/suite/`), skeinsum's CLI tests and the fuzz targets, as a
+//! dev-dependency (a path dependency of fuzz/).
 
 mod golden;
 pub mod reference;
@@ -82,7 +84,7 @@ impl PyskeinVector {
 
 /// Every vector of `tests/data/pyskein_vectors.txt`.
 pub fn pyskein_vectors() -> Vec<PyskeinVector> {
-    let text = include_str!("../data/pyskein_vectors.txt");
+    let text = include_str!("../../data/pyskein_vectors.txt");
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|line| {
