@@ -1,7 +1,7 @@
 //! What the Rust test suites share: the official golden KAT file's loader
-//! ([`load_golden_kat`]), the plain Skein oracle ([`reference`]), the
-//! specification's constants the tests write themselves ([`spec`]),
-//! pyskein's vectors and hex helpers. Used by the library's integration
+//! ([`load_golden_kat`]), the plain Skein oracle
+//! ([`reference`](mod@reference)), the specification's constants the tests
+//! write themselves ([`spec`]), pyskein's vectors and hex helpers. Used by the library's integration
 //! suite (`tests/suite/`), skeinsum's CLI tests and the fuzz targets, as a
 //! dev-dependency (a path dependency of fuzz/).
 
