@@ -121,9 +121,7 @@ fn pyskein_output_slices() {
         };
         let state: u64 = f[0].parse().unwrap();
         let bits: u64 = f[1].parse().unwrap();
-        let msg: Vec<u8> = (0..f[2].parse::<usize>().unwrap())
-            .map(|i| (7 * i + 3) as u8)
-            .collect();
+        let msg = support::pyskein_message(f[2].parse().unwrap());
         let (key, nonce) = (opt(f[3]), opt(f[4]));
         let tree = (f[5] != "-").then(|| {
             let t: Vec<u8> = f[5].split(',').map(|x| x.parse().unwrap()).collect();

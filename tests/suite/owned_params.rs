@@ -7,17 +7,12 @@
 use skein_simd::{Backend, DynSkein, OwnedParams, Params, StateSize, TreeParams};
 use skein_simd_test_support::{self as support, PyskeinVector};
 
-/// The message of a pyskein vector (as `tools/gen/pyskein_vectors.py` made it).
-fn message(v: &PyskeinVector) -> Vec<u8> {
-    (0..v.len).map(|i| (7 * i + 3) as u8).collect()
-}
-
 /// The digest of `v`'s message with `args`, its unused low bits cleared as
 /// pyskein clears them.
 fn pyskein_digest(v: &PyskeinVector, args: &OwnedParams) -> Vec<u8> {
     let state = StateSize::from_bits(v.state).unwrap();
     let mut h = DynSkein::new(state, &args.params()).unwrap();
-    h.update(&message(v));
+    h.update(&v.message());
     let mut got = h.finalize_vec();
     if !v.bits.is_multiple_of(8) {
         *got.last_mut().unwrap() &= 0xFFu8 << (8 - v.bits % 8);

@@ -114,7 +114,7 @@ fn precomputed_ivs_match_the_specification() {
 }
 
 fn hash_vector(v: &PyskeinVector, backend: Backend, split: usize) -> Vec<u8> {
-    let msg: Vec<u8> = (0..v.len).map(|i| (7 * i + 3) as u8).collect();
+    let msg = v.message();
     let mut h = v.hasher(Some(backend));
     for chunk in msg.chunks(split.max(1)) {
         h.update(chunk);

@@ -18,7 +18,7 @@ fn resumed_hashes_give_pyskein_digests() {
     let vectors = pyskein_vectors();
     assert!(vectors.len() > 400);
     for (i, v) in vectors.iter().enumerate() {
-        let msg: Vec<u8> = (0..v.len).map(|i| (7 * i + 3) as u8).collect();
+        let msg = v.message();
         let block = v.state as usize / 8;
         let cuts = [
             0,

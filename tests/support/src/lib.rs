@@ -58,7 +58,18 @@ pub struct PyskeinVector {
     pub digest: Vec<u8>,
 }
 
+/// The message of `len` bytes that `tools/gen/pyskein_vectors.py` and
+/// `tools/gen/pyskein_output_slices.py` hash: byte `i` is `7i + 3` (mod 256).
+pub fn pyskein_message(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (7 * i + 3) as u8).collect()
+}
+
 impl PyskeinVector {
+    /// The message this vector's digest is of.
+    pub fn message(&self) -> Vec<u8> {
+        pyskein_message(self.len)
+    }
+
     /// A hasher with this vector's state size and arguments, on `backend`
     /// when one is given.
     pub fn hasher(&self, backend: Option<skein_simd::Backend>) -> skein_simd::DynSkein {
