@@ -26,13 +26,16 @@ use skein_simd::{Backend, Platform};
 use std::ffi::{c_char, CString};
 use std::sync::OnceLock;
 
+// The exported functions, a module per header of capi/include named after
+// it (skein_h: skein.h); FreeBSD libmd's functions, which skein.h also
+// declares, are their own module, as they are their own API.
 pub mod context;
-mod extension;
 #[cfg(unix)]
 pub mod libmd;
 #[cfg(feature = "nist-api")]
-mod nist;
-mod reference;
+mod sha3api_ref_h;
+mod skein_h;
+mod skein_simd_h;
 
 /// Environment variable naming a backend to use instead of the detected one
 /// (`portable`, `sse2`, `avx2`, `avx512`, `asm`, `altivec`, `vsx`, `neon`,

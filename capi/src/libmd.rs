@@ -32,7 +32,7 @@
 //! `FileChunk` and `FdChunk` with `off_t` as inline calls of them.
 
 use crate::context::{Ctx, SKEIN_SUCCESS};
-use crate::reference::NO_ARGS;
+use crate::skein_h::NO_ARGS;
 use crate::{input, platform, region_of};
 use core::ffi::{c_char, c_int, c_uint, c_void};
 use std::ffi::{CStr, OsStr};

@@ -9,7 +9,7 @@
 //! - an unavailable backend is refused with `BackendUnavailable`;
 //! - `SkeinMany` on every multi-lane kernel and `hash_many` give, for the
 //!   pieces of the split as separate messages, the one-at-a-time results;
-//! - portable equals the plain reference of `src/lib.rs` (public `Threefish`
+//! - portable equals the plain reference of `tests/support/src/reference.rs` (public `Threefish`
 //!   only) for every argument, and plain hashes equal RustCrypto's `skein`
 //!   0.1, an independent implementation.
 #![no_main]
@@ -17,7 +17,7 @@
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use skein_simd::{Backend, DynSkein, Error, Params, Skein, SkeinMany, StateSize, TreeParams};
-use skein_simd_fuzz::{self as reference, Args};
+use skein_simd_test_support::reference::{self, Args};
 
 /// Up to 17 output blocks for Skein-256 and 5 for Skein-1024: the counter-mode
 /// output stage without letting it dominate the run time.

@@ -1,6 +1,6 @@
 //! The C library's entry points (capi/src, through their exported C symbols)
-//! against the Rust API and the reference of `src/lib.rs`, for all three state
-//! sizes:
+//! against the Rust API and the plain reference Skein of
+//! `tests/support/src/reference.rs`, for all three state sizes:
 //! - `Init` / `InitExt` / `skein_simd_*_init_params` with every argument, the
 //!   message in arbitrary `Update` pieces, a partial last byte by the
 //!   reference's convention (padded byte, `Skein_Set_Bit_Pad_Flag`), `Final`;
@@ -26,7 +26,7 @@ use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use skein_simd::{Params, Platform, Skein, SkeinMany, TreeParams};
 use skein_simd_capi::context::Ctx;
-use skein_simd_fuzz as reference;
+use skein_simd_test_support::reference;
 
 const SKEIN_SUCCESS: c_int = 0;
 const SKEIN_FAIL: c_int = 1;

@@ -4,7 +4,7 @@
 //! input it saves bytes they accept again, unless it has passed the
 //! position limit (2^96 - 2^64) or the leaf counter's room. A hash saved
 //! and resumed at any cuts of its message (trees mid-stream and bit-padded
-//! ends included) gives the fuzz crate's reference Skein; the saved bytes,
+//! ends included) gives the tests' reference Skein; the saved bytes,
 //! edited or truncated, are refused or restore to themselves.
 #![no_main]
 
@@ -16,7 +16,7 @@ use skein_simd::{DynSkein, Params, Skein, StateError, StateSize, TreeParams};
 use skein_simd::{Skein1024Var, Skein1024Xof, Skein1024_1024, Skein256Var, Skein256Xof};
 use skein_simd::{Skein256_256, Skein512Var, Skein512Xof, Skein512_256, SkeinMac1024_1024};
 use skein_simd::{SkeinMac256_256, SkeinMac512_256};
-use skein_simd_fuzz::{self as reference, Args};
+use skein_simd_test_support::reference::{self, Args};
 
 #[derive(Arbitrary, Debug)]
 struct Input {

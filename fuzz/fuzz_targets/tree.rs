@@ -1,5 +1,5 @@
 //! Tree hashing (`Params::tree`) against the sequential level-by-level
-//! reference of `src/lib.rs` (public `Threefish` only), for every state size,
+//! reference of `tests/support/src/reference.rs` (public `Threefish` only), for every state size,
 //! tree shape, Skein argument, bit length and split of the input across
 //! `update` calls, on every backend this CPU has and the automatic choice
 //! (multi-lane kernels and threads), and through `SkeinMany`.
@@ -8,7 +8,7 @@
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use skein_simd::{Backend, Params, Skein, SkeinMany, TreeParams};
-use skein_simd_fuzz::{self as reference, Args};
+use skein_simd_test_support::reference::{self, Args};
 
 /// Messages are stretched to at most this many bytes: enough leaves for the
 /// lanes and threads, still quick for the reference.

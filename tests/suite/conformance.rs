@@ -12,12 +12,12 @@
 //! `portable` itself is checked against independent sources elsewhere (the
 //! golden KAT file, RustCrypto `skein`, pyskein's vectors).
 
-use crate::common;
+use skein_simd_test_support as support;
 
-use common::spec::{T1_FINAL, T1_FIRST};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use skein_simd::{hazmat, Backend, Platform};
+use support::spec::{T1_FINAL, T1_FIRST};
 
 /// Tweak positions (word 0) that a run of up to 17 blocks carries past
 /// 2^64, or just reaches it, or stays far from it.
@@ -190,7 +190,7 @@ fn every_backend_and_lane_kernel_matches_portable_block_by_block() {
 /// forced form decides which rows a call runs.
 #[test]
 fn golden_entries_on_every_lane_kernel_form() {
-    let entries = common::load_golden_kat();
+    let entries = support::load_golden_kat();
     let trees = entries.iter().filter(|e| e.tree.is_some()).count();
     assert!(trees > 0, "the golden file has tree entries");
     let mut checked = Vec::new();
@@ -199,7 +199,7 @@ fn golden_entries_on_every_lane_kernel_form() {
             Platform::with_lane_form(form, || {
                 for e in &entries {
                     assert_eq!(
-                        common::hash_entry(e, backend),
+                        support::hash_entry(e, backend),
                         e.result,
                         "{backend} lanes in {form:?}: {}",
                         e.header
@@ -235,7 +235,7 @@ fn golden_entries_on_every_lane_kernel_form() {
 /// `e`'s digest for each of 17 copies of its message in one `hash_many`
 /// batch on `backend` (17: more than the lanes of any form, so that every
 /// lane hashes a copy).
-fn batch_of_copies<const W: usize>(e: &common::KatEntry, backend: Backend) -> Vec<Vec<u8>> {
+fn batch_of_copies<const W: usize>(e: &support::KatEntry, backend: Backend) -> Vec<Vec<u8>> {
     let mut params = skein_simd::Params::new()
         .output_bits(e.output_bits)
         .backend(backend);

@@ -1,7 +1,7 @@
 //! The RustCrypto trait implementations against independent sources:
 //! RustCrypto's own `skein` 0.2 (digest 0.11) and 0.1 (digest 0.10, with the
 //! `digest010` feature) for hashing, the official golden KAT file for MACs.
-use crate::common;
+use skein_simd_test_support as support;
 
 fn message(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 31 + 7) as u8).collect()
@@ -14,7 +14,7 @@ type MacEntry = (u64, u64, Vec<u8>, Vec<u8>, Vec<u8>);
 
 /// The golden file's keyed entries with whole-byte messages.
 fn golden_macs() -> Vec<MacEntry> {
-    let entries = common::load_golden_kat();
+    let entries = support::load_golden_kat();
     let macs: Vec<_> = entries
         .into_iter()
         .filter(|e| e.tree.is_none() && e.msg_bits % 8 == 0)

@@ -2,19 +2,19 @@
 //! `tests/data/skein_golden_kat.txt`: the file is whole, and every entry
 //! hashes to its answer on every usable backend. A failure lists every entry
 //! that did not match.
-use crate::common;
 use skein_simd::Backend;
+use skein_simd_test_support as support;
 
 /// The committed copy is the published file: every entry (a truncated copy
 /// fails) and CRLF line ends throughout (a copy that git converted fails).
 #[test]
 fn committed_file_has_every_entry_with_crlf_line_ends() {
-    let path = common::golden_kat_path();
+    let path = support::golden_kat_path();
     let bytes = std::fs::read(&path).unwrap();
     let text = std::str::from_utf8(&bytes).expect("ASCII text");
     let headers = text.lines().filter(|l| l.starts_with(":Skein-")).count();
-    assert_eq!(headers, common::GOLDEN_ENTRIES, "{}", path.display());
-    assert_eq!(common::parse_kat(text).len(), common::GOLDEN_ENTRIES);
+    assert_eq!(headers, support::GOLDEN_ENTRIES, "{}", path.display());
+    assert_eq!(support::parse_kat(text).len(), support::GOLDEN_ENTRIES);
     let lf = bytes.iter().filter(|&&b| b == b'\n').count();
     let crlf = bytes.windows(2).filter(|w| w == b"\r\n").count();
     assert!(
@@ -30,11 +30,11 @@ fn committed_file_has_every_entry_with_crlf_line_ends() {
 }
 
 /// Every entry on `backend`: the headers of those that did not match.
-fn mismatches(entries: &[common::KatEntry], backend: Backend) -> Vec<String> {
+fn mismatches(entries: &[support::KatEntry], backend: Backend) -> Vec<String> {
     entries
         .iter()
         .filter_map(|e| {
-            let got = common::hash_entry(e, backend);
+            let got = support::hash_entry(e, backend);
             (got != e.result).then(|| {
                 format!(
                     "[{backend}] {}\n  want {}\n  got  {}",
@@ -49,8 +49,8 @@ fn mismatches(entries: &[common::KatEntry], backend: Backend) -> Vec<String> {
 
 #[test]
 fn every_entry_on_every_backend() {
-    let entries = common::load_golden_kat();
-    let backends = common::backends();
+    let entries = support::load_golden_kat();
+    let backends = support::backends();
     assert!(backends.contains(&Backend::Portable));
     let mut failed = Vec::new();
     for backend in backends {
@@ -74,7 +74,7 @@ fn every_entry_on_every_backend() {
 /// no tree, whole bytes of message.
 #[test]
 fn hash_into_on_every_plain_entry() {
-    let entries = common::load_golden_kat();
+    let entries = support::load_golden_kat();
     let mut checked = 0;
     let mut failed = Vec::new();
     for e in entries

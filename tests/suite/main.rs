@@ -4,9 +4,6 @@
 //! once per topic. `tests/fork.rs` stays a binary of its own: it forks, which
 //! is only sound while no other test runs threads in the same process.
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod api_guarantees;
 mod backend_lists;
 mod backends;

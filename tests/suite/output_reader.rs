@@ -5,7 +5,7 @@
 //! its 32-bit counter its reference Threefish), and reads in random chunks
 //! and seeks against `finalize_vec`.
 
-use crate::common;
+use skein_simd_test_support as support;
 
 use proptest::prelude::*;
 use skein_simd::{DynSkein, Params, Skein1024, Skein256, Skein512, StateSize, TreeParams};
@@ -15,14 +15,14 @@ use std::io::{Read, Seek, SeekFrom};
 /// through the reader in pieces of several sizes and back to front.
 #[test]
 fn golden_long_outputs_through_the_reader() {
-    let entries = common::load_golden_kat();
+    let entries = support::load_golden_kat();
     let long: Vec<_> = entries
         .iter()
         .filter(|e| e.output_bits > e.state_bits)
         .collect();
     assert!(long.len() >= 20, "only {} long-output entries", long.len());
     for e in long {
-        let mut h = common::entry_hasher(e, None);
+        let mut h = support::entry_hasher(e, None);
         h.update_bits(&e.msg, e.msg_bits);
         let reader = h.finalize_xof();
         assert_eq!(reader.len(), e.result.len() as u64, "{}", e.header);
@@ -112,12 +112,16 @@ fn pyskein_output_slices() {
     let mut threefish = 0;
     for (i, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
         let f: Vec<&str> = line.split(' ').collect();
-        let opt = |s: &str| if s == "-" { Vec::new() } else { common::hex(s) };
+        let opt = |s: &str| {
+            if s == "-" {
+                Vec::new()
+            } else {
+                support::hex(s)
+            }
+        };
         let state: u64 = f[0].parse().unwrap();
         let bits: u64 = f[1].parse().unwrap();
-        let msg: Vec<u8> = (0..f[2].parse::<usize>().unwrap())
-            .map(|i| (7 * i + 3) as u8)
-            .collect();
+        let msg = support::pyskein_message(f[2].parse().unwrap());
         let (key, nonce) = (opt(f[3]), opt(f[4]));
         let tree = (f[5] != "-").then(|| {
             let t: Vec<u8> = f[5].split(',').map(|x| x.parse().unwrap()).collect();

@@ -4,20 +4,15 @@
 //! its setters or copied from a borrowed `Params`; it forces the backend it
 //! is given; its `Debug` never shows the key.
 
-use crate::common::{self, PyskeinVector};
 use skein_simd::{Backend, DynSkein, OwnedParams, Params, StateSize, TreeParams};
-
-/// The message of a pyskein vector (as `tools/gen/pyskein_vectors.py` made it).
-fn message(v: &PyskeinVector) -> Vec<u8> {
-    (0..v.len).map(|i| (7 * i + 3) as u8).collect()
-}
+use skein_simd_test_support::{self as support, PyskeinVector};
 
 /// The digest of `v`'s message with `args`, its unused low bits cleared as
 /// pyskein clears them.
 fn pyskein_digest(v: &PyskeinVector, args: &OwnedParams) -> Vec<u8> {
     let state = StateSize::from_bits(v.state).unwrap();
     let mut h = DynSkein::new(state, &args.params()).unwrap();
-    h.update(&message(v));
+    h.update(&v.message());
     let mut got = h.finalize_vec();
     if !v.bits.is_multiple_of(8) {
         *got.last_mut().unwrap() &= 0xFFu8 << (8 - v.bits % 8);
@@ -31,7 +26,7 @@ fn tree(shape: Option<(u8, u8, u8)>) -> Option<TreeParams> {
 
 #[test]
 fn owned_params_from_setters_hash_as_pyskein_for_every_argument() {
-    let vectors = common::pyskein_vectors();
+    let vectors = support::pyskein_vectors();
     assert!(vectors.len() > 400);
     for (i, v) in vectors.iter().enumerate() {
         let [key, pers, pk, kid, nonce] = v.fields.clone().map(Option::unwrap_or_default);
@@ -51,7 +46,7 @@ fn owned_params_from_setters_hash_as_pyskein_for_every_argument() {
 
 #[test]
 fn owned_params_copied_from_params_hash_as_pyskein_for_every_argument() {
-    for (i, v) in common::pyskein_vectors().iter().enumerate() {
+    for (i, v) in support::pyskein_vectors().iter().enumerate() {
         let [key, pers, pk, kid, nonce] = v.fields.clone().map(Option::unwrap_or_default);
         let mut borrowed = Params::new()
             .output_bits(v.bits)
@@ -71,7 +66,7 @@ fn owned_params_copied_from_params_hash_as_pyskein_for_every_argument() {
 
 #[test]
 fn owned_params_hash_the_golden_mac_entries() {
-    let entries = common::load_golden_kat();
+    let entries = support::load_golden_kat();
     let mut keyed = 0;
     for e in entries.iter().filter(|e| e.key.is_some()) {
         let mut args = OwnedParams::new()

@@ -4,11 +4,11 @@
 //! tree shape) and the golden file's (bit-padded messages, trees); malformed
 //! states give a `StateError`, never a panic.
 
-use crate::common;
+use skein_simd_test_support as support;
 
-use common::pyskein_vectors;
 use skein_simd::TreeParams;
 use skein_simd::{DynSkein, Params, Skein, Skein1024, Skein256, Skein512, StateError};
+use support::pyskein_vectors;
 
 /// Every pyskein vector, its message cut at several points, the state saved
 /// and resumed at each cut (the saved bytes of a resumed hasher are the same
@@ -18,7 +18,7 @@ fn resumed_hashes_give_pyskein_digests() {
     let vectors = pyskein_vectors();
     assert!(vectors.len() > 400);
     for (i, v) in vectors.iter().enumerate() {
-        let msg: Vec<u8> = (0..v.len).map(|i| (7 * i + 3) as u8).collect();
+        let msg = v.message();
         let block = v.state as usize / 8;
         let cuts = [
             0,
@@ -70,8 +70,8 @@ fn resumed_hashes_give_pyskein_digests() {
 /// every whole part of the message and after the padded last byte.
 #[test]
 fn resumed_hashes_give_golden_digests() {
-    for e in common::load_golden_kat() {
-        let mut h = common::entry_hasher(&e, None);
+    for e in support::load_golden_kat() {
+        let mut h = support::entry_hasher(&e, None);
         let whole = (e.msg_bits / 8) as usize;
         let step = (e.state_bits as usize / 8 - 1).max(1);
         let mut at = 0;

@@ -5,13 +5,13 @@
 //! inputs of 0 to many leaves, byte and bit lengths, any split of the input,
 //! every backend, and 1, 2, 3 or 8 threads.
 
-use crate::common;
+use skein_simd_test_support as support;
 
-use common::reference::{
-    argument_chain, output, pad_bits, skein_dyn, skein_padded, ubi, ubi_from, Args, TYPE_MSG,
-};
 use rand::{Rng, SeedableRng};
 use skein_simd::{Backend, Params, Skein, TreeParams};
+use support::reference::{
+    argument_chain, output, pad_bits, skein_dyn, skein_padded, ubi, ubi_from, Args, TYPE_MSG,
+};
 
 /// Whole Skein with tree parameters, of a message already bit-padded (when
 /// `bit_pad`): key, configuration, message tree, output stage.
@@ -151,7 +151,7 @@ fn check_shape<const W: usize>(
 #[test]
 fn reference_matches_every_golden_entry() {
     let mut trees = 0;
-    for e in common::load_golden_kat() {
+    for e in support::load_golden_kat() {
         let key = e.key.clone().unwrap_or_default();
         let args = Args {
             output_bits: e.output_bits,

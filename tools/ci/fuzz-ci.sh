@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzing for CI: builds every cargo-fuzz target of fuzz/ once, then runs each
-# from its committed corpus (the oracle they share, tests/common/reference.rs,
+# from its committed corpus (the oracle they share, tests/support/src/reference.rs,
 # is checked against the golden file by tests/suite/tree.rs).
 #
 # usage: bash tools/ci/fuzz-ci.sh        (from anywhere in the repository)

@@ -8,9 +8,6 @@
 //! (`skeinsum/src/testing.rs`) exist only with the `test-hooks` feature,
 //! which skeinsum's dev-dependency on itself turns on.
 
-// The one loader of the golden file, shared with the library's tests.
-#[path = "../../../tests/common/golden.rs"]
-mod golden;
 // Expected values: RustCrypto digests, golden entries, file contents.
 mod oracle;
 // Running the binary: temporary directories, pauses, limits, bounded waits.

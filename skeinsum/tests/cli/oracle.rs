@@ -8,7 +8,7 @@
 use skein::digest::consts::{U1, U128, U32, U48, U64};
 use skein::Digest;
 
-use crate::golden;
+use skein_simd_test_support::load_golden_kat;
 
 /// Skein-STATE-OUT of `data` by the RustCrypto `skein` crate.
 pub fn rustcrypto_digest(state: u32, out_bits: u32, data: &[u8]) -> Vec<u8> {
@@ -81,13 +81,14 @@ pub fn pattern(len: usize, seed: u32) -> Vec<u8> {
 
 // ---------------------------------------------------------------- golden file
 
-/// One entry of the official golden KAT file, as the shared loader reads it.
-pub use crate::golden::KatEntry as Kat;
+/// One entry of the official golden KAT file, as the loader shared with the
+/// library's tests (`tests/support/`) reads it.
+pub use skein_simd_test_support::KatEntry as Kat;
 
 /// Every entry of the golden file, by the shared loader: a missing file
 /// fails the test (it says how to fetch it).
 pub fn golden() -> Vec<Kat> {
-    golden::load()
+    load_golden_kat()
 }
 
 /// An entry's expected digest in lower-case hex.

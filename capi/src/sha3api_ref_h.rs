@@ -6,7 +6,7 @@
 //! checked as skein.h's functions check theirs ([`Ctx::validate`]).
 
 use crate::context::{Ctx, CtxHdr, SKEIN_BAD_HASHLEN, SKEIN_FAIL, SKEIN_SUCCESS, T1_FLAG_BIT_PAD};
-use crate::reference::{finish, Finish, NO_ARGS};
+use crate::skein_h::{finish, Finish, NO_ARGS};
 use crate::{input, platform, region_of};
 use core::ffi::{c_int, c_uint};
 

@@ -1,7 +1,9 @@
-//! Shared test support: the official golden KAT file (`golden.rs`), the
-//! plain Skein oracle (`reference.rs`, also the fuzz targets'), pyskein's
-//! vectors and hex helpers.
-#![allow(dead_code, unused_imports)]
+//! What the Rust test suites share: the official golden KAT file's loader
+//! ([`load_golden_kat`]), the plain Skein oracle
+//! ([`reference`](mod@reference)), the specification's constants the tests
+//! write themselves ([`spec`]), pyskein's vectors and hex helpers. Used by the library's integration
+//! suite (`tests/suite/`), skeinsum's CLI tests and the fuzz targets, as a
+//! dev-dependency (a path dependency of fuzz/).
 
 mod golden;
 pub mod reference;
@@ -56,7 +58,18 @@ pub struct PyskeinVector {
     pub digest: Vec<u8>,
 }
 
+/// The message of `len` bytes that `tools/gen/pyskein_vectors.py` and
+/// `tools/gen/pyskein_output_slices.py` hash: byte `i` is `7i + 3` (mod 256).
+pub fn pyskein_message(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (7 * i + 3) as u8).collect()
+}
+
 impl PyskeinVector {
+    /// The message this vector's digest is of.
+    pub fn message(&self) -> Vec<u8> {
+        pyskein_message(self.len)
+    }
+
     /// A hasher with this vector's state size and arguments, on `backend`
     /// when one is given.
     pub fn hasher(&self, backend: Option<skein_simd::Backend>) -> skein_simd::DynSkein {
@@ -82,7 +95,7 @@ impl PyskeinVector {
 
 /// Every vector of `tests/data/pyskein_vectors.txt`.
 pub fn pyskein_vectors() -> Vec<PyskeinVector> {
-    let text = include_str!("../data/pyskein_vectors.txt");
+    let text = include_str!("../../data/pyskein_vectors.txt");
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|line| {

@@ -1,9 +1,7 @@
 //! The official Skein 1.3 golden known-answer file (`skein_golden_kat.txt`,
 //! 491 entries), committed as `tests/data/skein_golden_kat.txt` (its origin:
-//! `tests/data/README.md`): the one loader of every Rust test suite (library
-//! tests, skeinsum's CLI tests, which include this file by path). Uses `std`
-//! only.
-#![allow(dead_code)]
+//! `tests/data/README.md`): the one loader of every Rust test suite (the
+//! library's tests and skeinsum's CLI tests).
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +9,7 @@ use std::path::{Path, PathBuf};
 pub const GOLDEN_ENTRIES: usize = 491;
 
 /// The file, relative to the repository root.
-pub const GOLDEN_PATH: &str = "tests/data/skein_golden_kat.txt";
+const GOLDEN_PATH: &str = "tests/data/skein_golden_kat.txt";
 
 /// One entry of `skein_golden_kat.txt`.
 #[derive(Debug, Clone)]
@@ -26,8 +24,10 @@ pub struct KatEntry {
     pub result: Vec<u8>,
 }
 
-/// The committed golden file of this checkout: found from the package of
-/// the test (the repository root or a member's directory below it).
+/// The committed golden file of this checkout, found by walking up from
+/// this crate's directory (`tests/support/`) rather than through `..`: a
+/// plain path inside the repository, which the WASI runner
+/// (`tools/ci/wasi-run.mjs`) maps (skein-simd's package directory).
 pub fn path() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest

@@ -1,24 +1,24 @@
 //! A deliberately plain Skein (spec 3.4-3.5), the oracle of the tree tests
-//! and of the fuzz targets (`fuzz/src/lib.rs` includes this file): whole
-//! buffers, one Threefish block at a time on the public `Threefish` cipher,
-//! trees built level by level. It shares no code with the library's UBI,
+//! and of the fuzz targets: whole buffers, one Threefish block at a time on
+//! the public `Threefish` cipher, trees built level by level. It shares no code with the library's UBI,
 //! argument chain, tree or output stage, and is checked against the official
 //! golden file by `tests/suite/tree.rs`.
 
+use crate::spec::{T1_FINAL, T1_FIRST};
 use skein_simd::Threefish;
 
-pub const T1_FIRST: u64 = 1 << 62;
-pub const T1_FINAL: u64 = 1 << 63;
-pub const T1_BIT_PAD: u64 = 1 << 55;
+/// Tweak bit 119 (spec 3.5.1): BitPad, the final block's last byte padded.
+const T1_BIT_PAD: u64 = 1 << (119 - 64);
 
-pub const TYPE_KEY: u64 = 0;
-pub const TYPE_CFG: u64 = 4;
-pub const TYPE_PRS: u64 = 8;
-pub const TYPE_PK: u64 = 12;
-pub const TYPE_KDF: u64 = 16;
-pub const TYPE_NON: u64 = 20;
+// The type field of the tweak (spec 3.5.1), bits 120..125.
+const TYPE_KEY: u64 = 0;
+const TYPE_CFG: u64 = 4;
+const TYPE_PRS: u64 = 8;
+const TYPE_PK: u64 = 12;
+const TYPE_KDF: u64 = 16;
+const TYPE_NON: u64 = 20;
 pub const TYPE_MSG: u64 = 48;
-pub const TYPE_OUT: u64 = 63;
+const TYPE_OUT: u64 = 63;
 
 /// Every argument of a Skein computation except the message.
 #[derive(Clone, Copy, Debug, Default)]
@@ -187,7 +187,7 @@ pub fn output<const W: usize>(g: &[u8], output_bits: u64) -> Vec<u8> {
 
 /// The message UBI of a message already bit-padded: sequential, or the tree
 /// of `tree`.
-pub fn message_chain<const W: usize>(
+fn message_chain<const W: usize>(
     g: &[u8],
     msg: &[u8],
     bit_pad: bool,
