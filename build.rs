@@ -10,12 +10,10 @@
 //! quietly keeps only the portable backend.
 //!
 //! It also sets the alias of each folder of backend modules that this target
-//! builds: `skein_simd_x86` (x86-64), `skein_simd_aarch64` (little-endian
-//! AArch64), `skein_simd_powerpc` (32- and 64-bit PowerPC with the probe
-//! passed) and `skein_simd_wasm32` (WebAssembly built with `+simd128`:
+//! builds (the list: `CFGS`). WebAssembly's needs a build with `+simd128`:
 //! WebAssembly has no run-time detection, and a module with SIMD
 //! instructions does not load where SIMD128 is missing, so the portable
-//! build must not contain any).
+//! build must not contain any.
 //!
 //! `SKEIN_SIMD_NO_NIGHTLY=1` skips the probe (portable only).
 
@@ -29,11 +27,41 @@ const FEATURES: &str =
     "stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, \
                         portable_simd, core_intrinsics, asm_experimental_arch";
 
+/// Every `cfg` this script can set: declared to the compiler's
+/// `unexpected_cfgs` check from here (so that no second list is kept in
+/// Cargo.toml), and `set_cfg` refuses any other name.
+const CFGS: &[&str] = &[
+    // The compiler accepts the unstable features of `FEATURES`.
+    "skein_simd_nightly",
+    // The aliases of the folders of backend modules: x86-64, little-endian
+    // AArch64, PowerPC (32- and 64-bit, with `skein_simd_nightly`),
+    // WebAssembly built with `+simd128`.
+    "skein_simd_x86",
+    "skein_simd_aarch64",
+    "skein_simd_powerpc",
+    "skein_simd_wasm32",
+    // With any of the folder aliases: the SIMD lane kernel.
+    "skein_simd_lanes",
+    // `SKEIN_SIMD_TEST_HOOKS=1` with the `std` feature.
+    "skein_simd_test_hooks",
+];
+
+/// Sets a `cfg` of `CFGS` for this crate.
+fn set_cfg(name: &str) {
+    assert!(CFGS.contains(&name), "build.rs: cfg {name} is not in CFGS");
+    println!("cargo::rustc-cfg={name}");
+}
+
 fn main() {
-    println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-env-changed=RUSTC_BOOTSTRAP");
-    println!("cargo:rerun-if-env-changed=SKEIN_SIMD_NO_NIGHTLY");
-    println!("cargo:rerun-if-env-changed=SKEIN_SIMD_TEST_HOOKS");
+    // Declared on every target, set or not: otherwise each use of a cfg
+    // this target leaves off would be reported as an unknown name.
+    for name in CFGS {
+        println!("cargo::rustc-check-cfg=cfg({name})");
+    }
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=RUSTC_BOOTSTRAP");
+    println!("cargo::rerun-if-env-changed=SKEIN_SIMD_NO_NIGHTLY");
+    println!("cargo::rerun-if-env-changed=SKEIN_SIMD_TEST_HOOKS");
 
     // The test hooks (`Platform::with_lane_form`, the internal checks):
     // only when asked for, which .cargo/config.toml does inside this
@@ -41,7 +69,7 @@ fn main() {
     if env::var("SKEIN_SIMD_TEST_HOOKS").as_deref() == Ok("1")
         && env::var_os("CARGO_FEATURE_STD").is_some()
     {
-        println!("cargo:rustc-cfg=skein_simd_test_hooks");
+        set_cfg("skein_simd_test_hooks");
     }
 
     // One alias per folder of backend modules (`src/backend/x86`, `aarch64`,
@@ -52,17 +80,17 @@ fn main() {
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let endian = env::var("CARGO_CFG_TARGET_ENDIAN").unwrap_or_default();
     if arch == "x86_64" {
-        println!("cargo:rustc-cfg=skein_simd_x86");
-        println!("cargo:rustc-cfg=skein_simd_lanes");
+        set_cfg("skein_simd_x86");
+        set_cfg("skein_simd_lanes");
     }
     if arch == "aarch64" && endian == "little" {
-        println!("cargo:rustc-cfg=skein_simd_aarch64");
-        println!("cargo:rustc-cfg=skein_simd_lanes");
+        set_cfg("skein_simd_aarch64");
+        set_cfg("skein_simd_lanes");
     }
     let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     if arch == "wasm32" && features.split(',').any(|f| f == "simd128") {
-        println!("cargo:rustc-cfg=skein_simd_wasm32");
-        println!("cargo:rustc-cfg=skein_simd_lanes");
+        set_cfg("skein_simd_wasm32");
+        set_cfg("skein_simd_lanes");
     }
     if arch != "powerpc" && arch != "powerpc64" {
         return;
@@ -72,12 +100,12 @@ fn main() {
     }
     let with_std = env::var_os("CARGO_FEATURE_STD").is_some();
     if probe(&arch, with_std) {
-        println!("cargo:rustc-cfg=skein_simd_nightly");
-        println!("cargo:rustc-cfg=skein_simd_powerpc");
-        println!("cargo:rustc-cfg=skein_simd_lanes");
+        set_cfg("skein_simd_nightly");
+        set_cfg("skein_simd_powerpc");
+        set_cfg("skein_simd_lanes");
     } else {
         println!(
-            "cargo:warning=skein-simd: the PowerPC SIMD backends need a nightly compiler \
+            "cargo::warning=skein-simd: the PowerPC SIMD backends need a nightly compiler \
              (or RUSTC_BOOTSTRAP=1); building the portable backend only"
         );
     }

@@ -11,9 +11,10 @@
  *    of one context (a shared key, personalization or header hashed once).
  *  - skein_simd_backend & co.: which implementation this process uses.
  *
- * The environment variable SKEIN_SIMD_BACKEND (portable, sse2, avx2, avx512, asm,
- * altivec, vsx, neon, simd128), read once at the first call, forces a backend when
- * this CPU has it; otherwise the fastest one is detected.
+ * The environment variable SKEIN_SIMD_BACKEND (a backend's name:
+ * docs/backends.md in the source, or `skeinsum --list-backends`), read once
+ * at the first call, forces a backend when this CPU has it; otherwise the
+ * fastest one is detected.
  */
 #ifndef SKEIN_SIMD_H
 #define SKEIN_SIMD_H 1

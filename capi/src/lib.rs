@@ -38,9 +38,9 @@ mod skein_h;
 mod skein_simd_h;
 
 /// Environment variable naming a backend to use instead of the detected one
-/// (`portable`, `sse2`, `avx2`, `avx512`, `asm`, `altivec`, `vsx`, `neon`,
-/// `simd128`); read once, at the first call. An unknown or unavailable name is ignored:
-/// `skein_simd_backend()` tells what is in use.
+/// (the names: docs/backends.md, or `skeinsum --list-backends` for those
+/// usable here); read once, at the first call. An unknown or unavailable name
+/// is ignored: `skein_simd_backend()` tells what is in use.
 pub const BACKEND_ENV: &str = "SKEIN_SIMD_BACKEND";
 
 /// The backend named by [`BACKEND_ENV`], if there is one and this CPU runs it.

@@ -86,7 +86,7 @@ _skeinsum() {
                     return 0
                     ;;
                 --backend)
-                    COMPREPLY=($(compgen -W "portable sse2 avx2 avx512 asm altivec vsx neon simd128" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -11,15 +11,7 @@ complete -c skeinsum -l key-id-hex -d 'Key identifier given in hex (key derivati
 complete -c skeinsum -l nonce-hex -d 'Nonce given in hex' -r
 complete -c skeinsum -l tree -d 'Tree hashing with leaf 2^Yl blocks, fan-out 2^Yf, at most Ym levels (e.g. 10,1,255)' -r
 complete -c skeinsum -s j -l threads -d 'Threads for tree hashing and for many FILEs at once (1: one file after another), at most 256 [default: all cores, at most 256]' -r
-complete -c skeinsum -l backend -d 'Force a block-function backend (exit 2 if this CPU or build lacks it)' -r -f -a "portable\t''
-sse2\t''
-avx2\t''
-avx512\t''
-asm\t''
-altivec\t''
-vsx\t''
-neon\t''
-simd128\t''"
+complete -c skeinsum -l backend -d 'Force a block-function backend by name (--list-backends: those usable here; exit 2 if this CPU or build lacks it)' -r
 complete -c skeinsum -l list-backends -d 'Print the backends usable here, the automatic choice first, and exit'
 complete -c skeinsum -l self-test -d 'Check every usable backend against built-in test vectors and exit (1 on a mismatch)'
 complete -c skeinsum -l tag -d 'Print BSD-style lines: Skein-512-256 (FILE) = HEX'

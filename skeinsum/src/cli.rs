@@ -87,9 +87,8 @@ pub struct Args {
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
 
-    /// Force a block-function backend (exit 2 if this CPU or build lacks it)
-    #[arg(long, value_name = "NAME",
-          value_parser = PossibleValuesParser::new(Backend::ALL.iter().map(|b| b.name())).map(|s: String| Backend::from_name(&s).unwrap()))]
+    /// Force a block-function backend by name (--list-backends: those usable here; exit 2 if this CPU or build lacks it)
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
 
     /// Print the backends usable here, the automatic choice first, and exit
@@ -230,6 +229,16 @@ pub fn parse_length(text: &str) -> Result<u64, String> {
 /// `-j`: 1 ..= [`MAX_THREADS`].
 fn parse_threads(text: &str) -> Result<u64, String> {
     parse_bounded(text, MAX_THREADS, " threads")
+}
+
+/// `--backend`: a name of `Backend::ALL`, checked here rather than given
+/// to clap as possible values, so that the generated man page and
+/// completions do not copy the list of backends (docs/backends.md has it).
+fn parse_backend(text: &str) -> Result<Backend, String> {
+    Backend::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+        format!("unknown backend; one of {}", names.join(", "))
+    })
 }
 
 fn parse_tree(text: &str) -> Result<TreeParams, String> {

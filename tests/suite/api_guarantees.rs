@@ -1,6 +1,7 @@
-//! Guarantees of the public API: keys never shown by `Debug`, the list and
-//! order of backend names (what `skeinsum --list-backends` prints), state
-//! sizes, and no clock in the library (choices the same on every run).
+//! Guarantees of the public API: keys never shown by `Debug`, backend names
+//! (their list and public order is docs/backends.md, generated and checked
+//! by `backend_lists`), state sizes, and no clock in the library (choices
+//! the same on every run).
 
 use skein_simd::{Backend, Params, StateSize};
 
@@ -18,13 +19,47 @@ fn params_debug_never_shows_the_key() {
 #[test]
 fn no_stub_backend_is_listed() {
     // Every listed backend is a real implementation of its instruction set:
-    // the names are exactly the instruction-set modules of src/backend, in
-    // the order of the backend table (a public order: `Backend::ALL`).
-    let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-    assert_eq!(
-        names,
-        ["portable", "sse2", "avx2", "avx512", "asm", "altivec", "vsx", "neon", "simd128"]
-    );
+    // each name is an instruction-set module of src/backend (a file or
+    // folder of that name).
+    let mut modules = std::collections::BTreeSet::new();
+    let mut stack = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/backend")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path.clone());
+            }
+            modules.insert(path.file_stem().unwrap().to_str().unwrap().to_owned());
+        }
+    }
+    for b in Backend::ALL {
+        assert!(
+            modules.contains(b.name()),
+            "{b}: no module of that name in src/backend"
+        );
+    }
+}
+
+#[test]
+fn backend_names_are_unique_and_parse_back() {
+    // `portable` first: the one every build and CPU has.
+    assert_eq!(Backend::ALL.first(), Some(&Backend::Portable));
+    for (i, b) in Backend::ALL.iter().enumerate() {
+        let name = b.name();
+        assert!(
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()),
+            "{name}: lower-case letters and digits, as users type it"
+        );
+        assert_eq!(Backend::from_name(name), Some(*b), "{name}");
+        assert_eq!(b.to_string(), name);
+        assert!(
+            Backend::ALL[..i].iter().all(|a| a.name() != name),
+            "{name} twice"
+        );
+    }
 }
 
 #[test]

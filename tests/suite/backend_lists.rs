@@ -1,9 +1,11 @@
-//! Everything outside the backend table that has to agree with it: the
-//! backend names written out for users (C library, C header, README), the
-//! unstable-feature gates (`build.rs` probe against `lib.rs`), the `cfg`
-//! aliases (`build.rs` against `Cargo.toml`'s check-cfg and their uses in
-//! `src/`) and the QEMU runs of each architecture folder. Adding a backend
-//! (docs/adding-a-backend.md) fails here until every list has it.
+//! Everything outside the backend table that has to agree with it: the one
+//! list of backend names written for users, docs/backends.md, generated
+//! from the table (the C library, the C header, the README and skeinsum
+//! point to it rather than copy it), the unstable-feature gates (`build.rs`
+//! probe against `lib.rs`), the `cfg` aliases (`build.rs`'s declared list
+//! against their uses in `src/`) and the QEMU runs of each architecture
+//! folder. Adding a backend (docs/adding-a-backend.md) fails here until
+//! every list has it.
 
 use skein_simd::Backend;
 use std::collections::BTreeSet;
@@ -44,20 +46,112 @@ fn backend_names() -> Vec<String> {
     Backend::ALL.iter().map(|b| b.name().to_owned()).collect()
 }
 
-#[test]
-fn user_facing_name_lists_match_the_table() {
-    for (file, anchor) in [
-        ("capi/src/lib.rs", "instead of the detected one"),
-        ("capi/include/skein_simd.h", "SKEIN_SIMD_BACKEND"),
-        ("README.md", "forced by name"),
-    ] {
-        let text = read(file);
-        assert_eq!(
-            words(parenthesized(&text, anchor, file)),
-            backend_names(),
-            "{file}: the backend names after {anchor:?}, in the order of Backend::ALL"
-        );
+/// A row of the backend table as its source gives it: the name, the doc
+/// comment and whether it has a multi-lane kernel, which the public API
+/// tells only for the backends this build and CPU run.
+struct Row {
+    name: String,
+    doc: String,
+    lanes: bool,
+}
+
+/// The rows of the `backend_table!` invocation, wherever under src/backend
+/// it is, in its order.
+fn table_rows() -> Vec<Row> {
+    let mut stack = vec![root().join("src/backend")];
+    let mut found = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if let Some(at) = text.find("backend_table! {") {
+                    found.push((path, text[at..].to_owned()));
+                }
+            }
+        }
     }
+    assert_eq!(found.len(), 1, "one backend_table! invocation: {found:?}");
+    let (path, text) = found.swap_remove(0);
+    let body = &text[..text.find("\n}").expect("end of the backend table")];
+    let (mut rows, mut doc, mut row) = (Vec::new(), Vec::new(), String::new());
+    for line in body.lines().skip(1).map(str::trim) {
+        if let Some(d) = line.strip_prefix("///") {
+            doc.push(d.trim().to_owned());
+        } else if !line.is_empty() && !line.starts_with("//") {
+            row.push_str(line);
+            row.push(' ');
+            if line.ends_with(';') {
+                let name = row.split('"').nth(1).expect("the row's name");
+                rows.push(Row {
+                    name: name.to_owned(),
+                    doc: doc.join(" "),
+                    lanes: row.contains(", lanes auto("),
+                });
+                doc.clear();
+                row.clear();
+            }
+        }
+    }
+    let names: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
+    assert_eq!(
+        names,
+        backend_names(),
+        "{}: the rows as read here against Backend::ALL",
+        path.display()
+    );
+    rows
+}
+
+const BACKENDS_PAGE: &str = "docs/backends.md";
+const REGENERATE: &str = "SKEIN_SIMD_REGENERATE=1 cargo test --test suite backend_lists";
+
+/// docs/backends.md: the one list of the backend names written for users,
+/// in the order of `Backend::ALL`, which the other documents point to.
+fn backends_page() -> String {
+    let mut page = format!(
+        "<!-- Generated from the backend table by tests/suite/backend_lists.rs; \
+         do not edit. After a change to the table: {REGENERATE} -->\n\n"
+    );
+    page.push_str(
+        "# Backends\n\n\
+         Every block-function backend the crate knows, in the order of \
+         `Backend::ALL` (the order of the backend table). A build has those of its \
+         target only, and a CPU runs those it supports: `skeinsum --list-backends` \
+         prints the ones usable here, the automatic choice first.\n\n\
+         The name forces a backend: `skeinsum --backend NAME`, \
+         `SKEIN_SIMD_BACKEND=NAME` for the C library (read at its first call), \
+         `Backend::from_name` in Rust (then `Platform::force` or \
+         `Params::backend`). The same name reports the backend in use: \
+         `skeinsum --list-backends`, the C library's `skein_simd_backend()`, \
+         the values of Python's `skein_simd.platform()` and `Backend::name`.\n\n\
+         A backend without a multi-lane kernel, when forced, leaves `hash_many`, \
+         tree hashing and long outputs to the portable one.\n\n\
+         | name | instruction set | multi-lane kernel |\n\
+         |---|---|---|\n",
+    );
+    for row in table_rows() {
+        let lanes = if row.lanes { "yes" } else { "no" };
+        page.push_str(&format!("| `{}` | {} | {lanes} |\n", row.name, row.doc));
+    }
+    page
+}
+
+/// The committed docs/backends.md is what the backend table gives; with
+/// SKEIN_SIMD_REGENERATE=1, rewritten.
+#[test]
+fn backends_page_is_current() {
+    let want = backends_page();
+    let path = root().join(BACKENDS_PAGE);
+    if std::env::var_os("SKEIN_SIMD_REGENERATE").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &want).unwrap();
+    }
+    assert!(
+        std::fs::read_to_string(&path).ok().as_deref() == Some(&want[..]),
+        "{BACKENDS_PAGE} is not what the backend table gives (run {REGENERATE})"
+    );
 }
 
 /// The identifiers in a `"a, b, c"` or `a,\n b` list.
@@ -90,13 +184,26 @@ fn the_probe_tests_the_gates_lib_rs_enables() {
     );
 }
 
-/// Every `cfg` name build.rs can emit (`cargo:rustc-cfg=NAME`).
+/// Every `cfg` name build.rs can emit: its `CFGS`, which it declares to
+/// the compiler and to which its one `rustc-cfg` line, in `set_cfg`, is
+/// bound.
 fn emitted_cfgs() -> BTreeSet<String> {
     let build = read("build.rs");
-    let cfgs: BTreeSet<String> = build
-        .split("cargo:rustc-cfg=")
+    assert_eq!(
+        build.matches("rustc-cfg=").count(),
+        1,
+        "build.rs sets cfgs only through set_cfg, which checks them against CFGS"
+    );
+    let at = build
+        .find("const CFGS: &[&str] = &[")
+        .expect("build.rs: CFGS");
+    let list = &build[at..at + build[at..].find("];").expect("end of CFGS")];
+    // The string literals of the list (its comments hold none).
+    let cfgs: BTreeSet<String> = list
+        .split('"')
         .skip(1)
-        .map(|rest| words(rest).swap_remove(0))
+        .step_by(2)
+        .map(str::to_owned)
         .collect();
     assert!(cfgs.contains("skein_simd_nightly"), "{cfgs:?}");
     cfgs
@@ -110,16 +217,12 @@ fn alias_uses(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The compiler checks the cfgs of the code it compiles against what
+/// build.rs declares; this covers the code the host leaves out too (the
+/// modules of other architectures).
 #[test]
-fn check_cfg_declares_what_build_rs_emits_and_src_uses() {
+fn build_rs_declares_every_cfg_src_uses() {
     let emitted = emitted_cfgs();
-    let manifest = read("Cargo.toml");
-    let at = manifest
-        .find("check-cfg = [")
-        .expect("Cargo.toml: check-cfg");
-    let declared = alias_uses(&manifest[at..at + manifest[at..].find(']').unwrap()]);
-    assert_eq!(declared, emitted, "Cargo.toml check-cfg against build.rs");
-
     let mut stack = vec![root().join("src")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -131,7 +234,7 @@ fn check_cfg_declares_what_build_rs_emits_and_src_uses() {
                 for alias in alias_uses(&text) {
                     assert!(
                         emitted.contains(&alias),
-                        "{}: cfg {alias} is not emitted by build.rs",
+                        "{}: cfg {alias} is not in build.rs's CFGS",
                         path.display()
                     );
                 }

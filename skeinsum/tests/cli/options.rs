@@ -70,9 +70,17 @@ fn forced_backends() {
             )),
         );
     }
-    dir.cmd()
-        .args(["--backend", "mmx", "f"])
-        .gives(2, "", predicate::str::contains("--backend"));
+    // An unknown name: the option and the names it takes, which are not in
+    // --help (it points to --list-backends), on one line.
+    let names: Vec<&str> = skein_simd::Backend::ALL.iter().map(|b| b.name()).collect();
+    dir.cmd().args(["--backend", "mmx", "f"]).gives(
+        2,
+        "",
+        predicate::str::contains("--backend")
+            .and(predicate::str::contains(names.join(", ")))
+            .and(predicate::str::ends_with("\n"))
+            .and(predicate::function(|e: &str| e.lines().count() == 1)),
+    );
 }
 
 /// Each usage error: exit 2, one line on stderr naming the option, nothing
