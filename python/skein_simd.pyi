@@ -160,6 +160,59 @@ class StreamCipher:
     def decrypt(self, plain: bytes) -> bytes:
         """The same as encrypt."""
 
+class SubtreeRange:
+    """The nodes first..first+count of tree level `level` (1: leaves) and the
+    object's bytes start:end under them; made by ObjectTree.split or
+    ObjectTree.range. Pickles as its five numbers."""
+
+    level: int
+    first: int
+    count: int
+    start: int
+    end: int
+    def __init__(self, level: int, first: int, count: int, start: int, end: int) -> None: ...
+
+class Subtrees:
+    """The chaining values of a run of nodes of one level (keyed values in a
+    keyed tree). Pickles as bytes(values); Subtrees(data) reads them back."""
+
+    level: int
+    first: int
+    count: int
+    state_bits: int
+    def __init__(self, data: Buffer) -> None: ...
+    def __bytes__(self) -> bytes: ...
+
+class ObjectTree:
+    """The tree of one object of `length` bytes (tree= required): split it into
+    ranges, hash each anywhere (hash_range, hash_file_range) and merge the
+    values with root() into skein<state_bits>(object, ..., tree=...).digest().
+    Sharp tool: values of another object or other arguments give a wrong
+    digest, not an error."""
+
+    length: int
+    state_bits: int
+    digest_bits: int
+    root_level: int
+    def __init__(self, length: int, digest_bits: Optional[int] = None, *,
+                 state_bits: int = 512, **params: Unpack[_Params]) -> None: ...
+    def nodes_at(self, level: int) -> int:
+        """Nodes of tree level `level` (1: leaves): 1 at the root, 0 above."""
+    def node_span(self, level: int) -> int:
+        """Message bytes under one node of `level`."""
+    def split(self, parts: int) -> list[SubtreeRange]:
+        """At most `parts` consecutive ranges of about equal size."""
+    def range(self, level: int, first: int, count: int) -> SubtreeRange:
+        """The nodes first..first+count of `level`; ValueError if the tree has none such."""
+    def hash_range(self, range: SubtreeRange, data: Buffer) -> Subtrees:
+        """The values of `range` from its bytes, with the GIL released."""
+    def hash_file_range(self, path: _Path, range: SubtreeRange) -> Subtrees:
+        """The values of `range` from the file at `path`, reading only the range."""
+    def parents(self, children: Subtrees) -> Subtrees:
+        """The parents of a run of whole parents' children, one level up."""
+    def root(self, values: Iterable[Subtrees]) -> bytes:
+        """The digest from consecutive runs of one level that hold all its nodes."""
+
 def hash_many(messages: Iterable[Buffer], digest_bits: Optional[int] = None, *,
               state_bits: int = 512, **params: Unpack[_Params]) -> list[bytes]:
     """[skein<state_bits>(m, digest_bits, key=key, ...).digest() for m in messages], on SIMD lanes and all cores."""

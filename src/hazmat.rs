@@ -38,6 +38,8 @@ use crate::Platform;
 #[cfg(skein_simd_test_hooks)]
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::spec::BlockType;
+#[cfg(feature = "alloc")]
+pub use crate::tree::subtree::{ObjectTree, SubtreeHasher, SubtreeRange, Subtrees};
 
 /// The UBI block step on `platform`'s backend for `W`-word states (4, 8 or
 /// 16): for each block of `8 * W` bytes in `blocks`, advance the tweak

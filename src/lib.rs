@@ -139,6 +139,12 @@ pub enum Error {
     InvalidOutputSize,
     /// An output buffer whose length is not the hasher's output length.
     InvalidBufferSize,
+    /// Subtree hashing ([`hazmat::ObjectTree`]) with parameters that have
+    /// no tree.
+    NoTree,
+    /// A subtree range, its bytes or its chaining values that do not fit
+    /// the object's tree (level, position, count or length).
+    SubtreeMismatch,
 }
 
 impl core::fmt::Display for Error {
@@ -156,6 +162,10 @@ impl core::fmt::Display for Error {
             Error::InvalidOutputSize => f.write_str("output length out of range"),
             Error::InvalidBufferSize => {
                 f.write_str("output buffer length differs from the output length")
+            }
+            Error::NoTree => f.write_str("subtree hashing needs tree parameters"),
+            Error::SubtreeMismatch => {
+                f.write_str("subtree range, bytes or values do not fit the object's tree")
             }
         }
     }

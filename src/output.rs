@@ -78,7 +78,7 @@ impl<const W: usize> Skein<W> {
 impl<const W: usize> OutputReader<W> {
     const BLOCK: u64 = 8 * W as u64;
 
-    fn new(platform: Platform, g: [u64; W], output_bits: u64) -> Self {
+    pub(crate) fn new(platform: Platform, g: [u64; W], output_bits: u64) -> Self {
         OutputReader {
             platform,
             g,

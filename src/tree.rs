@@ -28,6 +28,8 @@ use crate::{Platform, TreeParams};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
 
+pub(crate) mod subtree;
+
 /// The batch buffer of leaf bytes aims at this size ...
 const BATCH_TARGET_BYTES: u64 = 4 << 20;
 /// ... but holds at least this many leaves, ...
@@ -115,6 +117,18 @@ pub(crate) struct TreeHasher<const W: usize> {
     batch: Vec<u8>,
     /// The multi-lane kernel, chosen from the platform on first use.
     lanes: Option<LaneChoice>,
+    /// Set in a hasher of subtrees ([`subtree`]): the level whose node
+    /// outputs are kept instead of going up.
+    collect: Option<Collected<W>>,
+}
+
+/// The outputs of tree level `level`, in order, kept by a hasher of
+/// subtrees. Below that level every node is hashed, a lone child too: the
+/// whole tree has more than one node there, so no child is the result.
+#[derive(Clone)]
+struct Collected<const W: usize> {
+    level: u8,
+    outputs: Vec<[u64; W]>,
 }
 
 /// `base << log2`, saturating at `u64::MAX`: a leaf or node of 2^64 bytes
@@ -182,7 +196,38 @@ impl<const W: usize> TreeHasher<W> {
             batch_leaves: if batchable { batch_leaves } else { 0 },
             batch: Vec::new(),
             lanes: None,
+            collect: None,
         }
+    }
+
+    /// A hasher of the consecutive subtrees of tree `level` (at least 1)
+    /// from the `first`-th one on, which keeps their outputs
+    /// ([`finish_subtrees`](Self::finish_subtrees)) instead of building the
+    /// levels above. The caller makes sure that `level` is below the
+    /// tree's root, so that no level up to it is the top one (`Ym`).
+    pub(crate) fn for_subtrees(key: [u64; W], params: TreeParams, level: u8, first: u64) -> Self {
+        let mut tree = Self::new(key, params);
+        // Node `first` of `level` starts at node `first * fan_out^(level -
+        // l)` of each level `l` below it (an index below 2^64 when the node
+        // starts inside the object; `first` is 0 where the shift is wider).
+        let below = |l: u8| {
+            let shift = u32::from(level - l) * u32::from(params.fan_out_log2());
+            first.checked_shl(shift).unwrap_or(0)
+        };
+        tree.leaf_index = below(1);
+        tree.leaf = tree.leaf_ubi();
+        tree.levels = (2..=level)
+            .map(|l| {
+                let mut open = Level::new();
+                open.node_index = below(l);
+                open
+            })
+            .collect();
+        tree.collect = Some(Collected {
+            level,
+            outputs: Vec::new(),
+        });
+        tree
     }
 
     pub(crate) fn params(&self) -> TreeParams {
@@ -325,6 +370,14 @@ impl<const W: usize> TreeHasher<W> {
         index: usize,
         children: &[[u64; W]],
     ) {
+        if let Some(c) = self
+            .collect
+            .as_mut()
+            .filter(|c| index + 1 == c.level as usize)
+        {
+            c.outputs.extend_from_slice(children);
+            return;
+        }
         let top = index + 2 == self.params.max_height() as usize;
         let fan_out = self.node_children;
         let mut rest = children;
@@ -398,6 +451,15 @@ impl<const W: usize> TreeHasher<W> {
 
     /// Give a child output to `levels[index]` (tree level `index + 2`).
     fn push(&mut self, platform: &Platform, index: usize, child: [u64; W]) {
+        if let Some(c) = self
+            .collect
+            .as_mut()
+            .filter(|c| index + 1 == c.level as usize)
+        {
+            c.outputs.push(child);
+            return;
+        }
+        let hold_first = self.collect.is_none();
         if self.levels.len() == index {
             self.levels.push(Level::new());
         }
@@ -407,7 +469,7 @@ impl<const W: usize> TreeHasher<W> {
         let mut bytes = [0u8; 128];
         let lvl = &mut self.levels[index];
         lvl.children += 1;
-        if lvl.children == 1 {
+        if lvl.children == 1 && hold_first {
             lvl.held = Some(child);
             return;
         }
@@ -501,6 +563,36 @@ impl<const W: usize> TreeHasher<W> {
     }
 }
 
+impl<const W: usize> TreeHasher<W> {
+    /// The outputs of the subtrees of a hasher made by
+    /// [`for_subtrees`](Self::for_subtrees), once all their bytes went in:
+    /// the last leaf and the open nodes up to the kept level are closed
+    /// (the last node of a level may have fewer children than the fan-out,
+    /// one included).
+    pub(crate) fn finish_subtrees(&mut self, platform: &Platform) -> Vec<[u64; W]> {
+        if !self.batch.is_empty() {
+            let lanes = *self.lanes.get_or_insert_with(|| platform.lane_choice());
+            let batch = core::mem::take(&mut self.batch);
+            self.hash_leaves(platform, lanes, &batch, false);
+            self.batch = batch;
+            self.batch.zeroize();
+        } else if self.leaf_fill > 0 {
+            self.close_leaf(platform, false);
+        }
+        let level = self.collect.as_ref().map_or(1, |c| c.level);
+        for index in 0..level as usize - 1 {
+            if let Some(mut node) = self.levels[index].node.take() {
+                let out = node.finish(platform, false);
+                self.push(platform, index + 1, out);
+            }
+        }
+        self.collect
+            .as_mut()
+            .map(|c| core::mem::take(&mut c.outputs))
+            .unwrap_or_default()
+    }
+}
+
 /// Equal-shaped UBIs into `out[i]`, on lanes and, with `parallel`, on the
 /// threads of the current rayon pool.
 pub(crate) fn ubis_into<'a, const W: usize, F>(
@@ -526,6 +618,9 @@ impl<const W: usize> Drop for TreeHasher<W> {
     fn drop(&mut self) {
         self.key.zeroize();
         self.batch.zeroize();
+        if let Some(c) = &mut self.collect {
+            c.outputs.iter_mut().for_each(Zeroize::zeroize);
+        }
     }
 }
 

@@ -10,6 +10,7 @@ mod constructions;
 mod extras;
 mod hasher;
 mod pickling;
+mod subtree;
 mod threefish;
 
 use pyo3::prelude::*;
@@ -24,6 +25,8 @@ mod skein_simd_module {
     use crate::extras::{hash_file, hash_many, platform};
     #[pymodule_export]
     use crate::hasher::{from_state, skein1024, skein256, skein512, Skein};
+    #[pymodule_export]
+    use crate::subtree::{ObjectTree, SubtreeRange, Subtrees};
     #[pymodule_export]
     use crate::threefish::Threefish;
 

@@ -20,5 +20,6 @@ mod owned_params;
 mod properties;
 mod reference_vectors;
 mod saved_state;
+mod subtree;
 mod threefish;
 mod tree;

@@ -19,6 +19,8 @@
 #   Environment: CARGO_TARGET_DIR (default: target/ of the repository);
 #   PYTHON_WHEEL_TOOLS=DIR keeps the venv of the build tools there, for the
 #   next run (default: a temp dir);
+#   SKEINSUM=PATH: the skeinsum binary the Dask subtree test compares
+#   with (required there; .ci/run passes the host tests' build);
 #   PYTHON_WHEEL_OUT=DIR keeps the wheel and sdist there (default: a temp
 #   dir, removed at the end). The release build is made cheap as in CI
 #   (no LTO, 16 codegen units: the same code paths, built in a fraction
@@ -91,9 +93,11 @@ echo "Pythons under test: $py1 ($v1), $py2 ($v2)"
 # The test venvs (pytest, pyskein 1.0 compiled from its sdist) are made in the
 # background while the wheel builds: mostly downloads.
 make_venv() {
-    "$1" -m venv "$2" && "$2/bin/python" "${PIP[@]}" pytest pyskein==1.0
+    "$1" -m venv "$2" && "$2/bin/python" "${PIP[@]}" pytest pyskein==1.0 "${@:3}"
 }
-make_venv "$py1" "$work/venv1" > "$work/venv1.log" 2>&1 &
+# The first also gets Dask, for the subtree test on a LocalCluster
+# (python/tests/test_subtree_dask.py; the second Python skips it).
+make_venv "$py1" "$work/venv1" "dask[distributed]" > "$work/venv1.log" 2>&1 &
 venv1_pid=$!
 make_venv "$py2" "$work/venv2" > "$work/venv2.log" 2>&1 &
 venv2_pid=$!
@@ -242,6 +246,11 @@ run_tests() {
         export PYTHONMALLOC=malloc
         echo "PYTHONMALLOC=malloc (pyskein 1.0's tree mode on Python 3.12 and later)"
     fi
+    # With Dask (the first venv), its test must run, not skip.
+    if [ "${2:-}" = dask ]; then
+        export SKEIN_SIMD_TEST_DASK=1
+        echo "SKEIN_SIMD_TEST_DASK=1, SKEINSUM=${SKEINSUM:-unset}"
+    fi
     echo "--- python/tests against the installed wheel ($venv)"
     (cd "$work/run" && "$venv/bin/python" -m pytest -ra -p no:cacheprovider "$repo/python/tests")
     echo "--- pyskein 1.0's suite against the installed wheel ($venv)"
@@ -256,7 +265,7 @@ step "tests on Python $v1 and $v2 (at once; the second's log follows the first's
 # would not.)
 (run_tests "$work/venv2") > "$work/tests2.log" 2>&1 &
 tests2_pid=$!
-(run_tests "$work/venv1") &
+(run_tests "$work/venv1" dask) &
 tests1_pid=$!
 rc1=0
 wait "$tests1_pid" || rc1=$?
