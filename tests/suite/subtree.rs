@@ -1,7 +1,7 @@
 //! Subtree hashing (`hazmat::ObjectTree`): an object split into ranges,
 //! each hashed by its own `SubtreeHasher`, merged by `root`, gives the
 //! digest of the spec's tree written level by level over the public
-//! Threefish (`common::reference`) and of the one-machine tree hasher; for
+//! Threefish (`support::reference`) and of the one-machine tree hasher; for
 //! every state size, random tree shapes (the `Ym` limit among them), keyed
 //! and unkeyed, lengths around leaf and node boundaries, every split count
 //! and every level. Values travel as bytes; misuse is an error.
