@@ -250,12 +250,52 @@ const NOT_ARCHITECTURES: &[&str] = &["dispatch", "even_odd", "lanes", "portable"
 
 /// Each architecture folder of `src/backend` (`src/backend/<arch>/`) has
 /// the `cfg` alias `skein_simd_<arch>` from build.rs, and every folder but
-/// the CI host's (x86) a run: under QEMU in tools/ci/qemu-test.sh, or, for
-/// WebAssembly, under a WASI runtime with SIMD128 in tools/ci/wasm-test.sh.
+/// the CI host's (x86) a run: under QEMU, a run in tools/ci/targets.tsv of
+/// a target whose ARCH is the folder (tools/ci/qemu-test.sh runs them all),
+/// or, for WebAssembly, under a WASI runtime with SIMD128 in
+/// tools/ci/wasm-test.sh. The table's rows are checked too: their fields,
+/// each run's target, scope and backend names (a misspelt `-NAME` would
+/// pass every run unseen).
 #[test]
 fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
     let emitted = emitted_cfgs();
-    let qemu = read("tools/ci/qemu-test.sh");
+    let table = read("tools/ci/targets.tsv");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|line| line.split_whitespace().collect::<Vec<_>>())
+        .filter(|fields| !fields.is_empty() && !fields[0].starts_with('#'))
+        .collect();
+    let names = backend_names();
+    for fields in &rows {
+        let width = match fields[0] {
+            "target" => 8,
+            "run" => 7,
+            kind => panic!("tools/ci/targets.tsv: a row of unknown kind {kind:?}"),
+        };
+        assert_eq!(fields.len(), width, "tools/ci/targets.tsv: {fields:?}");
+        if fields[0] == "run" {
+            assert!(
+                rows.iter().any(|t| t[0] == "target" && t[1] == fields[2]),
+                "tools/ci/targets.tsv: run {}: no target {}",
+                fields[1],
+                fields[2]
+            );
+            assert!(
+                matches!(fields[4], "all" | "full" | "detection"),
+                "tools/ci/targets.tsv: run {}: scope {}",
+                fields[1],
+                fields[4]
+            );
+            for want in fields[5].split(',') {
+                let name = want.trim_start_matches(['+', '-']);
+                assert!(
+                    want.len() == name.len() + 1 && names.iter().any(|n| n == name),
+                    "tools/ci/targets.tsv: run {}: {want:?} is not +NAME or -NAME of a backend",
+                    fields[1]
+                );
+            }
+        }
+    }
     let backend = root().join("src/backend");
     let mut folders = Vec::new();
     for entry in std::fs::read_dir(&backend).unwrap() {
@@ -283,11 +323,14 @@ fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
                 "tools/ci/wasm-test.sh has no wasm32-wasip1 run with +simd128"
             );
         } else if arch != "x86" {
-            let run = format!("{arch}-unknown-linux-gnu qemu-");
-            let run64 = format!("{arch}64-unknown-linux-gnu qemu-");
+            let has_run = rows.iter().any(|t| {
+                t[0] == "target"
+                    && t[3] == arch
+                    && rows.iter().any(|r| r[0] == "run" && r[2] == t[1])
+            });
             assert!(
-                qemu.contains(&run) || qemu.contains(&run64),
-                "tools/ci/qemu-test.sh has no run for src/backend/{arch}"
+                has_run,
+                "tools/ci/targets.tsv has no run of a target whose ARCH is src/backend/{arch}"
             );
         }
     }

@@ -15,11 +15,12 @@
 #           backend (the automatic choice there)
 # and the ratio stream / lanes (the target is >= 1.3).
 #
-# Rows (name: target, QEMU cpu, lane backend, stream backend):
-#   aarch64-max     aarch64-unknown-linux-gnu      max         neon  portable
-#   aarch64-a53     aarch64-unknown-linux-gnu      cortex-a53  neon  portable
-#   ppc64le-power9  powerpc64le-unknown-linux-gnu  power9      vsx   vsx
-#   ppc64-power8    powerpc64-unknown-linux-gnu    power8      vsx   vsx
+# Rows: runs of tools/ci/targets.tsv (their target and QEMU CPU model), with
+# the lane and stream backends:
+#   aarch64-max     neon  portable
+#   aarch64-a53     neon  portable
+#   ppc64le-power9  vsx   vsx
+#   ppc64-power8    vsx   vsx
 # (default: all four). Environment: CARGO_TARGET_DIR (default <repo>/target).
 set -euo pipefail
 
@@ -28,13 +29,14 @@ if [ $# -gt 0 ]; then rows=("$@"); else rows=(aarch64-max aarch64-a53 ppc64le-po
 
 # row -> "triple qemu cpu sysroot lane-backend stream-backend"
 spec() {
+    local backends
     case "$1" in
-        aarch64-max)    echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu neon portable" ;;
-        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu neon portable" ;;
-        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu vsx vsx" ;;
-        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu vsx vsx" ;;
+        aarch64-max | aarch64-a53) backends="neon portable" ;;
+        ppc64le-power9 | ppc64-power8) backends="vsx vsx" ;;
         *) echo "lanes-insn-table.sh: unknown row '$1'" >&2; exit 2 ;;
     esac
+    run_row "$1" || exit 2
+    echo "$tgt_triple $tgt_qemu $run_cpu $tgt_sysroot $backends"
 }
 
 echo "Instructions per message byte, 64 messages x 64 KiB, 256-bit digests, one thread, QEMU user mode:"

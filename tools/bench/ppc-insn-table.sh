@@ -22,8 +22,9 @@
 # here: the C sources are not part of this repository).
 #
 # Environment: CARGO_TARGET_DIR (default <repo>/target), PPC_INSN_ROWS to
-# choose rows, e.g. "altivec:ppc32 vsx:ppc64le" (targets: ppc32, ppc64,
-# ppc64le; cpus as above, ppc64 runs on power8).
+# choose rows, e.g. "altivec:ppc32 vsx:ppc64le" (targets of
+# tools/ci/targets.tsv: ppc32, ppc64, ppc64le, each on the CPU of its first
+# run there: ppc64 on power8).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/insn-count-lib.sh"
@@ -33,14 +34,13 @@ anchors=1
 rows="${PPC_INSN_ROWS:-altivec:ppc32 portable:ppc32 vsx:ppc64le portable:ppc64le}"
 mib=1048576
 
-# short target name -> "triple qemu cpu sysroot"
+# target NAME -> "triple qemu cpu sysroot"
 spec() {
-    case "$1" in
-        ppc32)   echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu" ;;
-        ppc64)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu" ;;
-        ppc64le) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu" ;;
-        *) echo "ppc-insn-table.sh: unknown target '$1'" >&2; exit 2 ;;
-    esac
+    target_row "$1" || { echo "ppc-insn-table.sh: unknown target '$1'" >&2; exit 2; }
+    local runner cpu
+    runner="$(target_runner)" || exit 2
+    read -r _ _ cpu _ _ <<< "$runner"
+    echo "$tgt_triple $tgt_qemu $cpu $tgt_sysroot"
 }
 
 per_byte() { # backend target bits

@@ -11,16 +11,19 @@
 # library's own Rust unit tests (the context layout seen from Rust), under
 # QEMU user mode.
 #
-# usage: tools/ci/capi-test.sh [RUN...]     (default: host ppc32-7450 ppc32-750)
+# usage: tools/ci/capi-test.sh [RUN...]     (default: host and ppc32's runs)
 #   host        this machine, with its C compiler `cc`
+#   any run of tools/ci/targets.tsv: its target, with the target's cross
+#               gcc, under QEMU on the run's CPU, e.g.
 #   ppc32-7450  powerpc-unknown-linux-gnu, qemu-ppc -cpu 7450 (AltiVec)
 #   ppc32-750   powerpc-unknown-linux-gnu, qemu-ppc -cpu 750 (no AltiVec)
+# A cross run forces each backend the run's BACKENDS in the table must
+# have (+NAME) when there are two or more (one is the automatic choice).
 #
 # `cargo test --workspace` does not run these (they need the built C
 # library, which `cargo test` does not build). The cross runs need what
-# tools/ci/qemu-test.sh needs (qemu-user, gcc-powerpc-linux-gnu,
-# libc6-dev-powerpc-cross, the rust target). The last line is
-# "capi-test: N passed, M failed" (runs).
+# tools/ci/qemu-test.sh needs (the target's packages in the table, the rust
+# target). The last line is "capi-test: N passed, M failed" (runs).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,29 +31,36 @@ cd "$repo"
 # shellcheck source=target-dir.sh
 . "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
 
-if [ $# -gt 0 ]; then runs=("$@"); else runs=(host ppc32-7450 ppc32-750); fi
-
 golden="$repo/tests/data/skein_golden_kat.txt"
 vectors="$repo/tests/data/pyskein_vectors.txt"
 c_tests="$repo/capi/tests/c"
 peer_src="$c_tests/reference"
 host_triple="$(rustc -vV | sed -n 's/^host: //p')"
 
-# TARGET CC RUNNER CPU SYSROOT ("-" for none: the host run)
-run_spec() {
-    case "$1" in
-        host)       echo "$host_triple cc - - -" ;;
-        ppc32-7450) echo "powerpc-unknown-linux-gnu powerpc-linux-gnu-gcc qemu-ppc 7450 /usr/powerpc-linux-gnu" ;;
-        ppc32-750)  echo "powerpc-unknown-linux-gnu powerpc-linux-gnu-gcc qemu-ppc 750 /usr/powerpc-linux-gnu" ;;
-        *) return 1 ;;
-    esac
-}
+# shellcheck source=targets.sh
+. "$(dirname "${BASH_SOURCE[0]}")/targets.sh"
+if [ $# -gt 0 ]; then
+    runs=("$@")
+else
+    ppc32_runs="$(targets_runs ppc32)"
+    mapfile -t runs <<< "$ppc32_runs"
+    runs=(host "${runs[@]}")
+fi
 
 passed=0
 failed=0
 for r in "${runs[@]}"; do
-    read -r target cc qemu cpu sysroot <<< "$(run_spec "$r")" || { echo "capi-test.sh: unknown run '$r'" >&2; exit 2; }
-    if [ "$r" = host ]; then echo "==== $r: $target"; else echo "==== $r: $target under $qemu -cpu $cpu"; fi
+    if [ "$r" = host ]; then
+        target="$host_triple" cc=cc
+        echo "==== $r: $target"
+    else
+        run_row "$r" || { echo "capi-test.sh: unknown run '$r'" >&2; exit 2; }
+        target="$tgt_triple" cc="$tgt_linker"
+        # cargo's linker and runner (this run's CPU)
+        target_env "$r"
+        read -r -a run <<< "$(target_runner "$run_cpu")"
+        echo "==== $r: $target under ${run[*]}"
+    fi
     ok=1
     if [ "$r" = host ]; then
         # The CPU's backends, as the library lists them (skeinsum prints
@@ -67,15 +77,16 @@ for r in "${runs[@]}"; do
         cargo build -q --release -p skein-simd-capi || ok=0
         libs="$target_dir/release"
     else
-        runner_var="CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUNNER"
-        export "$runner_var=$qemu -cpu $cpu -L $sysroot"
         # The AltiVec backend's intrinsics are unstable (only the cross
         # builds: on the host the variable would make cargo rebuild what
         # the other steps built without it).
         export RUSTC_BOOTSTRAP=1
         backends=("")
-        if [ "$cpu" = 7450 ]; then backends+=(altivec portable); fi
-        run=("$qemu" -cpu "$cpu" -L "$sysroot")
+        forced=()
+        for b in ${run_backends//,/ }; do
+            case "$b" in +*) forced+=("${b#+}") ;; esac
+        done
+        [ ${#forced[@]} -lt 2 ] || backends+=("${forced[@]}")
         # The `emulated` profile (Cargo.toml), as tools/ci/qemu-test.sh
         # builds: optimized code, built in a fraction of the time.
         cargo build -q --profile emulated -p skein-simd-capi --target "$target" || ok=0

@@ -4,39 +4,33 @@
 #
 # usage: tools/ci/qemu-test.sh [RUN...]
 #
-# Runs (default: all of them, in this order: the runs of one target after
-# each other, so that each target is built once):
-#   ppc32-7450    powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 7450   (AltiVec,
-#                 single stream and the four-lane kernel; the doctests too)
-#   ppc32-750     powerpc-unknown-linux-gnu,     qemu-ppc     -cpu 750    (no AltiVec:
-#                 the portable fallback must be chosen at run time)    [detection]
-#   aarch64-max   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu max  (NEON with SHA3: XAR)
-#   aarch64-a53   aarch64-unknown-linux-gnu,     qemu-aarch64 -cpu cortex-a53 (NEON without
-#                 SHA3)                                                [detection]
-#   ppc64-power8  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power8 (VSX lanes, big-endian)
-#   ppc64-power7  powerpc64-unknown-linux-gnu,   qemu-ppc64   -cpu power7 (VSX, no POWER8
-#                 vector: no vsx backend)                              [detection]
-#   ppc64le-power9 powerpc64le-unknown-linux-gnu, qemu-ppc64le -cpu power9
-# (`aarch64` is another name of aarch64-max.) The AArch64 runs set
-# SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test fails if detection does
-# not find (or wrongly finds) SHA3 on that CPU.
+# Runs: those of tools/ci/targets.tsv, which gives each its target, QEMU
+# CPU model, scope, backends and environment; a target's NAME stands for
+# all of its runs. Default: every run, in the table's order (the runs of
+# one target after each other, so that each target is built once):
+#   ppc32-7450 (AltiVec; with the doctests), ppc32-750 (no AltiVec)
+#   aarch64-max (NEON with SHA3: XAR), aarch64-a53 (NEON without SHA3)
+#   ppc64-power8 (VSX lanes, big-endian), ppc64-power7 (no vsx backend)
+#   ppc64le-power9
+# The AArch64 runs set SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test
+# fails if detection does not find (or wrongly finds) SHA3 on that CPU.
 #
-# The four full runs take the integration tests (`--tests`: tests/suite,
-# with the checks of the internals, and tests/fork.rs), where every backend
-# the CPU has meets the golden file and the differential tests against
-# portable; ppc32-7450 (32-bit big-endian, the most unlike the host) also
-# the doctests. The three [detection] runs execute no kernel the full run of
-# the same target does not (the portable code runs, forced, in every full
-# run; the SHL+SRI NEON kernel is checked against portable on aarch64-max
-# too): what only they find is run-time detection going wrong on that CPU,
+# The full runs (scope `full`) take the integration tests (`--tests`:
+# tests/suite, with the checks of the internals, and tests/fork.rs), where
+# every backend the CPU has meets the golden file and the differential
+# tests against portable; ppc32-7450 (32-bit big-endian, the most unlike
+# the host; scope `all`) also the doctests. The detection runs execute no
+# kernel the full run of the same target does not (the portable code runs,
+# forced, in every full run; the SHL+SRI NEON kernel is checked against
+# portable on aarch64-max too): what only they find is run-time detection going wrong on that CPU,
 # so they take the checks of the internals (`--test suite internals::`,
 # which hold the detection tests) and skeinsum, from the same build. (The
 # library has no unit-test harness: `--lib` would build one.)
 #
 # Every run also checks which single-stream backends `skeinsum
-# --list-backends` reports against the CPU (the last field of run_spec:
-# +NAME must be listed, -NAME must not), so a PowerPC build whose probe silently left the
-# vector backends out fails.
+# --list-backends` reports against the CPU (the run's BACKENDS in the
+# table: +NAME must be listed, -NAME must not), so a PowerPC build whose
+# probe silently left the vector backends out fails.
 #
 # For each run:
 #   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --profile emulated --target T SCOPE
@@ -44,7 +38,8 @@
 #   QEMU target/T/emulated/skeinsum --self-test
 #   QEMU target/T/emulated/skeinsum --list-backends (checked against the run's backends)
 # where QEMU is the run's qemu command, which is also CARGO_TARGET_<T>_RUNNER
-# for the tests, so the tests and the CLI run under the same emulated CPU.
+# for the tests, so the tests and the CLI run under the same emulated CPU
+# (and CARGO_TARGET_<T>_LINKER the table's cross gcc: tools/ci/targets.sh).
 # Runs of one target share one build (the runner is not part of cargo's
 # fingerprint).
 #
@@ -56,7 +51,7 @@
 # Python wheel).
 #
 # Environment:
-#   QEMU_TEST_RUNS        space-separated runs (same as the arguments)
+#   QEMU_TEST_RUNS        space-separated runs or targets (same as the arguments)
 #   QEMU_TEST_TIMEOUT     seconds allowed for each cargo command (default 1500)
 #   QEMU_TEST_FAIL_FAST=1 stop at the first failing run
 #   QEMU_TEST_CARGO_ARGS  extra arguments for `cargo test` (e.g. "-- --skip slow")
@@ -74,30 +69,14 @@ fail_fast="${QEMU_TEST_FAIL_FAST:-0}"
 read -r -a extra_test_args <<< "${QEMU_TEST_CARGO_ARGS:-}"
 profile="${QEMU_TEST_PROFILE:-emulated}"
 
-if [ $# -gt 0 ]; then
-    runs=("$@")
-else
-    read -r -a runs <<< "${QEMU_TEST_RUNS:-ppc32-7450 ppc32-750 aarch64-max aarch64-a53 ppc64-power8 ppc64-power7 ppc64le-power9}"
+# shellcheck source=targets.sh
+. "$(dirname "${BASH_SOURCE[0]}")/targets.sh"
+if [ $# -eq 0 ]; then
+    read -r -a args <<< "${QEMU_TEST_RUNS:-}"
+    set -- "${args[@]}"
 fi
-
-# run name -> "target qemu cpu sysroot linker environment scope backends"
-# (environment: one VAR=value for the tests, or -; scope: comma-separated
-# cargo test arguments (targets, a name filter), or `all` for every target with the doctests;
-# backends: comma-separated +NAME / -NAME that
-# `skeinsum --list-backends` must / must not list)
-run_spec() {
-    case "$1" in
-        ppc32-7450)     echo "powerpc-unknown-linux-gnu qemu-ppc 7450 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - all +altivec,+portable" ;;
-        ppc32-750)      echo "powerpc-unknown-linux-gnu qemu-ppc 750 /usr/powerpc-linux-gnu powerpc-linux-gnu-gcc - --test,suite,internals:: -altivec,+portable" ;;
-        ppc64-power7)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power7 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --test,suite,internals:: -vsx,+portable" ;;
-        ppc64-power8)   echo "powerpc64-unknown-linux-gnu qemu-ppc64 power8 /usr/powerpc64-linux-gnu powerpc64-linux-gnu-gcc - --tests +vsx,+altivec" ;;
-        ppc64le-power9) echo "powerpc64le-unknown-linux-gnu qemu-ppc64le power9 /usr/powerpc64le-linux-gnu powerpc64le-linux-gnu-gcc - --tests +vsx,+altivec" ;;
-        aarch64-max|aarch64)
-                        echo "aarch64-unknown-linux-gnu qemu-aarch64 max /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=1 --tests +neon,+portable" ;;
-        aarch64-a53)    echo "aarch64-unknown-linux-gnu qemu-aarch64 cortex-a53 /usr/aarch64-linux-gnu aarch64-linux-gnu-gcc SKEIN_SIMD_EXPECT_SHA3=0 --test,suite,internals:: +neon,+portable" ;;
-        *) return 1 ;;
-    esac
-}
+runs_list="$(targets_runs "$@")" || exit 2
+mapfile -t runs <<< "$runs_list"
 
 header() {
     local line="================================================================"
@@ -125,12 +104,11 @@ step() {
 missing=()
 installed_targets="$(rustup target list --installed 2>/dev/null || true)"
 for r in "${runs[@]}"; do
-    spec="$(run_spec "$r")" || { echo "qemu-test.sh: unknown run '$r'" >&2; exit 2; }
-    read -r target qemu cpu sysroot linker _ <<< "$spec"
-    command -v "$qemu" >/dev/null || missing+=("$qemu (apt-get install qemu-user)")
-    command -v "$linker" >/dev/null || missing+=("$linker (apt-get install gcc-${linker%-gcc})")
-    [ -d "$sysroot/lib" ] || missing+=("$sysroot/lib (apt-get install libc6-dev-*-cross)")
-    grep -qx "$target" <<< "$installed_targets" || missing+=("rust target $target (rustup target add $target)")
+    run_row "$r"
+    command -v "$tgt_qemu" >/dev/null || missing+=("$tgt_qemu (apt-get install ${tgt_packages//,/ })")
+    command -v "$tgt_linker" >/dev/null || missing+=("$tgt_linker (apt-get install ${tgt_packages//,/ })")
+    [ -d "$tgt_sysroot/lib" ] || missing+=("$tgt_sysroot/lib (apt-get install ${tgt_packages//,/ })")
+    grep -qx "$tgt_triple" <<< "$installed_targets" || missing+=("rust target $tgt_triple (rustup target add $tgt_triple)")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     printf 'qemu-test.sh: missing prerequisites:\n' >&2
@@ -148,19 +126,26 @@ failed_runs=()
 t_all=$SECONDS
 
 for r in "${runs[@]}"; do
-    read -r target qemu cpu sysroot linker run_env scope expected_backends <<< "$(run_spec "$r")"
-    scope_args=()
-    [ "$scope" = all ] || IFS=, read -r -a scope_args <<< "$scope"
-    runner="$qemu -cpu $cpu -L $sysroot"
-    [ "$run_env" = - ] && run_env=""
-    runner_var="CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUNNER"
+    run_row "$r"
+    target="$tgt_triple"
+    expected_backends="$run_backends"
+    case "$run_scope" in
+        all) scope_args=() ;;
+        full) scope_args=(--tests) ;;
+        detection) scope_args=(--test suite internals::) ;;
+        *) echo "targets.tsv: run $r: unknown scope '$run_scope'" >&2; exit 2 ;;
+    esac
+    IFS=, read -r -a test_env <<< "$run_env"
+    # cargo's linker and runner (this run's CPU) for the target, for the
+    # tests and skeinsum's build
+    target_env "$r"
+    runner="$(target_runner "$run_cpu")"
     header "$r: $target under '$runner'"
     t_run=$SECONDS
     ok=1
     (
-        export "$runner_var=$runner"
-        [ -n "$run_env" ] && export "${run_env?}"
-        step "[$r] ${run_env:+$run_env }cargo test -p skein-simd --profile $profile --target $target ${scope_args[*]}" \
+        for v in "${test_env[@]}"; do export "${v?}"; done
+        step "[$r] ${test_env[*]}${test_env[*]:+ }cargo test -p skein-simd --profile $profile --target $target ${scope_args[*]}" \
             cargo test -p skein-simd --profile "$profile" --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
     ) || ok=0
     if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then

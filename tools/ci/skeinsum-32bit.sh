@@ -5,8 +5,9 @@
 # usage: bash tools/ci/skeinsum-32bit.sh [i686] [ppc32]     (default: both)
 #
 # Needs the rust targets i686-unknown-linux-gnu and powerpc-unknown-linux-gnu,
-# Debian's gcc-multilib (i386 libc for linking i686), qemu-user,
-# gcc-powerpc-linux-gnu and libc6-dev-powerpc-cross (all installed by .ci/run).
+# Debian's i386 libc and libgcc for linking i686, and ppc32's packages in
+# tools/ci/targets.tsv (all installed by .ci/run). ppc32 runs on the CPU of
+# its first run in that table (the 7450), with its linker and QEMU from there.
 #
 # Checks, on each of the two targets:
 #   - the binary carries no test hooks (their environment variable names are
@@ -61,6 +62,8 @@ for r in "${runs[@]}"; do
 done
 # shellcheck source=target-dir.sh
 . "$(dirname "${BASH_SOURCE[0]}")/target-dir.sh"
+# shellcheck source=targets.sh
+. "$(dirname "${BASH_SOURCE[0]}")/targets.sh"
 host="${SKEINSUM_HOST:-$target_dir/debug/skeinsum}"
 if [ ! -x "$host" ]; then
     cargo build -q -p skeinsum
@@ -117,10 +120,11 @@ for r in "${runs[@]}"; do
         echo "skeinsum-32bit: i686 build: $((SECONDS - t0))s"
         check_32bit i686 "$big_mib" "$target_dir/i686-unknown-linux-gnu/release/skeinsum"
     else
-        RUSTC_BOOTSTRAP=1 cargo build -q --profile emulated -p skeinsum --target powerpc-unknown-linux-gnu
+        target_env ppc32
+        read -r -a qemu <<< "$(target_runner)"
+        RUSTC_BOOTSTRAP=1 cargo build -q --profile emulated -p skeinsum --target "$tgt_triple"
         echo "skeinsum-32bit: ppc32 build: $((SECONDS - t0))s"
-        check_32bit ppc32 "$ppc_mib" qemu-ppc -cpu 7450 -L /usr/powerpc-linux-gnu \
-            "$target_dir/powerpc-unknown-linux-gnu/emulated/skeinsum"
+        check_32bit ppc32 "$ppc_mib" "${qemu[@]}" "$target_dir/$tgt_triple/emulated/skeinsum"
     fi
 done
 

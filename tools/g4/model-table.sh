@@ -31,7 +31,8 @@ mkdir -p "$out"
 export G4MODEL="$model"
 
 if [ "$cargo" = 1 ]; then
-    (cd "$repo" && RUSTC_BOOTSTRAP=1 CARGO_TARGET_POWERPC_UNKNOWN_LINUX_GNU_LINKER=powerpc-linux-gnu-gcc \
+    # the cross linker of tools/ci/targets.tsv
+    (cd "$repo" && eval "$(bash tools/ci/targets.sh env ppc32-7450)" && RUSTC_BOOTSTRAP=1 \
         nice -n 10 cargo build --release --target powerpc-unknown-linux-gnu --example hash_bytes --example many_bytes)
 fi
 "$model/build_seed.sh" "$seed_src" "$out/seed_driver"
