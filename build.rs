@@ -76,7 +76,7 @@ fn main() {
     // `powerpc`, `wasm32`): the condition under which that folder is built, written
     // here once instead of at every use.
     // With any of them, `skein_simd_lanes`: the SIMD lane kernel
-    // (`backend::lane_kernel`) and what only it uses are built.
+    // (`backend::lanes::kernel`) and what only it uses are built.
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let endian = env::var("CARGO_CFG_TARGET_ENDIAN").unwrap_or_default();
     if arch == "x86_64" {

@@ -53,6 +53,8 @@ struct Row {
     name: String,
     doc: String,
     lanes: bool,
+    /// Its module's file or folder.
+    source: String,
 }
 
 /// The rows of the `backend_table!` invocation, wherever under src/backend
@@ -85,8 +87,11 @@ fn table_rows() -> Vec<Row> {
             row.push(' ');
             if line.ends_with(';') {
                 let name = row.split('"').nth(1).expect("the row's name");
+                // `Name = "name", module::path if cfg(...)`: the module.
+                let module = row.split(", ").nth(1).and_then(|m| m.split(' ').next());
                 rows.push(Row {
                     name: name.to_owned(),
+                    source: source_of(module.expect("the row's module")),
                     doc: doc.join(" "),
                     lanes: row.contains(", lanes auto("),
                 });
@@ -103,6 +108,19 @@ fn table_rows() -> Vec<Row> {
         path.display()
     );
     rows
+}
+
+/// The file or folder of a backend module (`x86::avx2`, `portable`) under
+/// src/backend.
+fn source_of(module: &str) -> String {
+    let path = format!("src/backend/{}", module.replace("::", "/"));
+    if root().join(&path).is_dir() {
+        format!("{path}/")
+    } else {
+        let file = format!("{path}.rs");
+        assert!(root().join(&file).is_file(), "{module}: no {file}");
+        file
+    }
 }
 
 const BACKENDS_PAGE: &str = "docs/backends.md";
@@ -129,12 +147,15 @@ fn backends_page() -> String {
          the values of Python's `skein_simd.platform()` and `Backend::name`.\n\n\
          A backend without a multi-lane kernel, when forced, leaves `hash_many`, \
          tree hashing and long outputs to the portable one.\n\n\
-         | name | instruction set | multi-lane kernel |\n\
-         |---|---|---|\n",
+         | name | instruction set | multi-lane kernel | source |\n\
+         |---|---|---|---|\n",
     );
     for row in table_rows() {
         let lanes = if row.lanes { "yes" } else { "no" };
-        page.push_str(&format!("| `{}` | {} | {lanes} |\n", row.name, row.doc));
+        page.push_str(&format!(
+            "| `{}` | {} | {lanes} | [{}](../{}) |\n",
+            row.name, row.doc, row.source, row.source
+        ));
     }
     page
 }
