@@ -8,10 +8,10 @@
 
 use skein_simd_test_support as support;
 
-use support::reference::{skein, Args};
 use rand::{Rng, SeedableRng};
 use skein_simd::hazmat::{ObjectTree, Subtrees};
 use skein_simd::{Error, Params, Skein, TreeParams};
+use support::reference::{skein, Args};
 
 /// The digest of `object` from `tree.split(parts)`, each range hashed from
 /// its own bytes in pieces of `piece` bytes and sent as bytes.
