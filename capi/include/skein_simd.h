@@ -100,6 +100,50 @@ int skein_simd_512_hash_many_from(const Skein_512_Ctxt_t *ctx, const u08b_t *con
 int skein_simd_1024_hash_many_from(const Skein1024_Ctxt_t *ctx, const u08b_t *const *msgs,
                                    const size_t *msgByteCnts, size_t count, u08b_t *hashVals);
 
+/*
+ * Subtree hashing (docs/subtree.md): one tree digest computed by many
+ * processes or machines, each hashing a byte range of the object, merged
+ * into the digest init_params + Update + Final with the same tree word
+ * gives. Sharp tool: values of another object or other arguments give a
+ * wrong digest, not an error; build the same tree everywhere.
+ *
+ * skein_simd_object_tree_new: the tree of an object of `length` bytes hashed
+ * with `params` (treeInfo a tree word) and a state of stateBits (256, 512,
+ * 1024), in *tree; free it with skein_simd_object_tree_free. SKEIN_FAIL for
+ * a NULL pointer, a bad state size or tree word (none: sequential is not a
+ * tree), SKEIN_BAD_HASHLEN for hashBitLen 0.
+ * skein_simd_object_tree_split: at most `parts` consecutive ranges of about
+ * equal size, each whole subtrees of one level; writes the first
+ * min(n, maxRanges) and returns n (ask with maxRanges 0).
+ * skein_simd_subtree_hash: the values of `range` from its bytes (exactly
+ * end - start of them) into `values`, skein_simd_subtree_values_len bytes
+ * (10 + count * stateBits / 8): a self-describing byte string to send as is.
+ * skein_simd_object_tree_root: the digest ((hashBitLen + 7) / 8 bytes) from
+ * `count` such strings, consecutive runs of one level holding all of it.
+ * Both give SKEIN_FAIL, with nothing written, for a range or values that do
+ * not fit the tree, a wrong length, NULL pointers or overlapping buffers.
+ */
+typedef struct skein_simd_object_tree skein_simd_object_tree_t;
+typedef struct {
+    unsigned level; /* 1: leaves */
+    u64b_t first;   /* nodes first .. first + count of the level */
+    u64b_t count;
+    u64b_t start;   /* the object's bytes start .. end under them */
+    u64b_t end;
+} skein_simd_subtree_range_t;
+
+int skein_simd_object_tree_new(size_t stateBits, const skein_simd_params_t *params, u64b_t length,
+                               skein_simd_object_tree_t **tree);
+void skein_simd_object_tree_free(skein_simd_object_tree_t *tree);
+size_t skein_simd_object_tree_split(const skein_simd_object_tree_t *tree, size_t parts,
+                                    skein_simd_subtree_range_t *ranges, size_t maxRanges);
+size_t skein_simd_subtree_values_len(const skein_simd_object_tree_t *tree,
+                                     const skein_simd_subtree_range_t *range);
+int skein_simd_subtree_hash(const skein_simd_object_tree_t *tree, const skein_simd_subtree_range_t *range,
+                            const u08b_t *data, size_t dataLen, u08b_t *values, size_t valuesLen);
+int skein_simd_object_tree_root(const skein_simd_object_tree_t *tree, const u08b_t *const *values,
+                                const size_t *valuesLens, size_t count, u08b_t *hashVal);
+
 /* Backend of the block function for stateBits 256, 512 or 1024 ("portable",
  * "avx2", ...); NULL for another size. Static strings. */
 const char *skein_simd_backend(size_t stateBits);

@@ -9,6 +9,8 @@ use core::ffi::{c_char, c_int};
 use skein_simd::hazmat::{self, BlockType};
 use skein_simd::{Backend, Params, SkeinMany, StateSize, TreeParams};
 
+mod subtree;
+
 /// `skein_simd_params_t`: output length, tree word and the optional
 /// arguments, each a pointer and a length (`NULL, 0` when absent).
 #[repr(C)]

@@ -141,6 +141,11 @@ impl<const W: usize> ObjectTree<W> {
         self.len
     }
 
+    /// The output length in bits.
+    pub fn output_bits(&self) -> u64 {
+        self.output_bits
+    }
+
     /// The tree parameters.
     pub fn tree_params(&self) -> TreeParams {
         self.tree

@@ -543,6 +543,78 @@ static void test_keyed_tree(void) {
     free(msg);
 }
 
+/* ---- subtree hashing: ranges hashed apart, merged, against the walk ---- */
+
+static void test_subtrees(void) {
+    static const unsigned trees[][3] = {{1, 1, 2}, {1, 2, 3}, {2, 1, 255}, {1, 3, 255}};
+    uint8_t key[20], *msg = message(20000);
+    size_t t, l, i, parts, cases = 0;
+    int k;
+    for (i = 0; i < sizeof key; i++) key[i] = (uint8_t)(7 * i + 5);
+    for (k = 0; k < 3; k++) {
+        int bits = 256 << k;
+        const api_t *a = ours(bits);
+        for (t = 0; t < 4; t++)
+            for (l = 0; l < 5; l++) {
+                size_t len = (size_t[]){0, 1, 2 * (size_t)bits, 5000, 20000}[l];
+                uint64_t info = SKEIN_CFG_TREE_INFO(trees[t][0], trees[t][1], trees[t][2]);
+                uint8_t walked[64];
+                skein_simd_params_t p;
+                skein_simd_object_tree_t *tree = NULL;
+                ctx_t g;
+                int rc = a->init_ext(&g, 392, info, key, sizeof key);
+                rc |= tree_hash(a, &g, trees[t][0], trees[t][1], trees[t][2], msg, len, walked);
+                memset(&p, 0, sizeof p);
+                p.hashBitLen = 392, p.treeInfo = info, p.key = key, p.keyBytes = sizeof key;
+                rc |= skein_simd_object_tree_new((size_t)bits, &p, len, &tree);
+                for (parts = 1; parts <= 4 && rc == SKEIN_SUCCESS; parts++) {
+                    skein_simd_subtree_range_t ranges[4];
+                    uint8_t *values[4];
+                    size_t lens[4], n = skein_simd_object_tree_split(tree, parts, ranges, 4), r;
+                    uint8_t merged[49];
+                    CHECK(n >= 1 && n <= parts, "split: %zu ranges for %zu parts", n, parts);
+                    for (r = 0; r < n; r++) {
+                        lens[r] = skein_simd_subtree_values_len(tree, &ranges[r]);
+                        values[r] = malloc(lens[r]);
+                        rc |= skein_simd_subtree_hash(tree, &ranges[r], msg + ranges[r].start,
+                                                      (size_t)(ranges[r].end - ranges[r].start), values[r], lens[r]);
+                    }
+                    memset(merged, 0xAA, sizeof merged);
+                    rc |= skein_simd_object_tree_root(tree, (const uint8_t *const *)values, lens, n, merged);
+                    CHECK(rc == SKEIN_SUCCESS && memcmp(walked, merged, 49) == 0,
+                          "subtrees: Skein-%d, tree %u,%u,%u, %zu bytes, %zu parts", bits, trees[t][0], trees[t][1],
+                          trees[t][2], len, parts);
+                    if (n > 1) {
+                        CHECK(skein_simd_object_tree_root(tree, (const uint8_t *const *)values, lens, n - 1, merged) ==
+                                  SKEIN_FAIL,
+                              "subtrees: a missing range");
+                        CHECK(skein_simd_subtree_hash(tree, &ranges[0], msg, (size_t)(ranges[0].end - 1), values[0],
+                                                      lens[0]) == SKEIN_FAIL,
+                              "subtrees: a short range");
+                    }
+                    for (r = 0; r < n; r++) free(values[r]);
+                    cases++;
+                }
+                skein_simd_object_tree_free(tree);
+            }
+    }
+    {
+        skein_simd_params_t p;
+        skein_simd_object_tree_t *tree = NULL;
+        memset(&p, 0, sizeof p);
+        p.hashBitLen = 512;
+        CHECK(skein_simd_object_tree_new(512, &p, 10, &tree) == SKEIN_FAIL && tree == NULL, "subtrees: no tree word");
+        p.treeInfo = SKEIN_CFG_TREE_INFO(1, 1, 255);
+        CHECK(skein_simd_object_tree_new(384, &p, 10, &tree) == SKEIN_FAIL, "subtrees: a bad state size");
+        p.hashBitLen = 0;
+        CHECK(skein_simd_object_tree_new(512, &p, 10, &tree) == SKEIN_BAD_HASHLEN, "subtrees: 0 bits");
+        CHECK(skein_simd_object_tree_split(NULL, 2, NULL, 0) == 0, "subtrees: split(NULL)");
+        skein_simd_object_tree_free(NULL);
+    }
+    printf("subtrees: %zu split-and-merge comparisons\n", cases);
+    free(msg);
+}
+
 /* ---- return codes and the extension's introspection ---- */
 
 static void test_edges(void) {
@@ -602,6 +674,7 @@ int main(int argc, char **argv) {
     test_peer();
     test_zfs_pattern();
     test_keyed_tree();
+    test_subtrees();
     test_many_from();
     printf("c-api: %lu passed, %lu failed\n", passed, failed);
     return failed == 0 && read_all ? 0 : 1;
