@@ -13,6 +13,7 @@
 //! cannot be told apart (the values are keyed), and gives a digest that
 //! `-c` rejects.
 
+use std::fs::File;
 use std::io::{self, BufRead, Read, Seek, SeekFrom};
 
 use skein_simd::hazmat::{ObjectTree, Subtrees};
@@ -20,9 +21,9 @@ use skein_simd::{mask_unused_bits, Params, StateSize, TreeParams};
 use zeroize::Zeroizing;
 
 use crate::cli::{line_end, Args, Part, MAX_OUTPUT_BITS};
-use crate::config::{os_bytes, tag_name, HashConfig};
-use crate::files::open::{open_named, stdin_descriptor};
-use crate::files::{is_a_directory, unchanged, InputError, Snapshot};
+use crate::config::{bytes_os, os_bytes, tag_name, HashConfig};
+use crate::files::open::{leased, open_named, open_nonblocking, stdin_descriptor};
+use crate::files::{is_a_directory, unchanged, InputError, Origin, Snapshot};
 use crate::format::{escape_name, needs_escape, push_result_line, unescape_name};
 use crate::quote::quote_name;
 use crate::readahead;
@@ -280,7 +281,13 @@ fn hash_part<const W: usize>(
     part: Part,
     blocks: &mut readahead::Pool,
 ) -> Result<Option<PartLine>, InputError> {
-    let (mut file, meta) = open_named(name)?;
+    // Opened without waiting, and never made to wait: a FIFO is refused
+    // below, not waited for (its writer would give no range).
+    let mut file = match open_nonblocking(name, Origin::Named) {
+        Err(e) if leased(&e) => File::open(bytes_os(name))?,
+        opened => opened?,
+    };
+    let meta = file.metadata()?;
     if meta.is_dir() {
         return Err(is_a_directory().into());
     }
