@@ -23,7 +23,7 @@ _skeinsum() {
 
     case "${cmd}" in
         skeinsum)
-            opts="-a -l -j -r -L -z -c -w -h -V --algorithm --length --key-hex --key-file --personalization --personalization-hex --public-key-hex --key-id-hex --nonce-hex --tree --threads --backend --list-backends --self-test --tag --recursive --dereference --raw --zero --no-mmap --progress --check --quiet --status --strict --warn --ignore-missing --help --version"
+            opts="-a -l -j -r -L -z -c -w -h -V --algorithm --length --key-hex --key-file --personalization --personalization-hex --public-key-hex --key-id-hex --nonce-hex --tree --threads --backend --list-backends --self-test --tag --recursive --dereference --raw --zero --no-mmap --progress --check --quiet --status --strict --warn --ignore-missing --part --merge --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -87,6 +87,10 @@ _skeinsum() {
                     ;;
                 --backend)
                     COMPREPLY=($(compgen -W "portable sse2 avx2 avx512 asm altivec vsx neon simd128" -- "${cur}"))
+                    return 0
+                    ;;
+                --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
