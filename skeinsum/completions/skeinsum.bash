@@ -23,7 +23,7 @@ _skeinsum() {
 
     case "${cmd}" in
         skeinsum)
-            opts="-a -l -j -r -L -z -c -w -h -V --algorithm --length --key-hex --key-file --personalization --personalization-hex --public-key-hex --key-id-hex --nonce-hex --tree --threads --backend --list-backends --self-test --tag --recursive --dereference --raw --zero --no-mmap --progress --check --quiet --status --strict --warn --ignore-missing --help --version"
+            opts="-a -l -j -r -L -z -c -w -h -V --algorithm --length --key-hex --key-file --personalization --personalization-hex --public-key-hex --key-id-hex --nonce-hex --tree --threads --backend --list-backends --self-test --tag --recursive --dereference --raw --zero --no-mmap --progress --check --quiet --status --strict --warn --ignore-missing --part --merge --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -86,6 +86,10 @@ _skeinsum() {
                     return 0
                     ;;
                 --backend)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --part)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -12,6 +12,7 @@ complete -c skeinsum -l nonce-hex -d 'Nonce given in hex' -r
 complete -c skeinsum -l tree -d 'Tree hashing with leaf 2^Yl blocks, fan-out 2^Yf, at most Ym levels (e.g. 10,1,255)' -r
 complete -c skeinsum -s j -l threads -d 'Threads for tree hashing and for many FILEs at once (1: one file after another), at most 256 [default: all cores, at most 256]' -r
 complete -c skeinsum -l backend -d 'Force a block-function backend by name (--list-backends: those usable here; exit 2 if this CPU or build lacks it)' -r
+complete -c skeinsum -l part -d 'With --tree: hash only the K-th of N ranges of each FILE and print its subtree values as a part line, for --merge' -r
 complete -c skeinsum -l list-backends -d 'Print the backends usable here, the automatic choice first, and exit'
 complete -c skeinsum -l self-test -d 'Check every usable backend against built-in test vectors and exit (1 on a mismatch)'
 complete -c skeinsum -l tag -d 'Print BSD-style lines: Skein-512-256 (FILE) = HEX'
@@ -27,5 +28,6 @@ complete -c skeinsum -l status -d 'With --check: print nothing on stdout; the ex
 complete -c skeinsum -l strict -d 'With --check: exit 1 if a checksum line is improperly formatted'
 complete -c skeinsum -s w -l warn -d 'With --check: warn about each improperly formatted checksum line'
 complete -c skeinsum -l ignore-missing -d 'With --check: do not fail or report on files that are missing'
+complete -c skeinsum -l merge -d 'With --tree: read the part lines of --part from the FILEs and print each file\'s checksum line'
 complete -c skeinsum -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skeinsum -s V -l version -d 'Print version'

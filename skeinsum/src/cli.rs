@@ -150,6 +150,42 @@ pub struct Args {
     /// With --check: do not fail or report on files that are missing
     #[arg(long)]
     pub ignore_missing: bool,
+
+    /// With --tree: hash only the K-th of N ranges of each FILE and print its subtree values as a part line, for --merge
+    #[arg(long, value_name = "K/N", value_parser = parse_part, requires = "tree",
+          conflicts_with_all = ["check", "merge", "recursive", "raw", "tag", "zero"])]
+    pub part: Option<Part>,
+
+    /// With --tree: read the part lines of --part from the FILEs and print each file's checksum line
+    #[arg(long, requires = "tree", conflicts_with_all = ["check", "recursive", "raw"])]
+    pub merge: bool,
+}
+
+/// `--part K/N`: the K-th (from 1) of N ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub k: u64,
+    pub n: u64,
+}
+
+/// The most parts `--part` splits into. `ObjectTree::split` lists every
+/// range to give one, so N bounds that list; far more hosts than any
+/// cluster has.
+pub const MAX_PARTS: u64 = 1 << 16;
+
+/// `--part K/N` with 1 <= K <= N <= [`MAX_PARTS`], as `split -n K/N`.
+fn parse_part(text: &str) -> Result<Part, String> {
+    let usage = format!("expected K/N with 1 <= K <= N <= {MAX_PARTS} (e.g. 2/3)");
+    let (k, n) = text.split_once('/').ok_or_else(|| usage.clone())?;
+    let number = |s: &str| {
+        s.parse::<u64>()
+            .ok()
+            .filter(|_| s.bytes().all(|c| c.is_ascii_digit()))
+    };
+    match (number(k), number(n)) {
+        (Some(k), Some(n)) if 1 <= k && k <= n && n <= MAX_PARTS => Ok(Part { k, n }),
+        _ => Err(usage),
+    }
 }
 
 /// Bytes given in hex on the command line (a MAC key among them): wiped when

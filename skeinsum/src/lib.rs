@@ -21,6 +21,7 @@ mod config;
 mod files;
 mod format;
 mod input;
+mod parts;
 mod quote;
 mod readahead;
 mod report;
@@ -62,7 +63,7 @@ pub fn run() -> ExitCode {
         Action::SelfTest => selftest::run(&mut out),
         Action::Hash | Action::Check => {
             readahead::take_stack_room();
-            if let Err(message) = args.check_usage() {
+            if let Err(message) = args.check_usage().and_then(|()| parts::check_usage(&args)) {
                 warn(message);
                 return ExitCode::from(2);
             }
@@ -178,6 +179,12 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     } else {
         &args.files[..]
     };
+    if let Some(part) = args.part {
+        return parts::run_part(args, config, part, out);
+    }
+    if args.merge {
+        return parts::run_merge(args, config, out);
+    }
     let mut reader = Reader::new(!args.no_mmap, args.progress);
     let mut batcher =
         batching(args).then(|| batch::Batch::new(config, !args.no_mmap, args.progress));

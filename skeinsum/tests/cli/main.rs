@@ -30,3 +30,4 @@ mod raw;
 mod recursive;
 mod recursive_changes;
 mod skein_options;
+mod subtree_parts;
