@@ -84,6 +84,36 @@ fn tree_params(tree_info: u64) -> Option<Option<TreeParams>> {
     TreeParams::new(leaf, node, height).ok().map(Some)
 }
 
+/// The library's parameters for `p`: its output length checked first (as
+/// init checks it, `SKEIN_BAD_HASHLEN`), then its argument pointers and tree
+/// word (`SKEIN_FAIL`).
+///
+/// # Safety
+/// Every non-null pointer of `p` is valid for its length in reads.
+unsafe fn library_params<'a>(p: &skein_simd_params_t) -> Result<Params<'a>, c_int> {
+    let rc = check_hash_bit_len(p.hashBitLen);
+    if rc != SKEIN_SUCCESS {
+        return Err(rc);
+    }
+    // SAFETY: by the contract above.
+    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p, NOWHERE) })
+    else {
+        return Err(SKEIN_FAIL);
+    };
+    let tree = tree_params(p.treeInfo).ok_or(SKEIN_FAIL)?;
+    let params = Params::new()
+        .output_bits(p.hashBitLen as u64)
+        .key(key)
+        .personalization(pers)
+        .public_key(pk)
+        .key_id(kid)
+        .nonce(nonce);
+    Ok(match tree {
+        Some(t) => params.tree(t),
+        None => params,
+    })
+}
+
 /// # Safety
 /// As for the exported `init_params` functions.
 unsafe fn init_params<const W: usize>(
@@ -125,30 +155,13 @@ unsafe fn hash_many<const W: usize>(
     let Some(p) = (unsafe { params.as_ref() }) else {
         return SKEIN_FAIL;
     };
-    let rc = check_hash_bit_len(p.hashBitLen);
-    if rc != SKEIN_SUCCESS {
-        return rc;
-    }
     // SAFETY: the caller's contract for the argument pointers.
-    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p, NOWHERE) })
-    else {
-        return SKEIN_FAIL;
-    };
-    let Some(tree) = tree_params(p.treeInfo) else {
-        return SKEIN_FAIL;
+    let params = match unsafe { library_params(p) } {
+        Ok(params) => params,
+        Err(rc) => return rc,
     };
     if count == 0 {
         return SKEIN_SUCCESS; // nothing to hash or write, whatever the length
-    }
-    let mut params = Params::new()
-        .output_bits(p.hashBitLen as u64)
-        .key(key)
-        .personalization(pers)
-        .public_key(pk)
-        .key_id(kid)
-        .nonce(nonce);
-    if let Some(t) = tree {
-        params = params.tree(t);
     }
     let many = forced_backend()
         .and_then(|b| SkeinMany::<W>::with_params(&params.backend(b)).ok())

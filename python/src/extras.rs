@@ -11,7 +11,8 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyModule, PyTuple};
 use skein_simd::mask_unused_bits;
 use skein_simd::{Backend, DynSkein, Params, Platform, SkeinMany, SkeinMany512, StateSize};
 
-const KEYWORDS: [&str; 7] = [
+/// The keyword-only arguments of the extensions (and of `ObjectTree`).
+pub const KEYWORDS: [&str; 7] = [
     "state_bits",
     "key",
     "pers",

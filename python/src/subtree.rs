@@ -11,21 +11,12 @@
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
 use crate::common::{alloc_output, CHUNK_BYTES};
+use crate::extras::KEYWORDS;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PySlice, PyTuple};
 use skein_simd::hazmat;
 use skein_simd::mask_unused_bits;
-
-const KEYWORDS: [&str; 7] = [
-    "state_bits",
-    "key",
-    "pers",
-    "public_key",
-    "key_id",
-    "nonce",
-    "tree",
-];
 
 /// The library's tree of each state size.
 enum Tree {

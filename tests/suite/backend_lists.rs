@@ -57,22 +57,23 @@ struct Row {
     source: String,
 }
 
+/// The `.rs` files under the repository folder `dir`, found by the walk
+/// the path checks use.
+fn rust_files(dir: &str) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    super::doc_paths::walk(&root().join(dir), &mut files);
+    files.retain(|f| f.extension().is_some_and(|e| e == "rs"));
+    files
+}
+
 /// The rows of the `backend_table!` invocation, wherever under src/backend
 /// it is, in its order.
 fn table_rows() -> Vec<Row> {
-    let mut stack = vec![root().join("src/backend")];
     let mut found = Vec::new();
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                if let Some(at) = text.find("backend_table! {") {
-                    found.push((path, text[at..].to_owned()));
-                }
-            }
+    for path in rust_files("src/backend") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if let Some(at) = text.find("backend_table! {") {
+            found.push((path, text[at..].to_owned()));
         }
     }
     assert_eq!(found.len(), 1, "one backend_table! invocation: {found:?}");
@@ -244,22 +245,14 @@ fn alias_uses(text: &str) -> BTreeSet<String> {
 #[test]
 fn build_rs_declares_every_cfg_src_uses() {
     let emitted = emitted_cfgs();
-    let mut stack = vec![root().join("src")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                for alias in alias_uses(&text) {
-                    assert!(
-                        emitted.contains(&alias),
-                        "{}: cfg {alias} is not in build.rs's CFGS",
-                        path.display()
-                    );
-                }
-            }
+    for path in rust_files("src") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for alias in alias_uses(&text) {
+            assert!(
+                emitted.contains(&alias),
+                "{}: cfg {alias} is not in build.rs's CFGS",
+                path.display()
+            );
         }
     }
 }

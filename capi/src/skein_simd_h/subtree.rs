@@ -3,12 +3,11 @@
 //! ranges are plain structs; values are the library's byte form, so they
 //! travel between processes and machines as they are.
 
-use super::{args, skein_simd_params_t, slice_of, tree_params};
-use crate::context::{check_hash_bit_len, SKEIN_FAIL, SKEIN_SUCCESS};
+use super::{library_params, skein_simd_params_t, slice_of};
+use crate::context::{SKEIN_FAIL, SKEIN_SUCCESS};
 use crate::{forced_backend, input, output, Region, NOWHERE};
 use core::ffi::c_int;
 use skein_simd::hazmat::{ObjectTree, SubtreeRange, Subtrees};
-use skein_simd::Params;
 
 /// `skein_simd_subtree_range_t`: the nodes `first .. first + count` of
 /// tree level `level` (1: leaves) and the object's bytes `start .. end`
@@ -101,26 +100,15 @@ pub unsafe extern "C" fn skein_simd_object_tree_new(
     if tree.is_null() {
         return SKEIN_FAIL;
     }
-    let rc = check_hash_bit_len(p.hashBitLen);
-    if rc != SKEIN_SUCCESS {
-        return rc;
-    }
     // SAFETY: the caller's contract for the argument pointers.
-    let Some((key, [(_, pers), (_, pk), (_, kid), (_, nonce)])) = (unsafe { args(p, NOWHERE) })
-    else {
-        return SKEIN_FAIL;
+    let mut params = match unsafe { library_params(p) } {
+        Ok(params) => params,
+        Err(rc) => return rc,
     };
-    let Some(Some(shape)) = tree_params(p.treeInfo) else {
+    // A sequential word is valid for hashing, not for a tree.
+    if p.treeInfo == 0 {
         return SKEIN_FAIL;
-    };
-    let mut params = Params::new()
-        .output_bits(p.hashBitLen as u64)
-        .key(key)
-        .personalization(pers)
-        .public_key(pk)
-        .key_id(kid)
-        .nonce(nonce)
-        .tree(shape);
+    }
     if let Some(b) = forced_backend() {
         params = params.backend(b);
     }
