@@ -24,14 +24,15 @@ feature_backend! {
 /// The rule for the kernel's form (docs/lanes.md, "The forms of each x86
 /// kernel"): Skein-256's chains are latency-bound, so two groups win on
 /// runs of blocks everywhere; Skein-512 takes a scalar lane beside the
-/// vector lanes on Intel (short messages too), two groups where vector
+/// vector lanes on Intel (short messages too, but on Sapphire and Emerald
+/// Rapids, where they lose with it), two groups where vector
 /// latency is two cycles (Zen 5), one group on earlier Zen (two spill; the
 /// scalar lane not measured there); Skein-1024 fills the registers with
 /// one group.
 fn lane_form(words: usize, work: Workload) -> LaneForm {
     match (work, words, super::core()) {
         (Workload::Blocks, 4, _) => LaneForm::TwoGroups,
-        (_, 8, Core::Other) => LaneForm::WithScalar,
+        (_, 8, Core::Other) | (Workload::Blocks, 8, Core::IntelGoldenCove) => LaneForm::WithScalar,
         (Workload::Blocks, 8, Core::Zen5On) => LaneForm::TwoGroups,
         _ => LaneForm::OneGroup,
     }

@@ -28,7 +28,7 @@ feature_backend! {
 fn lane_form(words: usize, work: Workload) -> LaneForm {
     match (work, words, super::core()) {
         (Workload::Blocks, 4 | 8, _) => LaneForm::TwoGroups,
-        (Workload::ShortMessages, 8, Core::Other) => LaneForm::TwoGroups,
+        (Workload::ShortMessages, 8, Core::Other | Core::IntelGoldenCove) => LaneForm::TwoGroups,
         _ => LaneForm::OneGroup,
     }
 }

@@ -73,7 +73,11 @@ pub(crate) enum Core {
     ZenBefore5 = 1,
     /// AMD Zen 5 and later (family 0x1A on): 2-cycle vector latency.
     Zen5On = 2,
-    /// Intel, and every other vendor.
+    /// Intel's Golden Cove server cores (Sapphire and Emerald Rapids:
+    /// family 6, models 0x8F and 0xCF), whose short messages lose with a
+    /// scalar lane beside the AVX2 lanes (docs/lanes.md).
+    IntelGoldenCove = 4,
+    /// Intel before those, and every other vendor.
     Other = 3,
 }
 
@@ -86,6 +90,7 @@ pub(crate) fn core() -> Core {
         1 => Core::ZenBefore5,
         2 => Core::Zen5On,
         3 => Core::Other,
+        4 => Core::IntelGoldenCove,
         _ => {
             let core = identify();
             CACHED.store(core as u8, Ordering::Relaxed);
@@ -94,7 +99,7 @@ pub(crate) fn core() -> Core {
     }
 }
 
-/// The vendor string and family of `cpuid` leaves 0 and 1.
+/// The vendor string, family and model of `cpuid` leaves 0 and 1.
 fn identify() -> Core {
     use core::arch::x86_64::__cpuid;
     // SAFETY: `cpuid` exists on every x86-64 CPU, and leaves 0 and 1 on
@@ -112,9 +117,17 @@ fn identify() -> Core {
     } else {
         base
     };
-    match (amd, family) {
-        (true, 0x1A..) => Core::Zen5On,
-        (true, _) => Core::ZenBefore5,
-        (false, _) => Core::Other,
+    // The extended model counts only in families 6 and 15 (Intel's SDM,
+    // CPUID leaf 1).
+    let model = if base == 0x6 || base == 0xF {
+        ((signature >> 4) & 0xF) | ((signature >> 12) & 0xF0)
+    } else {
+        (signature >> 4) & 0xF
+    };
+    match (amd, family, model) {
+        (true, 0x1A.., _) => Core::Zen5On,
+        (true, _, _) => Core::ZenBefore5,
+        (false, 6, 0x8F | 0xCF) => Core::IntelGoldenCove,
+        (false, _, _) => Core::Other,
     }
 }

@@ -27,7 +27,9 @@ feature_backend! {
 /// Skein-1024's spill everywhere. Short messages run one group.
 fn lane_form(words: usize, work: Workload) -> LaneForm {
     match (work, words, super::core()) {
-        (Workload::Blocks, 4, _) | (Workload::Blocks, 8, Core::Other) => LaneForm::TwoGroups,
+        (Workload::Blocks, 4, _) | (Workload::Blocks, 8, Core::Other | Core::IntelGoldenCove) => {
+            LaneForm::TwoGroups
+        }
         _ => LaneForm::OneGroup,
     }
 }
