@@ -9,7 +9,8 @@
 //! messages in L2 per state size, 16 KiB against 1 KiB and 256 B messages
 //! on the automatic kernel (256 KiB and 2 MiB in all), the ZFS case (Skein-512-256 keyed, 128 KiB blocks), and tree
 //! hashing 10,1,255 of a 1 GiB buffer. On x86-64 it also prints the clock
-//! (a chain of dependent adds, one per cycle) and each one-thread row's
+//! (`bench-clock`: the lower of a dependent-add and a dependent-imul chain's
+//! estimates) and each one-thread row's
 //! cycles per byte at that clock, for comparison with llvm-mca's estimates.
 
 use skein_simd::{
@@ -179,7 +180,7 @@ fn main() {
     let threads = rayon::current_num_threads();
     // Measured once: every row's cycles per byte use the clock printed here.
     let ghz = clock_ghz();
-    println!("clock {ghz:.2} GHz (dependent adds)");
+    println!("clock {ghz:.2} GHz (bench-clock: add and imul chains)");
     println!(
         "| {:<58} | {:>7} | {:>7} | {:>5} |",
         "case (ratio: to the first row of its section)", "GB/s", "ratio", "c/B"

@@ -508,7 +508,7 @@ fn bench(o: &Options) {
         }
         ghz = ghz.max(bench_clock::clock_ghz());
     }
-    println!("clock {ghz:.3} GHz (dependent-add chain; the cycles/byte column uses it)");
+    println!("clock {ghz:.3} GHz (bench-clock: the lower of an add and an imul chain; the cycles/byte column uses it)");
     println!();
     println!(
         "| Skein-512-512 | implementation | ns/message | MB/s | cycles/byte | speed vs peer 4-way | speed vs peer 8-way |"

@@ -12,7 +12,8 @@
 //! Output, one tab-separated line per (case, implementation):
 //! `case  state_bits  output_bits  msg_bytes  impl  ns_per_hash`, the best of
 //! several interleaved rounds (the least disturbed on a shared machine), and
-//! one line `clock_ghz  X` from a dependent-add chain (one add per cycle).
+//! one line `clock_ghz  X` from `bench-clock` (the lower of a dependent-add
+//! and a dependent-imul chain's estimates).
 //!
 //! Options: `--quick` (no 16 MiB), `--sizes 64,1024,...`, `--rounds N`,
 //! `--ms N` (milliseconds per measurement), `--only SUBSTRING` (cases).
