@@ -112,16 +112,21 @@ fn table_rows() -> Vec<Row> {
 }
 
 /// The file or folder of a backend module (`x86::avx2`, `portable`) under
-/// src/backend.
+/// src/backend; of a module inline in a file (`riscv::rvv::vlen128`), that
+/// file.
 fn source_of(module: &str) -> String {
     let path = format!("src/backend/{}", module.replace("::", "/"));
     if root().join(&path).is_dir() {
-        format!("{path}/")
-    } else {
-        let file = format!("{path}.rs");
-        assert!(root().join(&file).is_file(), "{module}: no {file}");
-        file
+        return format!("{path}/");
     }
+    let file = format!("{path}.rs");
+    if root().join(&file).is_file() {
+        return file;
+    }
+    let (parent, _) = module
+        .rsplit_once("::")
+        .unwrap_or_else(|| panic!("{module}: no {file}"));
+    source_of(parent)
 }
 
 const BACKENDS_PAGE: &str = "docs/backends.md";
