@@ -160,7 +160,9 @@ for r in "${runs[@]}"; do
     # tests and skeinsum's build
     target_env "$r"
     runner="$(target_runner "$run_cpu")"
-    header "$r: $target under '$runner'${run_rustflags:+ with RUSTFLAGS '$run_rustflags'}"
+    with_flags=""
+    [ -z "$run_rustflags" ] || with_flags=" with RUSTFLAGS \"$run_rustflags\""
+    header "$r: $target under '$runner'$with_flags"
     t_run=$SECONDS
     ok=1
     (
