@@ -32,8 +32,11 @@ const POWERPC_FEATURES: &str =
                         portable_simd, core_intrinsics, asm_experimental_arch";
 
 /// The same on 64-bit RISC-V.
-const RISCV_FEATURES: &str =
-    "portable_simd, core_intrinsics, riscv_target_feature, stdarch_riscv_feature_detection";
+const RISCV_FEATURES: &str = "portable_simd, core_intrinsics, riscv_target_feature";
+
+/// And with `std` (a `no_std` build does not know std's gates; its RISC-V
+/// backends take V from the build's target features instead).
+const RISCV_STD_FEATURES: &str = "stdarch_riscv_feature_detection";
 
 /// Every `cfg` this script can set: declared to the compiler's
 /// `unexpected_cfgs` check from here (so that no second list is kept in
@@ -229,14 +232,18 @@ pub unsafe fn vsx(a: vector_unsigned_long, b: vector_unsigned_long) -> vector_un
 /// The RISC-V probe: `core::simd` and the funnel shift inside `v` and
 /// `v,zvl256b` functions, the `vlenb` CSR, and (with std) V's detection.
 fn riscv_probe_source(no_std: &str, with_std: bool) -> String {
-    let detect = if with_std {
-        "pub fn detect() -> bool { std::arch::is_riscv_feature_detected!(\"v\") }"
+    let (std_features, detect) = if with_std {
+        (
+            format!("#![feature({RISCV_STD_FEATURES})]"),
+            "pub fn detect() -> bool { std::arch::is_riscv_feature_detected!(\"v\") }",
+        )
     } else {
-        ""
+        (String::new(), "")
     };
     format!(
         r#"
 #![feature({RISCV_FEATURES})]
+{std_features}
 #![allow(internal_features)]
 {no_std}
 use core::intrinsics::simd::simd_funnel_shl;

@@ -38,8 +38,9 @@
 //!   lists them (`backend/mod.rs`).
 #![cfg_attr(not(feature = "std"), no_std)]
 // The unstable features of the backends that need them, per architecture
-// (build.rs's `POWERPC_FEATURES` and `RISCV_FEATURES`, which its probe
-// tries; a gate is known only on the targets that have its items).
+// (build.rs's `POWERPC_FEATURES`, `RISCV_FEATURES` and, with std,
+// `RISCV_STD_FEATURES`, which its probe tries; a gate is known only on the
+// targets, and in the builds, that have its items).
 #![cfg_attr(
     all(
         skein_simd_nightly,
@@ -57,13 +58,12 @@
 )]
 #![cfg_attr(
     all(skein_simd_nightly, target_arch = "riscv64"),
-    feature(
-        portable_simd,
-        core_intrinsics,
-        riscv_target_feature,
-        stdarch_riscv_feature_detection
-    ),
+    feature(portable_simd, core_intrinsics, riscv_target_feature),
     allow(internal_features)
+)]
+#![cfg_attr(
+    all(skein_simd_nightly, target_arch = "riscv64", feature = "std"),
+    feature(stdarch_riscv_feature_detection)
 )]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, unreachable_pub)]

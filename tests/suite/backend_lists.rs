@@ -198,6 +198,10 @@ fn the_probe_tests_the_gates_lib_rs_enables() {
             "any(target_arch = \"powerpc\", target_arch = \"powerpc64\")\n    ),\n    feature",
         ),
         ("RISCV_FEATURES", "target_arch = \"riscv64\"),\n    feature"),
+        (
+            "RISCV_STD_FEATURES",
+            "target_arch = \"riscv64\", feature = \"std\"),\n    feature",
+        ),
     ] {
         let probe = {
             let anchor = format!("const {list}: &str =");
