@@ -1,12 +1,14 @@
-//! Build script: turns on the PowerPC SIMD backends (`altivec`, `vsx`) when
-//! the compiler accepts what they need.
+//! Build script: turns on the PowerPC SIMD backends (`altivec`, `vsx`) and
+//! the RISC-V vector ones (`rvv`, `rvv256`) when the compiler accepts what
+//! they need.
 //!
-//! Their intrinsics, target features and run-time detection are unstable in
-//! Rust, so they need a nightly compiler (or `RUSTC_BOOTSTRAP=1`). Rather than
-//! guess from the version string, the script compiles a small probe that uses
-//! every unstable item the backends use, for the real target with the real
-//! flags. If it compiles, the crate is built with `--cfg skein_simd_nightly`;
-//! otherwise (stable compiler, or a nightly that renamed something) the crate
+//! Their intrinsics (or `core::simd`), target features and run-time
+//! detection are unstable in Rust, so they need a nightly compiler (or
+//! `RUSTC_BOOTSTRAP=1`). Rather than guess from the version string, the
+//! script compiles a small probe that uses every unstable item the backends
+//! of the target use, for the real target with the real flags. If it
+//! compiles, the crate is built with `--cfg skein_simd_nightly`; otherwise
+//! (stable compiler, or a nightly that renamed something) the crate
 //! quietly keeps only the portable backend.
 //!
 //! It also sets the alias of each folder of backend modules that this target
@@ -21,24 +23,35 @@ use std::env;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// The feature gates `src/lib.rs` enables under `skein_simd_nightly`; keep
-/// the two lists identical.
-const FEATURES: &str =
+/// The feature gates `src/lib.rs` enables under `skein_simd_nightly` on
+/// PowerPC; keep the two lists identical. One list per architecture: the
+/// compiler knows a library's feature gate only on targets that have its
+/// items (`stdarch_powerpc` is an unknown feature on RISC-V).
+const POWERPC_FEATURES: &str =
     "stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, \
                         portable_simd, core_intrinsics, asm_experimental_arch";
+
+/// The same on 64-bit RISC-V.
+const RISCV_FEATURES: &str = "portable_simd, core_intrinsics, riscv_target_feature";
+
+/// And with `std` (a `no_std` build does not know std's gates; its RISC-V
+/// backends take V from the build's target features instead).
+const RISCV_STD_FEATURES: &str = "stdarch_riscv_feature_detection";
 
 /// Every `cfg` this script can set: declared to the compiler's
 /// `unexpected_cfgs` check from here (so that no second list is kept in
 /// Cargo.toml), and `set_cfg` refuses any other name.
 const CFGS: &[&str] = &[
-    // The compiler accepts the unstable features of `FEATURES`.
+    // The compiler accepts the unstable features of the target's
+    // `POWERPC_FEATURES` or `RISCV_FEATURES`.
     "skein_simd_nightly",
     // The aliases of the folders of backend modules: x86-64, little-endian
-    // AArch64, PowerPC (32- and 64-bit, with `skein_simd_nightly`),
-    // WebAssembly built with `+simd128`.
+    // AArch64, PowerPC (32- and 64-bit, with `skein_simd_nightly`), 64-bit
+    // RISC-V (with `skein_simd_nightly`), WebAssembly built with `+simd128`.
     "skein_simd_x86",
     "skein_simd_aarch64",
     "skein_simd_powerpc",
+    "skein_simd_riscv",
     "skein_simd_wasm32",
     // With any of the folder aliases: the SIMD lane kernel.
     "skein_simd_lanes",
@@ -73,7 +86,7 @@ fn main() {
     }
 
     // One alias per folder of backend modules (`src/backend/x86`, `aarch64`,
-    // `powerpc`, `wasm32`): the condition under which that folder is built, written
+    // `powerpc`, `riscv`, `wasm32`): the condition under which that folder is built, written
     // here once instead of at every use.
     // With any of them, `skein_simd_lanes`: the SIMD lane kernel
     // (`backend::lanes::kernel`) and what only it uses are built.
@@ -92,20 +105,24 @@ fn main() {
         set_cfg("skein_simd_wasm32");
         set_cfg("skein_simd_lanes");
     }
-    if arch != "powerpc" && arch != "powerpc64" {
-        return;
-    }
+    // The folders that need the unstable features, and what a warning calls
+    // their backends.
+    let (alias, backends) = match arch.as_str() {
+        "powerpc" | "powerpc64" => ("skein_simd_powerpc", "PowerPC SIMD"),
+        "riscv64" => ("skein_simd_riscv", "RISC-V vector"),
+        _ => return,
+    };
     if env::var_os("SKEIN_SIMD_NO_NIGHTLY").is_some_and(|v| !v.is_empty() && v != "0") {
         return;
     }
     let with_std = env::var_os("CARGO_FEATURE_STD").is_some();
     if probe(&arch, with_std) {
         set_cfg("skein_simd_nightly");
-        set_cfg("skein_simd_powerpc");
+        set_cfg(alias);
         set_cfg("skein_simd_lanes");
     } else {
         println!(
-            "cargo::warning=skein-simd: the PowerPC SIMD backends need a nightly compiler \
+            "cargo::warning=skein-simd: the {backends} backends need a nightly compiler \
              (or RUSTC_BOOTSTRAP=1); building the portable backend only"
         );
     }
@@ -157,9 +174,12 @@ fn probe(arch: &str, with_std: bool) -> bool {
     child.wait().map(|s| s.success()).unwrap_or(false)
 }
 
-/// A library touching each unstable item the PowerPC backends use.
+/// A library touching each unstable item the backends of `arch` use.
 fn probe_source(arch: &str, with_std: bool) -> String {
     let no_std = if with_std { "" } else { "#![no_std]" };
+    if arch == "riscv64" {
+        return riscv_probe_source(no_std, with_std);
+    }
     let detect = if !with_std {
         String::new()
     } else if arch == "powerpc64" {
@@ -172,7 +192,7 @@ fn probe_source(arch: &str, with_std: bool) -> String {
     };
     format!(
         r#"
-#![feature({FEATURES})]
+#![feature({POWERPC_FEATURES})]
 #![allow(internal_features)]
 {no_std}
 use core::arch::{arch}::*;
@@ -202,6 +222,47 @@ pub unsafe fn vsx(a: vector_unsigned_long, b: vector_unsigned_long) -> vector_un
         let t: vector_unsigned_long = simd_shuffle(r, a, const {{ Simd::<u32, 2>::from_array([1, 2]) }});
         simd_xor(simd_bswap(t), a)
     }}
+}}
+
+{detect}
+"#
+    )
+}
+
+/// The RISC-V probe: `core::simd` and the funnel shift inside `v` and
+/// `v,zvl256b` functions, the `vlenb` CSR, and (with std) V's detection.
+fn riscv_probe_source(no_std: &str, with_std: bool) -> String {
+    let (std_features, detect) = if with_std {
+        (
+            format!("#![feature({RISCV_STD_FEATURES})]"),
+            "pub fn detect() -> bool { std::arch::is_riscv_feature_detected!(\"v\") }",
+        )
+    } else {
+        (String::new(), "")
+    };
+    format!(
+        r#"
+#![feature({RISCV_FEATURES})]
+{std_features}
+#![allow(internal_features)]
+{no_std}
+use core::intrinsics::simd::simd_funnel_shl;
+use core::simd::{{simd_swizzle, Simd}};
+
+#[target_feature(enable = "v")]
+pub unsafe fn v(a: Simd<u64, 2>, b: Simd<u64, 2>) -> Simd<u64, 2> {{
+    let s = a + b;
+    let r: Simd<u64, 2> = unsafe {{ simd_funnel_shl(s, s, b) }};
+    simd_swizzle!(r, a, [0, 2]) ^ a
+}}
+
+#[target_feature(enable = "v,zvl256b")]
+pub unsafe fn v256(a: Simd<u64, 4>, b: Simd<u64, 4>) -> Simd<u64, 4> {{
+    let s = a + b;
+    let r: Simd<u64, 4> = unsafe {{ simd_funnel_shl(s, s, b) }};
+    let bytes: usize;
+    unsafe {{ core::arch::asm!("csrr {{0}}, 0xc22", out(reg) bytes) }};
+    simd_swizzle!(r, a, [0, 4, 2, 6]) ^ Simd::splat(bytes as u64)
 }}
 
 {detect}

@@ -37,8 +37,15 @@
 //!   what they plug into (`backend::dispatch`) and the one table that
 //!   lists them (`backend/mod.rs`).
 #![cfg_attr(not(feature = "std"), no_std)]
+// The unstable features of the backends that need them, per architecture
+// (build.rs's `POWERPC_FEATURES`, `RISCV_FEATURES` and, with std,
+// `RISCV_STD_FEATURES`, which its probe tries; a gate is known only on the
+// targets, and in the builds, that have its items).
 #![cfg_attr(
-    skein_simd_nightly,
+    all(
+        skein_simd_nightly,
+        any(target_arch = "powerpc", target_arch = "powerpc64")
+    ),
     feature(
         stdarch_powerpc,
         stdarch_powerpc_feature_detection,
@@ -48,6 +55,15 @@
         asm_experimental_arch
     ),
     allow(internal_features)
+)]
+#![cfg_attr(
+    all(skein_simd_nightly, target_arch = "riscv64"),
+    feature(portable_simd, core_intrinsics, riscv_target_feature),
+    allow(internal_features)
+)]
+#![cfg_attr(
+    all(skein_simd_nightly, target_arch = "riscv64", feature = "std"),
+    feature(stdarch_riscv_feature_detection)
 )]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, unreachable_pub)]
@@ -89,6 +105,8 @@ pub mod internal_checks {
     #[cfg(skein_simd_aarch64)]
     pub use crate::backend::aarch64::neon::checks as neon;
     pub use crate::backend::checks as backend;
+    #[cfg(skein_simd_riscv)]
+    pub use crate::backend::riscv::rvv::checks as rvv;
     #[cfg(skein_simd_x86)]
     pub use crate::backend::x86::asm::checks as asm;
     pub use crate::hazmat::checks as hazmat;

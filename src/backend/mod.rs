@@ -1,5 +1,5 @@
 //! Block-function backends, one folder per instruction set
-//! (`portable/`, `x86/`, `aarch64/`, `powerpc/`, `wasm32/`), and the one
+//! (`portable/`, `x86/`, `aarch64/`, `powerpc/`, `riscv/`, `wasm32/`), and the one
 //! table that lists them: detection, forcing and dispatch of both the
 //! single-stream block function and the multi-lane kernels are generated
 //! from it (`dispatch/registry.rs`) and written once over the traits of
@@ -23,6 +23,8 @@ pub(crate) mod lanes;
 pub(crate) mod portable;
 #[cfg(skein_simd_powerpc)]
 mod powerpc;
+#[cfg(skein_simd_riscv)]
+pub(crate) mod riscv;
 #[cfg(skein_simd_wasm32)]
 mod wasm32;
 #[cfg(skein_simd_x86)]
@@ -68,6 +70,13 @@ registry::backend_table! {
     /// which a NEON single stream does not beat.
     Neon = "neon", aarch64::neon if cfg(skein_simd_aarch64), auto 0,
         lanes auto(t) u32::from(t.lanes_preferred()) * 2;
+    /// RISC-V V (RVV 1.0), any vector length: the two-lane kernel (rows of
+    /// two 64-bit lanes); its single-stream block function is the portable
+    /// one. The automatic multi-lane choice where VLEN is 128.
+    Rvv = "rvv", riscv::rvv::vlen128 if cfg(skein_simd_riscv), auto 0, lanes auto(_) 2;
+    /// RISC-V V with VLEN ≥ 256 (SpacemiT K1/M1): the four-lane kernel,
+    /// the automatic multi-lane choice there; the single stream as `rvv`.
+    Rvv256 = "rvv256", riscv::rvv::vlen256 if cfg(skein_simd_riscv), auto 0, lanes auto(_) 3;
     /// WebAssembly SIMD128 (a build with `+simd128`: WebAssembly has no
     /// run-time detection): the two-lane kernel is the automatic multi-lane
     /// choice; the single stream runs only when forced (docs/wasm.md).

@@ -112,16 +112,21 @@ fn table_rows() -> Vec<Row> {
 }
 
 /// The file or folder of a backend module (`x86::avx2`, `portable`) under
-/// src/backend.
+/// src/backend; of a module inline in a file (`riscv::rvv::vlen128`), that
+/// file.
 fn source_of(module: &str) -> String {
     let path = format!("src/backend/{}", module.replace("::", "/"));
     if root().join(&path).is_dir() {
-        format!("{path}/")
-    } else {
-        let file = format!("{path}.rs");
-        assert!(root().join(&file).is_file(), "{module}: no {file}");
-        file
+        return format!("{path}/");
     }
+    let file = format!("{path}.rs");
+    if root().join(&file).is_file() {
+        return file;
+    }
+    let (parent, _) = module
+        .rsplit_once("::")
+        .unwrap_or_else(|| panic!("{module}: no {file}"));
+    source_of(parent)
 }
 
 const BACKENDS_PAGE: &str = "docs/backends.md";
@@ -184,26 +189,37 @@ fn idents(list: &str) -> BTreeSet<String> {
 #[test]
 fn the_probe_tests_the_gates_lib_rs_enables() {
     let build = read("build.rs");
-    let probe = {
-        let at = build
-            .find("const FEATURES: &str =")
-            .expect("build.rs: FEATURES");
-        let rest = &build[at..];
-        let start = rest.find('"').unwrap() + 1;
-        let end = rest[start..].find("\";").unwrap() + start;
-        idents(&rest[start..end].replace('\\', " "))
-    };
     let lib = read("src/lib.rs");
-    let gates = idents(parenthesized(
-        &lib,
-        "skein_simd_nightly,\n    feature",
-        "src/lib.rs",
-    ));
-    assert!(!gates.is_empty());
-    assert_eq!(
-        probe, gates,
-        "build.rs FEATURES against src/lib.rs's feature(...)"
-    );
+    // Each architecture's list in build.rs, and the `cfg_attr` of lib.rs
+    // that enables it.
+    for (list, cfg) in [
+        (
+            "POWERPC_FEATURES",
+            "any(target_arch = \"powerpc\", target_arch = \"powerpc64\")\n    ),\n    feature",
+        ),
+        ("RISCV_FEATURES", "target_arch = \"riscv64\"),\n    feature"),
+        (
+            "RISCV_STD_FEATURES",
+            "target_arch = \"riscv64\", feature = \"std\"),\n    feature",
+        ),
+    ] {
+        let probe = {
+            let anchor = format!("const {list}: &str =");
+            let at = build
+                .find(&anchor)
+                .unwrap_or_else(|| panic!("build.rs: {list}"));
+            let rest = &build[at..];
+            let start = rest.find('"').unwrap() + 1;
+            let end = rest[start..].find("\";").unwrap() + start;
+            idents(&rest[start..end].replace('\\', " "))
+        };
+        let gates = idents(parenthesized(&lib, cfg, "src/lib.rs"));
+        assert!(!gates.is_empty(), "{list}");
+        assert_eq!(
+            probe, gates,
+            "build.rs {list} against src/lib.rs's feature(...)"
+        );
+    }
 }
 
 /// Every `cfg` name build.rs can emit: its `CFGS`, which it declares to
@@ -268,8 +284,8 @@ const NOT_ARCHITECTURES: &[&str] = &["dispatch", "even_odd", "lanes", "portable"
 /// a target whose ARCH is the folder (tools/ci/qemu-test.sh runs them all),
 /// or, for WebAssembly, under a WASI runtime with SIMD128 in
 /// tools/ci/wasm-test.sh. The table's rows are checked too: their fields,
-/// each run's target, scope and backend names (a misspelt `-NAME` would
-/// pass every run unseen).
+/// each run's target, scope, backend names (a misspelt `-NAME` would
+/// pass every run unseen) and rustflags.
 #[test]
 fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
     let emitted = emitted_cfgs();
@@ -283,7 +299,7 @@ fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
     for fields in &rows {
         let width = match fields[0] {
             "target" => 8,
-            "run" => 7,
+            "run" => 8,
             kind => panic!("tools/ci/targets.tsv: a row of unknown kind {kind:?}"),
         };
         assert_eq!(fields.len(), width, "tools/ci/targets.tsv: {fields:?}");
@@ -295,7 +311,7 @@ fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
                 fields[2]
             );
             assert!(
-                matches!(fields[4], "all" | "full" | "detection"),
+                matches!(fields[4], "all" | "full" | "detection" | "conformance"),
                 "tools/ci/targets.tsv: run {}: scope {}",
                 fields[1],
                 fields[4]
@@ -308,6 +324,15 @@ fn every_architecture_folder_has_its_alias_and_a_qemu_run() {
                     fields[1]
                 );
             }
+            assert!(
+                fields[7] == "-"
+                    || fields[7]
+                        .split(',')
+                        .all(|flag| flag.len() > 2 && flag.starts_with('-')),
+                "tools/ci/targets.tsv: run {}: RUSTFLAGS {:?} is not - or flags",
+                fields[1],
+                fields[7]
+            );
         }
     }
     let backend = root().join("src/backend");

@@ -41,6 +41,11 @@ check_tests! {
     neon::both_kernels_match_portable,
 }
 
+#[cfg(skein_simd_riscv)]
+check_tests! {
+    rvv::detection_matches_the_cpu,
+}
+
 #[cfg(skein_simd_x86)]
 check_tests! {
     asm::asm_matches_portable_256,

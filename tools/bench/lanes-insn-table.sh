@@ -21,11 +21,13 @@
 #   aarch64-a53     neon  portable
 #   ppc64le-power9  vsx   vsx
 #   ppc64-power8    vsx   vsx
-# (default: all four). Environment: CARGO_TARGET_DIR (default <repo>/target).
+#   riscv64-v256    rvv256  portable
+#   riscv64-v128    rvv     portable
+# (default: all six). Environment: CARGO_TARGET_DIR (default <repo>/target).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/insn-count-lib.sh"
-if [ $# -gt 0 ]; then rows=("$@"); else rows=(aarch64-max aarch64-a53 ppc64le-power9 ppc64-power8); fi
+if [ $# -gt 0 ]; then rows=("$@"); else rows=(aarch64-max aarch64-a53 ppc64le-power9 ppc64-power8 riscv64-v256 riscv64-v128); fi
 
 # row -> "triple qemu cpu sysroot lane-backend stream-backend"
 spec() {
@@ -33,6 +35,8 @@ spec() {
     case "$1" in
         aarch64-max | aarch64-a53) backends="neon portable" ;;
         ppc64le-power9 | ppc64-power8) backends="vsx vsx" ;;
+        riscv64-v256) backends="rvv256 portable" ;;
+        riscv64-v128) backends="rvv portable" ;;
         *) echo "lanes-insn-table.sh: unknown row '$1'" >&2; exit 2 ;;
     esac
     run_row "$1" || exit 2

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Run the skein-simd test suite and the skeinsum self-test under QEMU
-# user-mode emulation on PowerPC and AArch64.
+# user-mode emulation on every cross target of tools/ci/targets.tsv.
 #
 # usage: tools/ci/qemu-test.sh [RUN...]
 #
 # Runs: those of tools/ci/targets.tsv, which gives each its target, QEMU
-# CPU model, scope, backends and environment; a target's NAME stands for
-# all of its runs. Default: every run, in the table's order (the runs of
-# one target after each other, so that each target is built once):
+# CPU model, scope, backends, environment and rustflags; a target's NAME
+# stands for all of its runs. Default: every run, in the table's order (the
+# runs of one target after each other, so that each target is built once
+# where their rustflags agree):
 #   ppc32-7450 (AltiVec; with the doctests), ppc32-750 (no AltiVec)
 #   aarch64-max (NEON with SHA3: XAR), aarch64-a53 (NEON without SHA3)
 #   ppc64-power8 (VSX lanes, big-endian), ppc64-power7 (no vsx backend)
 #   ppc64le-power9
+#   riscv64-v256, riscv64-v128 (RVV at two vector lengths), riscv64-nov
 # The AArch64 runs set SKEIN_SIMD_EXPECT_SHA3 so that the NEON kernel test
-# fails if detection does not find (or wrongly finds) SHA3 on that CPU.
+# fails if detection does not find (or wrongly finds) SHA3 on that CPU; the
+# RISC-V runs SKEIN_SIMD_EXPECT_VLEN likewise for the vector length.
 #
 # The full runs (scope `full`) take the integration tests (`--tests`:
 # tests/suite, with the checks of the internals, and tests/fork.rs), where
@@ -25,14 +28,20 @@
 # portable on aarch64-max too): what only they find is run-time detection going wrong on that CPU,
 # so they take the checks of the internals (`--test suite internals::`,
 # which hold the detection tests) and skeinsum, from the same build. (The
-# library has no unit-test harness: `--lib` would build one.)
+# library has no unit-test harness: `--lib` would build one.) The
+# conformance runs (scope `conformance`, RISC-V's) take the golden file,
+# the conformance and differential tests of every backend against
+# portable, and the checks of the internals: the kernels, at each vector
+# length, and their detection are what the target adds to what the host's
+# tests cover.
 #
 # Every run also checks which single-stream backends `skeinsum
 # --list-backends` reports against the CPU (the run's BACKENDS in the
 # table: +NAME must be listed, -NAME must not), so a PowerPC build whose
 # probe silently left the vector backends out fails.
 #
-# For each run:
+# For each run (with the run's RUSTFLAGS, if any, as
+# CARGO_TARGET_<T>_RUSTFLAGS):
 #   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --profile emulated --target T SCOPE
 #   RUSTC_BOOTSTRAP=1 cargo build -p skeinsum  --profile emulated --target T  (once per target)
 #   QEMU target/T/emulated/skeinsum --self-test
@@ -129,33 +138,46 @@ for r in "${runs[@]}"; do
     run_row "$r"
     target="$tgt_triple"
     expected_backends="$run_backends"
+    # libtest's filters of the scope, after the extra arguments' `--` (or one of its own)
+    scope_filters=()
     case "$run_scope" in
         all) scope_args=() ;;
         full) scope_args=(--tests) ;;
         detection) scope_args=(--test suite internals::) ;;
+        conformance)
+            scope_args=(--test suite)
+            scope_filters=(conformance:: golden_kat:: backends:: internals::)
+            ;;
         *) echo "targets.tsv: run $r: unknown scope '$run_scope'" >&2; exit 2 ;;
     esac
+    test_args=("${extra_test_args[@]}")
+    if [ ${#scope_filters[@]} -gt 0 ]; then
+        case " ${test_args[*]} " in *" -- "*) ;; *) test_args+=(--) ;; esac
+        test_args+=("${scope_filters[@]}")
+    fi
     IFS=, read -r -a test_env <<< "$run_env"
     # cargo's linker and runner (this run's CPU) for the target, for the
     # tests and skeinsum's build
     target_env "$r"
     runner="$(target_runner "$run_cpu")"
-    header "$r: $target under '$runner'"
+    with_flags=""
+    [ -z "$run_rustflags" ] || with_flags=" with RUSTFLAGS \"$run_rustflags\""
+    header "$r: $target under '$runner'$with_flags"
     t_run=$SECONDS
     ok=1
     (
         for v in "${test_env[@]}"; do export "${v?}"; done
-        step "[$r] ${test_env[*]}${test_env[*]:+ }cargo test -p skein-simd --profile $profile --target $target ${scope_args[*]}" \
-            cargo test -p skein-simd --profile "$profile" --target "$target" "${scope_args[@]}" "${extra_test_args[@]}"
+        step "[$r] ${test_env[*]}${test_env[*]:+ }cargo test -p skein-simd --profile $profile --target $target ${scope_args[*]} ${test_args[*]}" \
+            cargo test -p skein-simd --profile "$profile" --target "$target" "${scope_args[@]}" "${test_args[@]}"
     ) || ok=0
     if [ "$ok" = 1 ] || [ "$fail_fast" != 1 ]; then
-        # skeinsum built once per target, then run by its path: a `cargo
+        # skeinsum built once per target (and rustflags), then run by its path: a `cargo
         # run` per step waited minutes in CI for the package cache lock that
         # the other lane's cargo commands hold.
         skeinsum="$target_dir/$target/$profile/skeinsum"
-        if [ "${skeinsum_built:-}" != "$target" ]; then
+        if [ "${skeinsum_built:-}" != "$target $run_rustflags" ]; then
             if step "[$r] build skeinsum" cargo build -q -p skeinsum --profile "$profile" --target "$target"; then
-                skeinsum_built="$target"
+                skeinsum_built="$target $run_rustflags"
             else
                 ok=0
             fi

@@ -10,6 +10,8 @@
 #   eval "$(bash tools/ci/targets.sh env ppc32-750)"   # a run, a target NAME or a triple
 #   RUSTC_BOOTSTRAP=1 cargo test -p skein-simd --target powerpc-unknown-linux-gnu --tests
 # (tools/ci/qemu-test.sh RUN does all of a run: tests, skeinsum, backends.)
+# A run's RUSTFLAGS (a backend chosen at compile time) come the same way, as
+# CARGO_TARGET_<TRIPLE>_RUSTFLAGS, which `env` sets (or clears) too.
 
 targets_tsv="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/targets.tsv"
 
@@ -31,16 +33,18 @@ target_row() {
 }
 
 # run_row RUN: the run row named RUN, into run_name, run_target, run_cpu,
-# run_scope, run_backends and run_env (empty for -), and its target's row
+# run_scope, run_backends, run_env and run_rustflags (the two empty for -;
+# run_rustflags with spaces between the flags), and its target's row
 # (target_row); returns 1 when there is none.
 # shellcheck disable=SC2034 # the variables are what it returns
 run_row() {
-    local kind name target cpu scope backends env
-    while read -r kind name target cpu scope backends env _; do
+    local kind name target cpu scope backends env rustflags
+    while read -r kind name target cpu scope backends env rustflags _; do
         if [ "$kind" != run ] || [ "$1" != "$name" ]; then continue; fi
         run_name="$name" run_target="$target" run_cpu="$cpu" run_scope="$scope"
-        run_backends="$backends" run_env="$env"
+        run_backends="$backends" run_env="$env" run_rustflags="${rustflags//,/ }"
         [ "$run_env" != - ] || run_env=""
+        [ "$run_rustflags" != - ] || run_rustflags=""
         target_row "$target" || { echo "targets.tsv: run $name: no target $target" >&2; return 1; }
         return 0
     done < "$targets_tsv"
@@ -118,19 +122,43 @@ run_cpu_of() {
     return 1
 }
 
-# target_env KEY: exports cargo's linker and runner for KEY: a run (its
-# CPU) or a target's NAME or TRIPLE (the CPU of its first run).
+# run_rustflags_of RUN: RUN's RUSTFLAGS, spaces between them (none for -),
+# leaving the variables of the last row read as they were.
+run_rustflags_of() {
+    local kind name target cpu scope backends env rustflags _rest
+    while read -r kind name target cpu scope backends env rustflags _rest; do
+        if [ "$kind" = run ] && [ "$name" = "$1" ]; then
+            [ "$rustflags" = - ] || echo "${rustflags//,/ }"
+            return 0
+        fi
+    done < "$targets_tsv"
+    return 1
+}
+
+# target_env KEY: exports cargo's linker, runner and rustflags for KEY: a
+# run (its CPU and RUSTFLAGS) or a target's NAME or TRIPLE (those of its
+# first run). Without RUSTFLAGS, the rustflags variable is removed, so that
+# one run's flags do not stay for the next.
 target_env() {
-    local cpu="" runner
+    local cpu="" runner rustflags first flags_var
     if run_row "$1"; then
-        cpu="$run_cpu"
-    elif ! target_row "$1"; then
+        cpu="$run_cpu" rustflags="$run_rustflags"
+    elif target_row "$1"; then
+        first="$(targets_names run "$tgt_name" | head -n 1)"
+        rustflags="$(run_rustflags_of "$first")" || rustflags=""
+    else
         echo "targets.tsv: no run or target named '$1'" >&2
         return 2
     fi
     runner="$(target_runner "$cpu")" || return 1
     export "$(cargo_target_var "$tgt_triple" LINKER)=$tgt_linker"
     export "$(cargo_target_var "$tgt_triple" RUNNER)=$runner"
+    flags_var="$(cargo_target_var "$tgt_triple" RUSTFLAGS)"
+    if [ -n "$rustflags" ]; then
+        export "$flags_var=$rustflags"
+    else
+        unset "$flags_var"
+    fi
 }
 
 # targets_main COMMAND...: the command line (usage below).
@@ -140,9 +168,13 @@ targets_main() {
         env)
             [ $# = 2 ] || { echo "usage: targets.sh env RUN|TARGET|TRIPLE" >&2; exit 2; }
             target_env "$2"
-            for v in LINKER RUNNER; do
+            for v in LINKER RUNNER RUSTFLAGS; do
                 v="$(cargo_target_var "$tgt_triple" "$v")"
-                printf 'export %s=%q\n' "$v" "${!v}"
+                if [ -n "${!v+set}" ]; then
+                    printf 'export %s=%q\n' "$v" "${!v}"
+                else
+                    printf 'unset %s\n' "$v"
+                fi
             done
             ;;
         runs)
@@ -168,7 +200,7 @@ targets_main() {
             cat >&2 << 'USAGE'
 usage: tools/ci/targets.sh COMMAND      (the table: tools/ci/targets.tsv)
 The lists come as words on one line, in the table's order.
-  env RUN|TARGET|TRIPLE  the exports of cargo's linker and QEMU runner, for eval
+  env RUN|TARGET|TRIPLE  the exports of cargo's linker, QEMU runner and rustflags, for eval
   runs [RUN|TARGET...]   run names (a target: its runs; none: all)
   targets                target NAMEs
   triples                their rust targets

@@ -11,7 +11,12 @@
 /// # Safety (of the function it writes)
 /// The CPU has `$features`.
 #[cfg_attr(
-    not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
+    not(any(
+        skein_simd_x86,
+        skein_simd_powerpc,
+        skein_simd_aarch64,
+        skein_simd_riscv
+    )),
     allow(unused_macros)
 )]
 macro_rules! lane_entry {
@@ -32,7 +37,12 @@ macro_rules! lane_entry {
     };
 }
 #[cfg_attr(
-    not(any(skein_simd_x86, skein_simd_powerpc, skein_simd_aarch64)),
+    not(any(
+        skein_simd_x86,
+        skein_simd_powerpc,
+        skein_simd_aarch64,
+        skein_simd_riscv
+    )),
     allow(unused_imports)
 )]
 pub(crate) use lane_entry;
