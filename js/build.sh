@@ -1,17 +1,20 @@
 #!/bin/sh
 # Build the package's WebAssembly and its generated files: the crate for
 # wasm32-unknown-unknown twice (with SIMD128, and portable: without it),
-# wasm-bindgen's `--target web` glue, binaryen's wasm-opt over each module,
-# then tools/bundle.mjs: wasm/ (the glue, each module embedded as base64 in
-# a module of its own) and dist/ (the CommonJS builds and their types).
+# wasm-bindgen's `--target web` glue (the name and producers sections
+# stripped), then tools/bundle.mjs: wasm/ (the glue, each module embedded as
+# base64 in a module of its own) and dist/ (the CommonJS builds and their
+# types).
 #
 #   npm ci && sh build.sh           # the package, in js/
-#   WASM_OPT=0 sh build.sh          # without wasm-opt (to compare)
+#   WASM_OPT=1 sh build.sh          # with binaryen's wasm-opt -O3 over each
+#                                   # module (not kept: docs/javascript.md,
+#                                   # "Size and wasm-opt")
 #   sh build.sh --out DIR           # a whole copy of the package in DIR
 #
 # Needs the wasm32-unknown-unknown target, wasm-bindgen-cli at the version
 # of wasm-bindgen in Cargo.lock (tools/ci/js-test.sh installs both), and
-# `npm ci` (esbuild and binaryen).
+# `npm ci` (esbuild; WASM_OPT=1 fetches binaryen with npx).
 set -eu
 cd "$(dirname "$0")"
 out=.
@@ -33,12 +36,10 @@ if [ "$have" != "$want" ]; then
         "cargo install wasm-bindgen-cli --version $want" >&2
     exit 1
 fi
-for tool in esbuild wasm-opt; do
-    if [ ! -x "node_modules/.bin/$tool" ]; then
-        echo "build.sh: node_modules/.bin/$tool missing: run npm ci in js/ first" >&2
-        exit 1
-    fi
-done
+if [ ! -x node_modules/.bin/esbuild ]; then
+    echo "build.sh: node_modules/.bin/esbuild missing: run npm ci in js/ first" >&2
+    exit 1
+fi
 for build in simd128 portable; do
     case $build in
     simd128) flags="-Ctarget-feature=+simd128" ;;
@@ -52,13 +53,13 @@ for build in simd128 portable; do
     # No default module path: the glue never reaches for a .wasm file by
     # URL (index.js hands it the embedded bytes).
     wasm-bindgen --target web --omit-default-module-path --no-typescript \
-        --out-dir "$build_dir/bindgen" \
+        --remove-name-section --remove-producers-section --out-dir "$build_dir/bindgen" \
         "$build_dir/wasm32-unknown-unknown/release/skein_simd_js.wasm"
     wasm="$build_dir/bindgen/skein_simd_js_bg.wasm"
-    if [ "${WASM_OPT:-1}" != 0 ]; then
+    if [ "${WASM_OPT:-0}" = 1 ]; then
         # -O3 (speed); the features are the module's own (its
         # target_features section), so wasm-opt adds none.
-        node_modules/.bin/wasm-opt -O3 --strip-debug --strip-producers \
+        npx -y -p binaryen@132.0.0 wasm-opt -O3 --strip-debug --strip-producers \
             "$wasm" -o "$build_dir/bindgen/optimized.wasm"
         wasm="$build_dir/bindgen/optimized.wasm"
     fi

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Hasher, backend, hashMany, init, skein512, toHex } from "../index.js";
 import { goldenKat } from "./vectors.mjs";
 
-const NOT_READY = /^skein: call \(and await\) init\(\) first$/;
+const NOT_READY = /^Error: skein: call \(and await\) init\(\) first$/;
 
 test("before init(): every call that needs the WebAssembly throws", () => {
   assert.throws(() => skein512("abc"), NOT_READY);
