@@ -18,11 +18,14 @@ use support::{hex, pyskein_message};
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/saved_states.txt");
 
+/// Tree parameters (Yl, Yf, Ym).
+type Tree = Option<(u8, u8, u8)>;
+
 /// state, output bits, key length (key bytes 0, 1, ...; 0: none), tree,
 /// message length, cut: sequential hashes cut at the start, mid-block and on
 /// block boundaries; output lengths that are not whole bytes; trees with
 /// open levels, a held child, an open top node.
-const CASES: &[(u64, u64, usize, Option<(u8, u8, u8)>, usize, usize)] = &[
+const CASES: &[(u64, u64, usize, Tree, usize, usize)] = &[
     (256, 256, 0, None, 100, 0),
     (256, 256, 0, None, 100, 33),
     (256, 129, 16, None, 64, 64),
@@ -41,14 +44,14 @@ struct Line {
     state: u64,
     bits: u64,
     key: Vec<u8>,
-    tree: Option<(u8, u8, u8)>,
+    tree: Tree,
     len: usize,
     cut: usize,
     saved: Vec<u8>,
     digest: Vec<u8>,
 }
 
-fn hasher(state: u64, bits: u64, key: &[u8], tree: Option<(u8, u8, u8)>) -> DynSkein {
+fn hasher(state: u64, bits: u64, key: &[u8], tree: Tree) -> DynSkein {
     let mut p = Params::new().output_bits(bits).key(key);
     if let Some((l, f, m)) = tree {
         p = p.tree(TreeParams::new(l, f, m).unwrap());
@@ -58,7 +61,7 @@ fn hasher(state: u64, bits: u64, key: &[u8], tree: Option<(u8, u8, u8)>) -> DynS
 
 /// The plain Skein's digest, the unused low bits of a partial last byte
 /// cleared (as the Python and JavaScript packages give it).
-fn reference(state: u64, bits: u64, key: &[u8], tree: Option<(u8, u8, u8)>, msg: &[u8]) -> Vec<u8> {
+fn reference(state: u64, bits: u64, key: &[u8], tree: Tree, msg: &[u8]) -> Vec<u8> {
     let args = Args {
         output_bits: bits,
         key,
