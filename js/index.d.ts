@@ -1,5 +1,15 @@
 // Types of skein-simd for JavaScript (index.js).
 
+/** Load the WebAssembly; await it once before any other call (which
+ * throws until then). Picks the SIMD128 build where the engine has SIMD128
+ * and the portable one elsewhere; `simd` forces one (a later call asking
+ * for the other build than the one loaded is rejected). */
+export function init(options?: { simd?: boolean }): Promise<void>;
+
+/** Whether this engine runs WebAssembly SIMD128 (`WebAssembly.validate`
+ * of a tiny SIMD module): what init() chooses by. */
+export function simdSupported(): boolean;
+
 /** Message and argument bytes: a string is hashed as its UTF-8 bytes. */
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView | string;
 
@@ -74,12 +84,22 @@ export class Hasher {
   update(data: Bytes, bits?: number | bigint): this;
   /** The digest so far; the hasher can go on. */
   digest(): Uint8Array;
+  /** The digest so far as lower-case hexadecimal or base64 (with padding). */
+  digest(encoding: "hex" | "base64"): string;
   /** digest() as lower-case hexadecimal. */
   hexdigest(): string;
   /** The output so far as a stream. */
   xof(): OutputReader;
   /** An independent copy. */
   copy(): Hasher;
+  /** The saved state: the library's versioned format, the same bytes the
+   * Rust (`export_state`) and Python (pickle) APIs save. A keyed hash's
+   * state holds key-derived values: treat it as the key. */
+  exportState(): Uint8Array;
+  /** A hasher continued from a saved state, with the state size and output
+   * length it was saved with; an Error says what is wrong with a malformed
+   * one. */
+  static importState(state: Uint8Array | ArrayBuffer | ArrayBufferView): Hasher;
   /** Release the wasm memory (and wipe the state) now instead of at garbage
    * collection; any later call but free() throws a TypeError, a second
    * free() does nothing. */
@@ -91,6 +111,8 @@ export function createHasher(stateBits?: StateBits, options?: SkeinOptions): Has
 
 /** Lower-case hexadecimal digits of `data`. */
 export function toHex(data: Bytes): string;
+/** Base64 (RFC 4648, with padding) of `data`. */
+export function toBase64(data: Bytes): string;
 /** Bytes of an even-length hexadecimal string. */
 export function fromHex(hex: string): Uint8Array;
 /** The block function of hashMany's lanes in this build: "simd128" (the

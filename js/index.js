@@ -1,18 +1,91 @@
 // skein-simd for JavaScript: Skein-256/512/1024 (Skein 1.3) in WebAssembly.
 //
-// One ESM entry for Node and browsers. wasm-bindgen's `--target web` glue
-// (wasm/) loads its module with fetch(), which Node cannot do for file:
-// URLs, so in Node the bytes are read with node:fs and handed over instead.
-// Top-level await: the module is ready once the import resolves.
+// The package's one implementation, an ES module for browsers, bundlers and
+// Node alike: no `node:` import, no top-level await, no asset to locate.
+// `await init()` loads the WebAssembly (embedded in the package as base64:
+// every bundler, IIFE bundles and CommonJS included, takes it as plain
+// JavaScript); the API is synchronous after it. Two builds of the same
+// code: SIMD128, and a portable one for engines without SIMD128, chosen by
+// `WebAssembly.validate` on a tiny SIMD module. Each is its own module,
+// imported only when chosen (bundlers that split chunks fetch only that
+// one). node.js adds Node's streams; dist/*.cjs are the CommonJS builds of
+// both (tools/bundle.mjs).
 
-import init, * as wasm from "./wasm/skein_simd_js.js";
+import * as wasm from "./wasm/skein_simd_js.js";
 
-const wasmUrl = new URL("./wasm/skein_simd_js_bg.wasm", import.meta.url);
-if (wasmUrl.protocol === "file:") {
-  const { readFile } = await import("node:fs/promises");
-  await init({ module_or_path: await readFile(wasmUrl) });
-} else {
-  await init({ module_or_path: wasmUrl });
+// A function returning one v128 (i32.const 0, i8x16.splat, i8x16.popcnt):
+// valid only where the engine has SIMD128.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+/** Whether this engine runs WebAssembly SIMD128 (what init() picks by). */
+export function simdSupported() {
+  return WebAssembly.validate(SIMD_PROBE);
+}
+
+// The wasm module's memory once loaded (init() resolved), else null.
+let memory = null;
+// init()'s promise, and the build it loads ("simd128" or "portable").
+let loading = null;
+let loadingBuild = null;
+
+/** The bytes of a base64 string (the embedded module). */
+function fromBase64(text) {
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+async function load(build) {
+  const { default: base64 } = await (build === "simd128" ? import("./wasm/simd128.js") : import("./wasm/portable.js"));
+  const exports = await wasm.default({ module_or_path: fromBase64(base64) });
+  memory = exports.memory;
+}
+
+/** Load the WebAssembly; call (and await) once before anything else. Picks
+ * the SIMD128 build where the engine has SIMD128, the portable one
+ * elsewhere; `{simd: false}` forces the portable build, `{simd: true}` the
+ * SIMD128 one. Later calls return the same promise (a call that asks for
+ * the other build is refused). */
+export function init(options = {}) {
+  let build;
+  try {
+    build = chosenBuild(options);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  if (loading !== null) {
+    if (options.simd !== undefined && build !== loadingBuild) {
+      return Promise.reject(new Error(`skein: init() already loaded the ${loadingBuild} build`));
+    }
+    return loading;
+  }
+  loadingBuild = build;
+  loading = load(build).catch((e) => {
+    loading = loadingBuild = null;
+    throw e;
+  });
+  return loading;
+}
+
+/** The build init(options) asks for, the options checked. */
+function chosenBuild(options) {
+  checkOptions(options);
+  for (const name of Object.keys(options)) {
+    if (name !== "simd") throw new TypeError(`skein: unknown init option '${name}'`);
+  }
+  const { simd } = options;
+  if (simd !== undefined && typeof simd !== "boolean") {
+    throw new TypeError("skein: init's simd must be true, false or undefined");
+  }
+  return (simd ?? simdSupported()) ? "simd128" : "portable";
+}
+
+/** Throws unless init() has finished. */
+function ready() {
+  if (memory === null) throw new Error("skein: call (and await) init() first");
 }
 
 const encoder = new TextEncoder();
@@ -30,6 +103,10 @@ const MAX_OUTPUT = 2 ** 30;
 // are copied into wasm memory whole.
 const MAX_OPTION_BYTES = 2 ** 30;
 const U64_END = 1n << 64n;
+// Longer than any saved state (the longest, a Skein-1024 tree with its 254
+// possible open levels, is about 105 KB): a longer one is refused before
+// it is copied into wasm memory.
+const MAX_STATE_BYTES = 1 << 20;
 
 /** Whether `buffer` was detached (transferred): its views read as empty. */
 function isDetached(buffer) {
@@ -237,6 +314,42 @@ export function toHex(data) {
   return s;
 }
 
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Base64 (RFC 4648, with padding) of `data`. */
+export function toBase64(data) {
+  const b = bytes(data, "data");
+  let s = "";
+  let i = 0;
+  for (; i + 2 < b.length; i += 3) {
+    const n = (b[i] << 16) | (b[i + 1] << 8) | b[i + 2];
+    s += BASE64[n >> 18] + BASE64[(n >> 12) & 63] + BASE64[(n >> 6) & 63] + BASE64[n & 63];
+  }
+  if (i + 1 === b.length) {
+    const n = b[i] << 16;
+    s += BASE64[n >> 18] + BASE64[(n >> 12) & 63] + "==";
+  } else if (i + 2 === b.length) {
+    const n = (b[i] << 16) | (b[i + 1] << 8);
+    s += BASE64[n >> 18] + BASE64[(n >> 12) & 63] + BASE64[(n >> 6) & 63] + "=";
+  }
+  return s;
+}
+
+/** Checks a digest encoding: "hex", "base64" or undefined (bytes). */
+function checkEncoding(encoding) {
+  if (encoding !== undefined && encoding !== "hex" && encoding !== "base64") {
+    throw new TypeError("skein: digest encoding must be 'hex', 'base64' or none (bytes)");
+  }
+  return encoding;
+}
+
+/** `digest` (bytes) in a checked encoding. */
+function encoded(digest, encoding) {
+  if (encoding === "hex") return toHex(digest);
+  if (encoding === "base64") return toBase64(digest);
+  return digest;
+}
+
 /** The bytes of an even-length string of hexadecimal digits. */
 export function fromHex(hex) {
   if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
@@ -249,6 +362,7 @@ export function fromHex(hex) {
 
 /** Skein with a `stateBits`-bit state of `data` (one-shot). */
 export function skein(stateBits, data, options) {
+  ready();
   const s = settings(stateSize(stateBits), options);
   checkOutputLength(s.length);
   const msg = bytes(data, "data");
@@ -263,6 +377,7 @@ export const skein1024 = (data, options) => skein(1024, data, options);
 
 /** Digests of each message, computed side by side on SIMD lanes. */
 export function hashMany(messages, options = {}) {
+  ready();
   if (
     typeof messages === "string" ||
     messages instanceof String ||
@@ -325,6 +440,7 @@ export function hashMany(messages, options = {}) {
  * package's build) or "portable" (a build without SIMD128). One stream
  * (skein512(), Hasher) runs the portable one in both. */
 export function backend() {
+  ready();
   return wasm.backend();
 }
 
@@ -373,7 +489,7 @@ export class OutputReader {
   }
 }
 
-// Lets copy() hand a wasm hasher to the constructor.
+// Lets copy() and importState() hand a wasm hasher to the constructor.
 const WRAP = Symbol("wrap");
 
 /** A streaming Skein hasher: update() as often as needed, then digest(). */
@@ -390,6 +506,7 @@ export class Hasher {
     if (options[WRAP]) {
       [this.#inner, this.#length] = options[WRAP];
     } else {
+      ready();
       const s = settings(stateBits, options);
       this.#inner = withConfig(s, (c) => new wasm.Hasher(c));
       this.#length = s.length;
@@ -422,17 +539,51 @@ export class Hasher {
     }
     return this;
   }
-  /** The digest of everything so far; the hasher can go on. */
-  digest() {
-    return digestOf(this.#live(), this.#length);
+  /** The digest of everything so far, as bytes, or as a string with
+   * `encoding` "hex" or "base64"; the hasher can go on. */
+  digest(encoding = undefined) {
+    const inner = this.#live();
+    return encoded(digestOf(inner, this.#length), checkEncoding(encoding));
   }
   /** digest() as lower-case hex. */
   hexdigest() {
-    return toHex(this.digest());
+    return this.digest("hex");
   }
   /** The output so far as a stream, for any output length. */
   xof() {
     return new OutputReader(this.#live().xof());
+  }
+  /** The hasher's saved state: the library's versioned format, the bytes
+   * the Rust (`export_state`) and Python (pickle) APIs save for the same
+   * hash. A keyed hash's state holds key-derived values: treat it as the
+   * key. */
+  exportState() {
+    const saved = this.#live().exportState();
+    try {
+      // Copied out of wasm memory; free() wipes the wasm copy.
+      return new Uint8Array(memory.buffer, saved.ptr(), saved.len()).slice();
+    } finally {
+      saved.free();
+    }
+  }
+  /** A hasher continued from a saved state (exportState(), Rust's
+   * `export_state`, or the saved hasher of a Python pickle), its state size
+   * and output length those it was saved with. A malformed state throws
+   * an Error saying what is wrong. */
+  static importState(state) {
+    ready();
+    if (typeof state === "string") throw new TypeError("skein: a saved state is bytes, not a string");
+    const b = bytes(state, "state");
+    if (b.length > MAX_STATE_BYTES) throw new RangeError("skein: not a saved Skein state (longer than any)");
+    let inner;
+    try {
+      inner = wasm.Hasher.importState(b);
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) throw new RangeError("skein: out of WebAssembly memory for the state");
+      throw e;
+    }
+    const stateBits = inner.stateBits();
+    return new Hasher(stateBits, { [WRAP]: [inner, outputLength(stateBits, inner.outputBits())] });
   }
   /** An independent copy of the hasher's state. */
   copy() {

@@ -2,15 +2,18 @@
 // (no SIMD128) wasm build, and single-stream wasm against native skeinsum,
 // all measured in one run. Prints a Markdown table for docs/performance.md.
 //
-//   sh build.sh && sh build.sh --portable && cargo build -p skeinsum --release
-//   node bench/bench.mjs [--quick]
+//   sh build.sh && cargo build -p skeinsum --release
+//   node bench/bench.mjs [--quick] [--against DIR]
 //
+// --against DIR: also the builds of another copy of the package (e.g.
+// `WASM_OPT=0 sh build.sh --out DIR`, to measure wasm-opt), each row of a
+// section against this package's.
 // SKEINSUM: the native binary (default: the root workspace's release build);
 // BENCH_DIR: where the native run's file goes (default /dev/shm).
 // Cases are timed round-robin, best of the rounds, so that a change of load
 // hits every case alike. Take the figures on a quiet machine.
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,17 +21,35 @@ const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 3 : 15;
 const MIN_SECONDS = quick ? 0.05 : 0.25;
 
-const simd = await import("../index.js");
-const portablePath = new URL("../target/portable/index.js", import.meta.url);
-if (!existsSync(fileURLToPath(portablePath))) {
-  console.error("bench: no portable build: run `sh build.sh --portable` first");
-  process.exit(2);
+const againstAt = process.argv.indexOf("--against");
+const against = againstAt > 0 ? process.argv[againstAt + 1] : null;
+
+/** A copy of the package at `dir` with its own module instance (a module
+ * loads one build per process, init() decides which): its ESM files copied
+ * into target/bench/NAME/. */
+async function instance(dir, name, simd) {
+  const copy = fileURLToPath(new URL(`../target/bench/${name}/`, import.meta.url));
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy, { recursive: true });
+  for (const f of ["index.js", "wasm"]) cpSync(join(dir, f), join(copy, f), { recursive: true });
+  const m = await import(new URL(`../target/bench/${name}/index.js`, import.meta.url));
+  await m.init({ simd });
+  return m;
 }
-const portable = await import(portablePath);
+
+const here = fileURLToPath(new URL("..", import.meta.url));
+const simd = await instance(here, "simd128", true);
+const portable = await instance(here, "portable", false);
 const builds = [
   ["simd128 build", simd],
   ["portable build", portable],
 ];
+if (against) {
+  builds.unshift(
+    [`simd128 build of ${against}`, await instance(against, "against-simd128", true)],
+    [`portable build of ${against}`, await instance(against, "against-portable", false)],
+  );
+}
 
 function bytes(n, seed = 1) {
   const b = new Uint8Array(n);

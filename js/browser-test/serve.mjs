@@ -1,6 +1,6 @@
-// A tiny static file server for js/ on 127.0.0.1 (an ephemeral port), for
-// the demo page and its browser test: `node browser-test/serve.mjs [port]`
-// serves until stopped.
+// A tiny static file server for js/ (or another folder) on 127.0.0.1 (an
+// ephemeral port), for the demo page and the browser tests:
+// `node browser-test/serve.mjs [port]` serves js/ until stopped.
 import { createServer } from "node:http";
 import { createReadStream, statSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
@@ -17,8 +17,9 @@ const TYPES = {
   ".wasm": "application/wasm",
 };
 
-/** Serve js/ on 127.0.0.1:port (0: any free port); resolves to {url, close()}. */
-export function serve(port = 0) {
+/** Serve `root` (default js/) on 127.0.0.1:port (0: any free port);
+ * resolves to {url, close()}. */
+export function serve(port = 0, root = ROOT) {
   const server = createServer((req, res) => {
     let path;
     try {
@@ -28,10 +29,10 @@ export function serve(port = 0) {
       res.writeHead(400).end("bad request");
       return;
     }
-    const file = normalize(join(ROOT, path.endsWith("/") ? path + "index.html" : path));
+    const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
     let size = -1;
     try {
-      if (file.startsWith(ROOT.endsWith(sep) ? ROOT : ROOT + sep)) size = statSync(file).isFile() ? statSync(file).size : -1;
+      if (file.startsWith(root.endsWith(sep) ? root : root + sep)) size = statSync(file).isFile() ? statSync(file).size : -1;
     } catch {
       size = -1;
     }

@@ -16,9 +16,12 @@
 // Pieces of 4 MiB: few enough calls into wasm, small enough for a smooth bar.
 const CHUNK = 4 << 20;
 
-// The listener is in place before the package loads (top-level await in
-// index.js), so a job posted early waits for it instead of being lost.
-const lib = import("../index.js");
+// The listener is in place before the package loads (the import and its
+// init()), so a job posted early waits for it instead of being lost.
+const lib = import("../index.js").then(async (m) => {
+  await m.init();
+  return m;
+});
 lib.then(
   (m) => postMessage({ type: "ready", backend: m.backend() }),
   (e) => postMessage({ type: "unavailable", message: String(e?.message ?? e) }),

@@ -23,6 +23,7 @@ use skein_simd::{
     SkeinMany256, SkeinMany512, StateSize, TreeParams,
 };
 use wasm_bindgen::prelude::*;
+use zeroize::Zeroizing;
 
 /// Largest output one call returns (a digest, one read, all of hashMany's
 /// digests together); longer outputs go through [`OutputReader`] in several
@@ -239,6 +240,56 @@ impl State {
     fn update_bits(&mut self, data: &[u8], bits: u64) {
         each_size!(State, self, h => h.update_bits(data, bits))
     }
+
+    fn output_bits(&self) -> u64 {
+        each_size!(State, self, h => h.output_bits())
+    }
+
+    fn state_bits(&self) -> u32 {
+        match self {
+            State::S256(_) => 256,
+            State::S512(_) => 512,
+            State::S1024(_) => 1024,
+        }
+    }
+
+    fn export(&self) -> Zeroizing<Vec<u8>> {
+        each_size!(State, self, h => h.export_state())
+    }
+}
+
+/// Offset of the flags byte in a saved state (after the magic `SKEIN-ST`,
+/// the version and the state words: src/saved_state/versioned.rs), and its
+/// bit-pad flag: the message ended in a partial byte.
+const SAVED_FLAGS: usize = 10;
+const SAVED_BIT_PAD: u8 = 1;
+
+/// A saved state held in wasm memory until JavaScript has copied it out
+/// (`ptr()`, `len()`, then `free()`), and wiped when freed: returned as a
+/// `Vec`, it would be copied to JavaScript and its wasm copy freed unwiped.
+#[wasm_bindgen]
+pub struct SavedState {
+    bytes: Zeroizing<Vec<u8>>,
+}
+
+#[wasm_bindgen]
+impl SavedState {
+    /// Address of the bytes in wasm memory.
+    pub fn ptr(&self) -> usize {
+        self.bytes.as_ptr() as usize
+    }
+
+    /// Byte length.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Never empty (a saved state has at least its header); for clippy's
+    /// `len_without_is_empty`.
+    #[wasm_bindgen(js_name = isEmpty)]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
 }
 
 /// An output stage in a box of its own size (see [`State`]).
@@ -345,6 +396,42 @@ impl Hasher {
             bits: self.bits,
             ended: self.ended,
         }
+    }
+
+    /// The library's saved state (`export_state`, format version 1, the
+    /// bytes the Rust and Python APIs save), to copy out of wasm memory.
+    #[wasm_bindgen(js_name = exportState)]
+    pub fn export_state(&self) -> SavedState {
+        SavedState {
+            bytes: self.inner.export(),
+        }
+    }
+
+    /// A hasher continued from a saved state; the library validates it
+    /// (a clear error, never a trap). Owned, so that it is wiped on drop.
+    #[wasm_bindgen(js_name = importState)]
+    pub fn import_state(state: Vec<u8>) -> Result<Hasher, JsError> {
+        let state = Zeroizing::new(state);
+        let h = DynSkein::import_state(&state).map_err(|e| JsError::new(&format!("skein: {e}")))?;
+        let inner = State::new(h);
+        Ok(Hasher {
+            bits: inner.output_bits(),
+            inner,
+            // Accepted, so the header is there.
+            ended: state[SAVED_FLAGS] & SAVED_BIT_PAD != 0,
+        })
+    }
+
+    /// The state size in bits: 256, 512 or 1024.
+    #[wasm_bindgen(js_name = stateBits)]
+    pub fn state_bits(&self) -> u32 {
+        self.inner.state_bits()
+    }
+
+    /// The output length in bits.
+    #[wasm_bindgen(js_name = outputBits)]
+    pub fn output_bits(&self) -> u64 {
+        self.bits
     }
 }
 

@@ -4,8 +4,10 @@
 // and from pyskein (data/pyskein-vectors.json).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Hasher, backend, fromHex, hashMany, skein, skein512, toHex } from "../index.js";
+import { build } from "./setup.mjs";
+import { backend, fromHex, Hasher, hashMany, simdSupported, skein, skein512, toBase64, toHex } from "../index.js";
 import { goldenKat } from "./vectors.mjs";
+
 
 const kat = goldenKat();
 const empty512 = kat.find((e) => e.state === 512 && e.bits === 512 && e.msgBits === 0 && !e.key);
@@ -57,6 +59,22 @@ test("bit-length updates: wrong byte count or an update after a partial byte thr
   assert.equal(toHex(h.digest()), toHex(oneBit.result));
 });
 
-test("the backend is named", () => {
-  assert.match(backend(), /^(portable|simd128)/);
+test("the build init() loaded: SIMD128 in Node (which has it) unless the portable one is forced or SIMD128 hidden", () => {
+  const portable = build === "portable" || build === "no-simd-engine";
+  assert.equal(simdSupported(), build !== "no-simd-engine");
+  assert.equal(backend(), portable ? "portable" : "simd128");
+});
+
+test("digest encodings: hex and base64 (against Node's Buffer)", () => {
+  const h = new Hasher(512).update(byte8.msg);
+  const digest = h.digest();
+  assert.equal(toHex(digest), toHex(byte8.result));
+  assert.equal(h.digest("hex"), Buffer.from(byte8.result).toString("hex"));
+  assert.equal(h.digest("base64"), Buffer.from(byte8.result).toString("base64"));
+  for (let n = 0; n < 70; n++) {
+    const b = digest.subarray(0, n);
+    assert.equal(toBase64(b), Buffer.from(b).toString("base64"), `${n} bytes`);
+  }
+  assert.throws(() => h.digest("utf8"), /digest encoding must be 'hex', 'base64'/);
+  assert.throws(() => h.digest(null), /digest encoding/);
 });

@@ -2,8 +2,10 @@
 // an independent source (tests/data/README.md gives its origin).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import "./setup.mjs";
 import { Hasher, skein, toHex } from "../index.js";
 import { goldenKat } from "./vectors.mjs";
+
 
 const entries = goldenKat();
 

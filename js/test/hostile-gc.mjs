@@ -3,7 +3,9 @@
 // failure and collected (gc(), then a few turns of the event loop for the
 // finalizers), then digests. Prints them as JSON on one line; an uncaught
 // error in a finalizer makes Node exit non-zero.
+import "./setup.mjs";
 import { Hasher, hashMany, skein512, toHex } from "../index.js";
+
 
 if (typeof globalThis.gc !== "function") {
   console.error("hostile-gc.mjs: run with node --expose-gc");

@@ -6,11 +6,13 @@
 // (tests/data/pyskein_output_lengths.txt).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import init from "../wasm/skein_simd_js.js";
-import { Hasher, backend, createHasher, hashMany, skein512, toHex } from "../index.js";
+import glueInit from "../wasm/skein_simd_js.js";
+import "./setup.mjs";
+import { backend, createHasher, Hasher, hashMany, skein512, toHex } from "../index.js";
 import { outputLengths } from "./vectors.mjs";
 
-const wasmMemory = (await init()).memory;
+// The glue's init() once loaded returns the module's exports.
+const wasmMemory = (await glueInit()).memory;
 const lengths = outputLengths();
 const pyskein = (state, bits, keyed = false) =>
   lengths.find((c) => c.state === state && c.bits === bits && !!c.key === keyed);

@@ -2,11 +2,13 @@
 // `node test/memory-per-object.mjs STATE COUNT` makes COUNT new
 // Hasher(STATE) and their xof() readers, keeps them alive, and prints the
 // growth of wasm memory per pair in bytes.
-import init from "../wasm/skein_simd_js.js";
+import glueInit from "../wasm/skein_simd_js.js";
+import "./setup.mjs";
 import { Hasher } from "../index.js";
 
 const [state, count] = process.argv.slice(2).map(Number);
-const memory = (await init()).memory;
+// The glue's init() once loaded returns the module's exports.
+const memory = (await glueInit()).memory;
 const keep = [];
 const before = memory.buffer.byteLength;
 for (let i = 0; i < count; i++) {

@@ -26,9 +26,10 @@ test("wasm memory of a live Hasher(1024) and its xof(): at most 1024 bytes", () 
 });
 
 test("freed hashers' wasm memory is used again", async () => {
-  const { Hasher } = await import("../index.js");
-  const { default: init } = await import("../wasm/skein_simd_js.js");
-  const memory = (await init()).memory;
+  const { Hasher, init } = await import("../index.js");
+  const { default: glueInit } = await import("../wasm/skein_simd_js.js");
+  await init();
+  const memory = (await glueInit()).memory;
   const make = () => Array.from({ length: 10_000 }, () => new Hasher(1024)).flatMap((h) => [h, h.xof()]);
   for (const o of make()) o.free();
   const after = memory.buffer.byteLength;

@@ -4,8 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { Hasher, hashMany, skein, skein512, skein1024, toHex } from "../index.js";
+import "./setup.mjs";
+import { Hasher, hashMany, skein, skein1024, skein512, toHex } from "../index.js";
 import { outputLengths } from "./vectors.mjs";
+
 
 const cases = outputLengths();
 const opts = (c) => (c.key ? { bits: c.bits, key: c.key } : { bits: c.bits });

