@@ -21,5 +21,6 @@ mod properties;
 mod reference_vectors;
 mod saved_state;
 mod subtree;
+mod subtree_proof;
 mod threefish;
 mod tree;
