@@ -363,7 +363,7 @@ fn lengths(leaf: usize, fan_out: usize, max: usize, rng: &mut impl Rng) -> Vec<u
 
 #[test]
 fn proofs_of_small_deep_trees() {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(0x9f00_f5);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x009f_00f5);
     // Small leaves with every height limit: deep trees, and the top level
     // `Ym` taking more than the fan-out.
     for yf in 1..=3u8 {
