@@ -183,6 +183,20 @@ class Subtrees:
     def __init__(self, data: Buffer) -> None: ...
     def __bytes__(self) -> bytes: ...
 
+class SubtreeProof:
+    """The proof of one range (ObjectTree.proof): the chaining values beside
+    its path to the root (keyed values in a keyed tree). Pickles as
+    bytes(proof); SubtreeProof(data) reads them back; len(proof) is theirs."""
+
+    level: int
+    first: int
+    count: int
+    siblings: int
+    state_bits: int
+    def __init__(self, data: Buffer) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    def __len__(self) -> int: ...
+
 class ObjectTree:
     """The tree of one object of `length` bytes (tree= required): split it into
     ranges, hash each anywhere (hash_range, hash_file_range) and merge the
@@ -212,6 +226,12 @@ class ObjectTree:
         """The parents of a run of whole parents' children, one level up."""
     def root(self, values: Iterable[Subtrees]) -> bytes:
         """The digest from consecutive runs of one level that hold all its nodes."""
+    def proof(self, range: SubtreeRange, values: Iterable[Subtrees]) -> SubtreeProof:
+        """The proof of `range` from the values of a whole level at or below its own."""
+    def proof_len(self, range: SubtreeRange) -> int:
+        """The length in bytes of the proof of `range`."""
+    def verify(self, range: SubtreeRange, data: Buffer, proof: SubtreeProof, digest: Buffer) -> None:
+        """None if `data` are the object's bytes at `range` (given its digest and the proof), else ValueError."""
 
 def hash_many(messages: Iterable[Buffer], digest_bits: Optional[int] = None, *,
               state_bits: int = 512, **params: Unpack[_Params]) -> list[bytes]:

@@ -39,6 +39,8 @@ use crate::Platform;
 pub use crate::backend::lanes::compress_lanes;
 pub use crate::spec::BlockType;
 #[cfg(feature = "alloc")]
+pub use crate::tree::subtree::proof::{ProofError, SubtreeProof};
+#[cfg(feature = "alloc")]
 pub use crate::tree::subtree::{ObjectTree, SubtreeHasher, SubtreeRange, Subtrees};
 
 /// The UBI block step on `platform`'s backend for `W`-word states (4, 8 or

@@ -26,6 +26,8 @@ mod skein_simd_module {
     #[pymodule_export]
     use crate::hasher::{from_state, skein1024, skein256, skein512, Skein};
     #[pymodule_export]
+    use crate::subtree::proof::SubtreeProof;
+    #[pymodule_export]
     use crate::subtree::{ObjectTree, SubtreeRange, Subtrees};
     #[pymodule_export]
     use crate::threefish::Threefish;

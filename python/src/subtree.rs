@@ -45,6 +45,8 @@ macro_rules! with_tree {
     };
 }
 
+#[path = "proof.rs"]
+pub(crate) mod proof; // after `with_tree!`, which it uses
 fn value_error(e: skein_simd::Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }

@@ -27,6 +27,8 @@ use alloc::vec::Vec;
 use core::ops::Range;
 use zeroize::Zeroize;
 
+pub(crate) mod proof;
+
 /// Levels below the root are split so that each part gets at least this
 /// many nodes: a part's size is then within a sixteenth of the object's
 /// share, at the cost of this many chaining values a part to send.

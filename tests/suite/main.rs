@@ -22,5 +22,6 @@ mod reference_vectors;
 mod saved_state;
 mod saved_state_vectors;
 mod subtree;
+mod subtree_proof;
 mod threefish;
 mod tree;
