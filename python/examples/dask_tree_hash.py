@@ -23,9 +23,13 @@ import skein_simd
 
 
 def hash_range(path, length, subtree_range, args):
-    """On a worker: the chaining values of one range of the file."""
+    """On a worker: the chaining values of one range of the file, hashed on
+    this task's thread alone (threads=1): Dask runs one task per worker
+    thread, and a worker thread stands for a core, so the cores are busy
+    without more threads than cores (the default, all cores per call,
+    would start that many in every worker process)."""
     tree = skein_simd.ObjectTree(length, **args)
-    return tree.hash_file_range(path, subtree_range)
+    return tree.hash_file_range(path, subtree_range, threads=1)
 
 
 def tree_digest(client, path, parts=None, **args):
