@@ -132,8 +132,14 @@ def test_file_ranges_on_threads(rng, tmp_path, shape):
     want = pyskein.skein512(data, **kw).digest()
     tree = skein_simd.ObjectTree(len(data), **kw)
     for threads in (1, 3, None):
-        values = [tree.hash_file_range(path, r, threads=threads) for r in tree.split(3)]
-        assert tree.root(values) == want, threads
+        for mmap in (False, True):
+            ranges = tree.split(3)
+            values = [tree.hash_file_range(path, r, threads=threads, mmap=mmap) for r in ranges]
+            assert tree.root(values) == want, (threads, mmap)
+    # A file shorter than its tree says, mapped.
+    path.write_bytes(data[:-1])
+    with pytest.raises(OSError, match="file ends before byte"):
+        tree.hash_file_range(path, tree.split(3)[-1], mmap=True)
 
 
 def test_file_range_errors(tmp_path):
