@@ -7,8 +7,9 @@
 
 Writes a file of SIZE MiB of random bytes in DIR (/dev/shm: no disk in the
 figures) and hashes it once with each side (not timed: the page cache, the
-workers' import of skein_simd). Starting the LocalCluster (WORKERS worker
-processes of one thread each) is not timed either. Then ROUNDS times, one
+workers' import of skein_simd). Starting the LocalCluster (the example's
+`local_cluster`: WORKERS worker processes of one thread each) is not timed
+either. Then ROUNDS times, one
 after the other: the example's `tree_digest` (submitting one task per
 range, the workers reading and hashing, gathering, merging: what a client
 of a running cluster waits for), and `skeinsum --tree ... -j JOBS FILE` (a
@@ -32,7 +33,7 @@ import sys
 import time
 
 import psutil
-from dask.distributed import Client, LocalCluster
+from dask.distributed import Client
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "examples"))
 import dask_tree_hash  # noqa: E402
@@ -93,9 +94,7 @@ def main():
     cmd = [opts.skeinsum, "--tree", opts.tree, "-j", str(opts.jobs), str(path)]
     me = psutil.Process()
     try:
-        cluster = LocalCluster(
-            n_workers=opts.workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
+        cluster = dask_tree_hash.local_cluster(opts.workers)
         with cluster, Client(cluster) as client:
             procs = [me] + me.children(recursive=True)
             print(f"CPU: {cpu_model()}; {os.cpu_count()} logical CPUs; load average {os.getloadavg()}")
@@ -128,6 +127,7 @@ def main():
             f"{name}: wall best {best[0] * 1e3:.1f} ms, median {statistics.median(walls) * 1e3:.1f} ms; "
             f"CPU {best[1] * 1e3:.0f} ms (best round), median {statistics.median(c for _, c in rounds) * 1e3:.0f} ms"
         )
+        print("  rounds (wall / CPU, ms): " + ", ".join(f"{w * 1e3:.0f} / {c * 1e3:.0f}" for w, c in rounds))
         return best[0], statistics.median(walls), statistics.median(c for _, c in rounds)
 
     d = line("Dask example", dask_rounds)
