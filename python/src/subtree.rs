@@ -576,7 +576,10 @@ fn map_into<const W: usize>(
     stop: &AtomicBool,
 ) -> io::Result<RangeRead> {
     use memmap2::{Advice, MmapOptions};
-    if file.metadata()?.len() < start + len {
+    // A block device's size is not its metadata's length (0); past its
+    // end, populating fails as past a file's.
+    let meta = file.metadata()?;
+    if meta.is_file() && meta.len() < start + len {
         return Ok(RangeRead::Short);
     }
     let mut at = 0;
