@@ -220,8 +220,11 @@ class ObjectTree:
         """The nodes first..first+count of `level`; ValueError if the tree has none such."""
     def hash_range(self, range: SubtreeRange, data: Buffer) -> Subtrees:
         """The values of `range` from its bytes, with the GIL released."""
-    def hash_file_range(self, path: _Path, range: SubtreeRange) -> Subtrees:
-        """The values of `range` from the file at `path`, reading only the range."""
+    def hash_file_range(self, path: _Path, range: SubtreeRange, *,
+                        threads: Optional[int] = None, mmap: bool = False) -> Subtrees:
+        """The values of `range` from the file at `path`, reading (or with mmap,
+        mapping: SIGBUS if truncated meanwhile) only the range, on `threads`
+        threads (None: all cores); OSError if the file changes meanwhile."""
     def parents(self, children: Subtrees) -> Subtrees:
         """The parents of a run of whole parents' children, one level up."""
     def root(self, values: Iterable[Subtrees]) -> bytes:

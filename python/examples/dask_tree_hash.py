@@ -22,10 +22,41 @@ import os
 import skein_simd
 
 
+# Settings for workers that hash: Dask's statistical profiler samples every
+# worker thread's stack every 10 ms, and the event loops of the scheduler
+# and the workers wake every 20 ms to watch their own latency; on a busy
+# machine that is CPU time taken from the hashing, for a dashboard this
+# example does not start (docs/subtree.md, Dask). On a real cluster, put
+# them in the workers' Dask configuration.
+HASHING_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+}
+
+
+def local_cluster(n_workers=3):
+    """A LocalCluster of `n_workers` worker processes of one thread each,
+    with HASHING_CONFIG (the workers take the configuration they start with)."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set(HASHING_CONFIG):
+        return LocalCluster(
+            n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+
+
 def hash_range(path, length, subtree_range, args):
-    """On a worker: the chaining values of one range of the file."""
+    """On a worker: the chaining values of one range of the file, hashed on
+    this task's thread alone (threads=1): Dask runs one task per worker
+    thread, and a worker thread stands for a core, so the cores are busy
+    without more threads than cores (the default, all cores per call,
+    would start that many in every worker process). The range is mapped,
+    not copied (mmap=True: less system time); a file truncated meanwhile
+    kills the worker with SIGBUS, and Dask retries the task elsewhere or
+    fails it, never giving a digest."""
     tree = skein_simd.ObjectTree(length, **args)
-    return tree.hash_file_range(path, subtree_range)
+    return tree.hash_file_range(path, subtree_range, threads=1, mmap=True)
 
 
 def tree_digest(client, path, parts=None, **args):
@@ -51,7 +82,7 @@ def main():
     parser.add_argument("--scheduler", help="address of a running scheduler")
     opts = parser.parse_args()
 
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
 
     args = {"tree": tuple(int(x) for x in opts.tree.split(",")), "state_bits": opts.state_bits}
     if opts.digest_bits:
@@ -59,8 +90,7 @@ def main():
     if opts.scheduler:
         client = Client(opts.scheduler)
     else:
-        cluster = LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
+        client = Client(local_cluster())
     with client:
         digest = tree_digest(client, os.path.abspath(opts.file), opts.parts, **args)
     print(f"{digest.hex()}  {opts.file}")

@@ -10,13 +10,19 @@
 
 use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
-use crate::common::{alloc_output, CHUNK_BYTES};
+use crate::common::alloc_output;
 use crate::extras::KEYWORDS;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIsADirectoryError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PySlice, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 use skein_simd::hazmat;
 use skein_simd::mask_unused_bits;
+use std::fs::File;
+use std::io::{self, Read as _, Seek, SeekFrom};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, SystemTime};
 
 /// The library's tree of each state size.
 enum Tree {
@@ -350,55 +356,25 @@ impl ObjectTree {
     }
 
     /// The values of `range` from the file at `path` (str, bytes or
-    /// os.PathLike), reading only the range's bytes, in pieces, with the GIL
-    /// released while hashing; Ctrl-C interrupts it between pieces. A file
-    /// that ends before the range does is an `OSError`.
+    /// os.PathLike), reading only the range's bytes, in pieces, with the
+    /// GIL released; Ctrl-C interrupts it between pieces. `threads`: None
+    /// (all cores, the library's pool) or how many threads hash the range
+    /// (1: one, as a Dask worker thread with one task at a time wants). A
+    /// file that ends before the range does, or that changes while it is
+    /// read, is an `OSError`. `mmap=True` (Linux 5.14 and later, else
+    /// read) maps the range instead of copying it, which costs less system
+    /// time, but a file truncated while mapped kills the process (SIGBUS).
+    #[pyo3(signature = (path, range, *, threads=None, mmap=false))]
     fn hash_file_range(
         &self,
         py: Python<'_>,
         path: &Bound<'_, PyAny>,
         range: &SubtreeRange,
+        threads: Option<usize>,
+        mmap: bool,
     ) -> PyResult<Subtrees> {
-        py.import("os")?.call_method1("fspath", (path,))?;
-        with_tree!(&self.tree, t, _W => {
-            let r = Self::range_in(t, range)?;
-            let mut hasher = t.hasher(&r).map_err(value_error)?;
-            let file = py.import("builtins")?.call_method1("open", (path, "rb", 0))?;
-            let read = (|| -> PyResult<()> {
-                file.call_method1("seek", (range.start,))?;
-                let buf = PyByteArray::new_with(py, CHUNK_BYTES, |_| Ok(()))?;
-                let whole = py.import("builtins")?.getattr("memoryview")?.call1((&buf,))?;
-                let mut left = range.end - range.start;
-                while left > 0 {
-                    // `readinto` a view of at most what the range has left.
-                    let want = left.min(CHUNK_BYTES as u64) as isize;
-                    let part = whole.get_item(PySlice::new(py, 0, want, 1))?;
-                    let n: usize = file.call_method1("readinto", (&part,))?.extract()?;
-                    if n == 0 {
-                        return Err(PyOSError::new_err(format!(
-                            "file ends before byte {} of the range: {}",
-                            range.end,
-                            path.repr()?
-                        )));
-                    }
-                    let bytes = Bytes::get(&buf)?;
-                    let piece = &bytes.as_slice()[..n];
-                    py.detach(|| {
-                        hasher.update(piece);
-                    });
-                    left -= n as u64;
-                    py.check_signals()?;
-                }
-                Ok(())
-            })();
-            let closed = file.call_method0("close");
-            read?;
-            closed?;
-            let values = py.detach(|| hasher.finish()).map_err(value_error)?;
-            Ok(Subtrees::of(&values))
-        })
+        with_tree!(&self.tree, t, _W => file_range(py, t, path, range, threads, mmap))
     }
-
     /// The parents of `children` one level up (a run that starts at a
     /// parent's first child and ends at a parent's last one or at the
     /// level's end).
@@ -445,4 +421,300 @@ impl ObjectTree {
             self.root_level()
         )
     }
+}
+
+/// Bytes of a file read and hashed at a time by `hash_file_range` (at
+/// least: see [`piece_bytes`]), through one buffer reused from piece to
+/// piece: small enough to stay in the core's cache between the read that
+/// fills it and the hashing that reads it, large enough that the calls
+/// cost nothing measurable (docs/subtree.md, "Dask").
+const PIECE_BYTES: u64 = 1 << 20;
+/// The most lanes of a multi-lane kernel (AVX-512's eight).
+const MAX_LANES: u64 = 8;
+/// The largest piece, whatever the leaf size.
+const PIECE_MAX_BYTES: u64 = 64 << 20;
+/// How long the thread that called `hash_file_range` waits for the
+/// hashing at a time before it looks for pending signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// How reading a range of a file into its hasher ended, short of an I/O
+/// error.
+enum RangeRead {
+    Done,
+    /// The file ended before the range did.
+    Short,
+    /// Asked to stop (a signal is pending in the caller).
+    Stopped,
+}
+
+/// An `OSError` for an I/O error on the file `path`, as `open()` raises
+/// it: `OSError(errno, strerror, filename)`, which Python turns into the
+/// subclass of that errno (`FileNotFoundError`, `PermissionError`, ...).
+fn file_error(py: Python<'_>, e: io::Error, path: &Bound<'_, PyAny>) -> PyErr {
+    #[cfg(unix)]
+    if let Some(code) = e.raw_os_error() {
+        let strerror = py
+            .import("os")
+            .and_then(|os| os.call_method1("strerror", (code,)))
+            .and_then(|s| s.extract::<String>())
+            .unwrap_or_else(|_| e.to_string());
+        return PyOSError::new_err((code, strerror, path.clone().unbind()));
+    }
+    let _ = py;
+    PyErr::from(e)
+}
+
+/// What shows that a regular file's contents changed while it was read:
+/// its size and modification time (as `hash_file` compares them).
+fn content_stamp(meta: &std::fs::Metadata) -> Option<(u64, Option<SystemTime>)> {
+    meta.is_file().then(|| (meta.len(), meta.modified().ok()))
+}
+
+/// The file at `path` (str, bytes or os.PathLike, as `open()` takes
+/// it), opened for reading a range: a regular file or a block device,
+/// else an `OSError` (a FIFO, a terminal or `/dev/zero` have no ranges).
+/// It is opened without waiting (`O_NONBLOCK`, which means nothing to
+/// reads of those two), so that a FIFO without a writer is refused
+/// rather than waited for with the GIL held; a file under a lease, which
+/// refuses that, is opened again waiting for the lease's holder to let
+/// go (at most the system's lease break time), with the GIL released.
+fn open_for_range(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<(File, std::fs::Metadata)> {
+    // Bytes as they are, through os.fsdecode's round trip.
+    let name: PathBuf = py
+        .import("os")?
+        .call_method1("fsdecode", (path,))?
+        .extract()?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = match options.open(&name) {
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => py.detach(|| File::open(&name)),
+        opened => opened,
+    };
+    let file = file.map_err(|e| file_error(py, e, path))?;
+    let meta = file.metadata().map_err(|e| file_error(py, e, path))?;
+    if meta.is_dir() {
+        return Err(PyIsADirectoryError::new_err(format!(
+            "Is a directory: {}",
+            path.repr()?
+        )));
+    }
+    #[cfg(unix)]
+    let seekable =
+        meta.is_file() || std::os::unix::fs::FileTypeExt::is_block_device(&meta.file_type());
+    #[cfg(not(unix))]
+    let seekable = meta.is_file();
+    if !seekable {
+        return Err(PyOSError::new_err(format!(
+            "a range needs a regular file or a block device: {}",
+            path.repr()?
+        )));
+    }
+    Ok((file, meta))
+}
+
+/// The piece size for leaves of `leaf` bytes hashed on `threads` threads:
+/// [`PIECE_BYTES`], or more when that holds fewer leaves than the lanes
+/// of the threads take (the tree hashes them straight from the buffer
+/// then, not through its batch buffer, a second copy), up to
+/// [`PIECE_MAX_BYTES`]. A whole number of leaves when they are smaller
+/// than that: a range starts at a leaf, so every piece does.
+fn piece_bytes(leaf: u64, threads: usize) -> u64 {
+    if leaf >= PIECE_MAX_BYTES {
+        return PIECE_MAX_BYTES;
+    }
+    let lanes_full = leaf.saturating_mul(MAX_LANES * threads as u64);
+    lanes_full.clamp(PIECE_BYTES, PIECE_MAX_BYTES) / leaf * leaf
+}
+
+/// Hash `len` bytes of `file`, from its current position, into `hasher`,
+/// `piece` bytes at a time through one reused buffer, until done or
+/// `stop` is set.
+fn read_into<const W: usize>(
+    file: &mut File,
+    len: u64,
+    piece: u64,
+    hasher: &mut hazmat::SubtreeHasher<W>,
+    stop: &AtomicBool,
+) -> io::Result<RangeRead> {
+    let mut buf = vec![0u8; len.min(piece) as usize];
+    let mut left = len;
+    while left > 0 {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(RangeRead::Stopped);
+        }
+        let part = &mut buf[..left.min(piece) as usize];
+        match file.read_exact(part) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(RangeRead::Short),
+            Err(e) => return Err(e),
+        }
+        hasher.update(part);
+        left -= part.len() as u64;
+    }
+    Ok(RangeRead::Done)
+}
+
+/// The largest part of a range mapped at once: any range fits in a small
+/// address space.
+#[cfg(target_os = "linux")]
+const MAP_WINDOW: u64 = 64 << 20;
+
+/// [`read_into`] through a memory map of the range, window by window: no
+/// copy. Each piece's pages are populated (`MADV_POPULATE_READ`) before
+/// it is hashed, which fails rather than faults past the end of a file
+/// that shrank: the range is then short. A truncation between that and
+/// the hashing of the piece still raises SIGBUS, which kills the process
+/// (the caller chose that). Where the kernel cannot populate (before
+/// 5.14), the rest of the range is read instead.
+#[cfg(target_os = "linux")]
+fn map_into<const W: usize>(
+    file: &mut File,
+    start: u64,
+    len: u64,
+    piece: u64,
+    hasher: &mut hazmat::SubtreeHasher<W>,
+    stop: &AtomicBool,
+) -> io::Result<RangeRead> {
+    use memmap2::{Advice, MmapOptions};
+    // A block device's size is not its metadata's length (0); past its
+    // end, populating fails as past a file's.
+    let meta = file.metadata()?;
+    if meta.is_file() && meta.len() < start + len {
+        return Ok(RangeRead::Short);
+    }
+    let mut at = 0;
+    while at < len {
+        // Fits in usize: at most MAP_WINDOW.
+        let size = (len - at).min(MAP_WINDOW) as usize;
+        // SAFETY: memmap2 requires that nobody changes the file while the
+        // map lives, which no program can promise for other processes'
+        // files. The bytes are only read as plain data (no invariant
+        // depends on them); a shrink is caught by populating each piece
+        // before it is read (below), except in the moment between the two,
+        // where it raises SIGBUS, the risk `mmap=True` documents; any
+        // change is reported afterwards by the caller's size and mtime check.
+        let map = unsafe { MmapOptions::new().offset(start + at).len(size).map(&*file) }?;
+        let mut done = 0;
+        while done < size {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(RangeRead::Stopped);
+            }
+            let step = (size - done).min(piece as usize);
+            match map.advise_range(Advice::PopulateRead, done, step) {
+                Ok(()) => {}
+                // Past the end of the file: it shrank.
+                Err(e) if e.raw_os_error() == Some(libc::EFAULT) => return Ok(RangeRead::Short),
+                // No MADV_POPULATE_READ: read the rest.
+                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+                    let from = at + done as u64;
+                    file.seek(SeekFrom::Start(start + from))?;
+                    return read_into(file, len - from, piece, hasher, stop);
+                }
+                Err(e) => return Err(e),
+            }
+            hasher.update(&map[done..done + step]);
+            done += step;
+        }
+        at += size as u64;
+    }
+    Ok(RangeRead::Done)
+}
+
+/// `ObjectTree.hash_file_range` for a tree of `W` words. The file is read
+/// and hashed on a thread of its own (in a pool of `threads` threads when
+/// given), while the calling thread waits with the GIL released and looks
+/// for signals every [`SIGNAL_POLL`]: one hand-over for the whole range,
+/// not one per piece.
+fn file_range<const W: usize>(
+    py: Python<'_>,
+    tree: &hazmat::ObjectTree<W>,
+    path: &Bound<'_, PyAny>,
+    range: &SubtreeRange,
+    threads: Option<usize>,
+    mmap: bool,
+) -> PyResult<Subtrees> {
+    if let Some(n) = threads.filter(|n| !(1..=256).contains(n)) {
+        return Err(PyValueError::new_err(format!(
+            "threads must be 1 to 256, not {n}"
+        )));
+    }
+    let r = ObjectTree::range_in(tree, range)?;
+    let mut hasher = tree.hasher(&r).map_err(value_error)?;
+    let (mut file, meta) = open_for_range(py, path)?;
+    let before = content_stamp(&meta);
+    file.seek(SeekFrom::Start(range.start))
+        .map_err(|e| file_error(py, e, path))?;
+    let piece = piece_bytes(
+        tree.node_span(1),
+        threads.unwrap_or_else(rayon::current_num_threads),
+    );
+    let len = range.end - range.start;
+    let pool = threads
+        .map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build())
+        .transpose()
+        .map_err(|e| PyOSError::new_err(format!("cannot start the hashing threads: {e}")))?;
+    let stop = AtomicBool::new(false);
+    let read = std::thread::scope(|s| -> PyResult<io::Result<RangeRead>> {
+        let (done, mut wait) = mpsc::channel();
+        let (file, hasher, stop) = (&mut file, &mut hasher, &stop);
+        s.spawn(move || {
+            let mut work = || {
+                #[cfg(target_os = "linux")]
+                if mmap {
+                    return map_into(file, range.start, len, piece, hasher, stop);
+                }
+                let _ = mmap;
+                read_into(file, len, piece, hasher, stop)
+            };
+            let read = match &pool {
+                Some(pool) => pool.install(work),
+                None => work(),
+            };
+            // The receiver waits until this arrives (or the thread panics).
+            let _ = done.send(read);
+        });
+        loop {
+            let (rx, got) = py.detach(move || {
+                let got = wait.recv_timeout(SIGNAL_POLL);
+                (wait, got)
+            });
+            wait = rx;
+            match got {
+                Ok(read) => return Ok(read),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        py.detach(move || wait.recv().ok());
+                        return Err(e);
+                    }
+                }
+                // The thread panicked: the scope passes its panic on.
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyOSError::new_err("the hashing thread failed"))
+                }
+            }
+        }
+    })?;
+    match read.map_err(|e| file_error(py, e, path))? {
+        RangeRead::Done => {}
+        RangeRead::Short => {
+            return Err(PyOSError::new_err(format!(
+                "file ends before byte {} of the range: {}",
+                range.end,
+                path.repr()?
+            )))
+        }
+        RangeRead::Stopped => unreachable!("stopped only when a signal is raised"),
+    }
+    let after = file.metadata().map_err(|e| file_error(py, e, path))?;
+    if content_stamp(&after) != before {
+        return Err(PyOSError::new_err(format!(
+            "file changed while being read: {}",
+            path.repr()?
+        )));
+    }
+    let values = hasher.finish().map_err(value_error)?;
+    Ok(Subtrees::of(&values))
 }

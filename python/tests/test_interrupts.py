@@ -99,3 +99,17 @@ print(h.hexdigest())
 
     assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
     assert proc.stdout.split() == ["RuntimeError", pyskein.skein512(b"abc").hexdigest()]
+
+
+@pytest.mark.parametrize("threads,mmap", [(None, False), (1, False), (1, True)])
+def test_hash_file_range_of_a_sparse_file(tmp_path, threads, mmap):
+    # 64 GiB of holes (no disk used): zeros that take minutes to hash.
+    # The range is read on another thread; the caller must still see Ctrl-C.
+    path = tmp_path / "sparse"
+    with open(path, "wb") as f:
+        f.truncate(64 << 30)
+    interrupted(
+        f"t.hash_file_range(sys.argv[1], t.split(1)[0], threads={threads}, mmap={mmap})",
+        setup="t = skein_simd.ObjectTree(64 << 30, tree=(10, 1, 255))",
+        args=[path],
+    )

@@ -117,3 +117,43 @@ def test_pickles_and_reprs():
     assert bytes(back) == bytes(v) and (back.level, back.first, back.count) == (v.level, v.first, v.count)
     assert "SubtreeRange(level=" in repr(r) and "Subtrees(level=" in repr(v)
     assert "key" not in repr(skein_simd.ObjectTree(10, key=b"secret", tree=(1, 1, 2)))
+
+
+@pytest.mark.parametrize("shape", [(10, 1, 255), (14, 2, 255)])
+def test_file_ranges_on_threads(rng, tmp_path, shape):
+    # Pieces of 1 MiB, and of 16 leaves of 1 MiB (leaf 2^14 blocks), in
+    # several ranges: one thread, a pool of three, the library's pool.
+    import skein as pyskein
+
+    data = rand_bytes(rng, 21 * (1 << 20) + 12345)
+    path = tmp_path / "object"
+    path.write_bytes(data)
+    kw = {"tree": shape, "key": b"threads"}
+    want = pyskein.skein512(data, **kw).digest()
+    tree = skein_simd.ObjectTree(len(data), **kw)
+    for threads in (1, 3, None):
+        for mmap in (False, True):
+            ranges = tree.split(3)
+            values = [tree.hash_file_range(path, r, threads=threads, mmap=mmap) for r in ranges]
+            assert tree.root(values) == want, (threads, mmap)
+    # A file shorter than its tree says, mapped.
+    path.write_bytes(data[:-1])
+    with pytest.raises(OSError, match="file ends before byte"):
+        tree.hash_file_range(path, tree.split(3)[-1], mmap=True)
+
+
+def test_file_range_errors(tmp_path):
+    tree = skein_simd.ObjectTree(10_000, tree=(1, 1, 255))
+    r = tree.split(2)[0]
+    missing = tmp_path / "missing"
+    with pytest.raises(FileNotFoundError) as e:
+        tree.hash_file_range(missing, r)
+    assert e.value.filename == missing and e.value.errno == 2
+    with pytest.raises(IsADirectoryError, match="Is a directory"):
+        tree.hash_file_range(tmp_path, r)
+    with pytest.raises(OSError, match="needs a regular file or a block device"):
+        tree.hash_file_range("/dev/zero", r)
+    (tmp_path / "object").write_bytes(bytes(10_000))
+    for threads in (0, 257):
+        with pytest.raises(ValueError, match="threads must be 1 to 256"):
+            tree.hash_file_range(tmp_path / "object", r, threads=threads)

@@ -21,7 +21,7 @@ import skein_simd
 REQUIRED = os.environ.get("SKEIN_SIMD_TEST_DASK") == "1"
 if not REQUIRED:
     pytest.importorskip("distributed")
-from dask.distributed import Client, LocalCluster  # noqa: E402
+from dask.distributed import Client  # noqa: E402
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "dask_tree_hash.py"
 _spec = importlib.util.spec_from_file_location("dask_tree_hash", EXAMPLE)
@@ -44,7 +44,7 @@ def skeinsum(path, tree, state_bits=512, digest_bits=None):
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = example.local_cluster(n_workers=3)
     with cluster, Client(cluster) as c:
         yield c
 
