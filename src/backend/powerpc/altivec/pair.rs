@@ -509,7 +509,7 @@ struct Subkeys {
 unsafe fn group<const S: usize>(x: &mut Pair, k: &Key, sk: &mut Subkeys, c: &Consts) {
     // SAFETY: AltiVec (caller).
     unsafe {
-        if S % 2 == 0 {
+        if S.is_multiple_of(2) {
             group_rounds::<S, 0, 1, 2, 3>(x, k, sk, c)
         } else {
             group_rounds::<S, 4, 5, 6, 7>(x, k, sk, c)
