@@ -8,8 +8,9 @@
 //! holds back every younger one. So the order of the instructions matters
 //! as much as their number, and here it is written out, not left to LLVM:
 //! every vector instruction of the block is one `asm!` statement with side
-//! effects ([`add32`], [`perm`], [`sld8`] and the like, `load_vector`), which LLVM keeps in
-//! the order of this file (it allocates the registers). The order (carry
+//! effects ([`add32`], [`perm`], [`sld8`] and the like, `load_vector`),
+//! which LLVM keeps in the order of this file (it allocates the
+//! registers). The order (carry
 //! first, the rotation beside the addition, the subkey work in the gaps of
 //! the chain) and what it gives in the MPC7450 model are in
 //! docs/powerpc.md.
