@@ -1,7 +1,8 @@
 //! What the AltiVec layouts (`split`, `pair`) and the lanes share: vector
 //! types and constants, `vsel`, addresses and offsets hidden from LLVM so
-//! that they stay in registers, the rotation-constant tables read by `lvx` (`split`; `pair`
-//! has its own), message loads and the `dst` prefetch of the G4.
+//! that they stay in registers, the rotation-constant tables read by `lvx`
+//! (`split`; `pair` has its own), message loads and the `dst` prefetch of
+//! the G4.
 
 use core::arch::asm;
 #[cfg(target_arch = "powerpc")]
