@@ -34,12 +34,17 @@
 //! (tools/bench/g4-viu1-table.sh counts VIU1-class instructions per byte):
 //!
 //! * The tweak and counter parts of a subkey cost no VIU1 work per subkey in
-//!   Skein-256 (counter from a table by one shuffle) and Skein-512 (added
-//!   into per-block key tables, see `FoldedKey`); Skein-1024 adds all three
-//!   tweaked words with one 64-bit addition after gathering them (`vperm`).
+//!   Skein-512 (added into per-block key tables, see `FoldedKey`);
+//!   Skein-1024 adds all three tweaked words with one 64-bit addition after
+//!   gathering them (`vperm`). Skein-256 computes the odd words of each
+//!   subkey off the chain, finishing their additions on the complex integer
+//!   unit (`vmsumuhm`), and takes the even words from them by one shift.
 //! * Rotation constants are loaded (`lvx`, addresses kept in GPRs) at each
 //!   use instead of occupying vector registers: held in registers they
-//!   forced spills and `vmr` copies (Skein-256 keeps its 8 masks resident).
+//!   forced spills and `vmr` copies.
+//! * Skein-256 is one dependency chain through the in-order vector issue
+//!   queue, so `pair.rs` writes its instructions in a fixed order (one
+//!   `asm!` each) instead of leaving the order to LLVM.
 //! * Byte-multiple rotations by `vperm` alone would need all four lanes of a
 //!   register to rotate by multiples of 8 in the same round; that never
 //!   happens in Skein-512 or -1024, and in Skein-256 only for the rotations

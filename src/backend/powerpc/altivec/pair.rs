@@ -2,15 +2,47 @@
 //! half first, e.g. words (0, 2) and (1, 3). A 64-bit addition is add,
 //! carry-out, move carries to the high lanes, add (4 instructions for 2
 //! words); see the module documentation of `altivec`.
+//!
+//! The single Skein-256 stream is one dependency chain, and the G4 issues
+//! vector instructions in order: an instruction waiting for its operands
+//! holds back every younger one. So the order of the instructions matters
+//! as much as their number, and here it is written out, not left to LLVM:
+//! every vector instruction of the block is one `asm!` statement with side
+//! effects ([`add32`], [`perm`], [`sld8`] and the like, `load_vector`),
+//! which LLVM keeps in the order of this file (it allocates the
+//! registers). The order (carry
+//! first, the rotation beside the addition, the subkey work in the gaps of
+//! the chain) and what it gives in the MPC7450 model are in
+//! docs/powerpc.md.
+//!
+//! Because the instructions are written directly, the vectors here are in
+//! register order ("physical" lanes, big-endian numbering) on either byte
+//! order: [`phys`] converts at the edges (words in and out, message, tweak,
+//! constant tables).
 
 use super::vector::*;
-use core::intrinsics::simd::{simd_add, simd_shuffle, simd_xor};
+use core::arch::asm;
+use core::intrinsics::simd::simd_shuffle;
 use core::mem::transmute;
 use core::simd::Simd;
 
 use crate::backend::even_odd::layout::key_pos;
 use crate::backend::powerpc::Blocks;
 use crate::spec::{rot, C240};
+
+/// Four 32-bit lanes in register order, as the elements of a vector built
+/// or stored by Rust: the same on big-endian, reversed on little-endian
+/// (where `lvx` and LLVM put element 0 in the last word of the register).
+/// `#[inline(always)]`: an ordinary function call stays a call in AltiVec
+/// code.
+#[inline(always)]
+const fn phys<T: Copy>(l: [T; 4]) -> [T; 4] {
+    if cfg!(target_endian = "big") {
+        l
+    } else {
+        [l[3], l[2], l[1], l[0]]
+    }
+}
 
 /// Threefish-256 state: even words (0, 2) and odd words in odd-lane order.
 #[derive(Clone, Copy)]
@@ -21,53 +53,106 @@ struct Pair {
 
 pub(super) fn pair_from_words(w: &[u64; 4]) -> Lanes {
     let mut l = Lanes([[0; 4]; 8]);
-    l.0[0] = [hi(w[0]), lo(w[0]), hi(w[2]), lo(w[2])];
-    l.0[1] = [hi(w[1]), lo(w[1]), hi(w[3]), lo(w[3])];
+    l.0[0] = phys([hi(w[0]), lo(w[0]), hi(w[2]), lo(w[2])]);
+    l.0[1] = phys([hi(w[1]), lo(w[1]), hi(w[3]), lo(w[3])]);
     l
 }
 
 pub(super) fn pair_to_words(l: &Lanes) -> [u64; 4] {
-    let word = |v: usize, i: usize| (l.0[v][2 * i] as u64) << 32 | l.0[v][2 * i + 1] as u64;
-    [word(0, 0), word(1, 0), word(0, 1), word(1, 1)]
+    let (e, o) = (phys(l.0[0]), phys(l.0[1]));
+    let word = |v: [u32; 4], i: usize| (v[2 * i] as u64) << 32 | v[2 * i + 1] as u64;
+    [word(e, 0), word(o, 0), word(e, 1), word(o, 1)]
 }
 
-/// The second word of one register and the first of another.
-const NEXT_WORD: Simd<u32, 4> = idx4([2, 3, 4, 5]);
+/// `insn d, a, b`, one AltiVec instruction kept in program order (see the
+/// module documentation).
+macro_rules! op2_fn {
+    ($($name:ident = $insn:literal),+) => {$(
+        #[target_feature(enable = "altivec")]
+        #[inline]
+        fn $name(a: V, b: V) -> V {
+            let r: V;
+            // SAFETY: reads two vector registers, writes one; nothing else.
+            unsafe {
+                asm!(concat!($insn, " {0}, {1}, {2}"), lateout(vreg) r, in(vreg) a, in(vreg) b,
+                     options(nomem, nostack, preserves_flags));
+            }
+            r
+        }
+    )+};
+}
+op2_fn! { add32 = "vadduwm", carry32 = "vaddcuw", xor = "vxor", rotl32 = "vrlw" }
 
-/// Move the carry-outs of the low lanes into the high lanes.
-const CARRY_UP: Simd<u32, 4> = idx4([1, 4, 3, 4]);
+/// `insn d, a, b, c`, kept in program order.
+macro_rules! op3_fn {
+    ($($name:ident = $insn:literal),+) => {$(
+        #[target_feature(enable = "altivec")]
+        #[inline]
+        fn $name(a: V, b: V, c: V) -> V {
+            let r: V;
+            // SAFETY: reads three vector registers, writes one; nothing else.
+            unsafe {
+                asm!(concat!($insn, " {0}, {1}, {2}, {3}"), lateout(vreg) r, in(vreg) a,
+                     in(vreg) b, in(vreg) c, options(nomem, nostack, preserves_flags));
+            }
+            r
+        }
+    )+};
+}
+// `perm(a, b, p)`: bytes of a:b picked by p; `select(a, b, m)`: bits of b
+// where m is set, of a elsewhere; `msum(a, b, c)`: per word, the two
+// halfword products of a and b plus c (here a 0/1 carry plus c, on the
+// complex integer unit instead of the simple one).
+op3_fn! { perm = "vperm", select = "vsel", msum = "vmsumuhm" }
 
-/// `a + b` on two 64-bit words.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_add(a: V, b: V) -> V {
-    // SAFETY: caller enables AltiVec.
+/// The second word of `a` and the first of `b` (`vsldoi` by 8 bytes), kept
+/// in program order.
+#[target_feature(enable = "altivec")]
+#[inline]
+fn sld8(a: V, b: V) -> V {
+    let r: V;
+    // SAFETY: reads two vector registers, writes one; nothing else.
     unsafe {
-        let carry: V = simd_shuffle(vec_addc(a, b), vconst([0; 4]), CARRY_UP);
-        simd_add(simd_add(a, b), carry)
+        asm!("vsldoi {0}, {1}, {2}, 8", lateout(vreg) r, in(vreg) a, in(vreg) b,
+             options(nomem, nostack, preserves_flags));
     }
+    r
 }
 
-/// `a + b + c` on two 64-bit words.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_add3(a: V, b: V, c: V) -> V {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let s = simd_add(a, b);
-        let carries = simd_add(vec_addc(a, b), vec_addc(s, c));
-        let carry: V = simd_shuffle(carries, vconst([0; 4]), CARRY_UP);
-        simd_add(simd_add(s, c), carry)
+/// Big-endian 32-bit lanes of 16 bytes.
+const fn be_lanes(b: [u8; 16]) -> [u32; 4] {
+    let mut l = [0u32; 4];
+    let mut k = 0;
+    while k < 4 {
+        l[k] = u32::from_be_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+        k += 1;
     }
+    l
+}
+
+/// `vperm` pattern (with a zero vector second): the carries out of the low
+/// halves into the high halves, (c1, 0, c3, 0).
+const CARRY_UP: [u8; 16] = [4, 5, 6, 7, 16, 16, 16, 16, 12, 13, 14, 15, 16, 16, 16, 16];
+/// `vperm` pattern: the two halves of each word swapped.
+const HALF_SWAP: [u8; 16] = [4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11];
+
+/// Every constant of the block, each entry one `lvx` in register order
+/// ([`phys`] of big-endian lanes).
+#[repr(C, align(16))]
+struct PairConsts {
+    /// `vrlw` counts of round `d` for the odd register.
+    count: [[u32; 4]; 8],
+    /// `vsel` masks of round `d`.
+    mask: [[u32; 4]; 8],
+    /// (0, s, 0, s): the subkey number s as both 64-bit words.
+    counter: [[u32; 4]; 24],
+    /// [`CARRY_UP`], [`HALF_SWAP`], halfwords of 1, zero, (C240, C240).
+    misc: [[u32; 4]; 8],
 }
 
 /// `vrlw` counts and `vsel` masks of round `d` for the odd register. In odd
-/// rounds the even register holds (2, 0) (see [`pair_round_rest`]), so lane
-/// 0 does MIX 1 and lane 1 MIX 0.
+/// rounds the even register holds (2, 0) (see [`round`]), so lane 0 does
+/// MIX 1 and lane 1 MIX 0.
 const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     let mut count = [0; 4];
     let mut mask = [0; 4];
@@ -86,35 +171,303 @@ const fn pair_rot(d: usize) -> ([u32; 4], [u32; 4]) {
     (count, mask)
 }
 
-/// The rotation constants of all rounds of the pair layout.
-const fn pair_table() -> RotTable {
-    let mut t = RotTable([[[[0; 4]; 8]; 2]; 2]);
+const fn pair_consts() -> PairConsts {
+    let mut t = PairConsts {
+        count: [[0; 4]; 8],
+        mask: [[0; 4]; 8],
+        counter: [[0; 4]; 24],
+        misc: [[0; 4]; 8],
+    };
     let mut d = 0;
     while d < 8 {
         let (c, m) = pair_rot(d);
-        t.0[0][0][d] = c;
-        t.0[1][0][d] = m;
+        t.count[d] = phys(c);
+        t.mask[d] = phys(m);
         d += 1;
     }
+    let mut s = 0;
+    while s < 24 {
+        t.counter[s] = phys([0, s as u32, 0, s as u32]);
+        s += 1;
+    }
+    t.misc[0] = phys(be_lanes(CARRY_UP));
+    t.misc[1] = phys(be_lanes(HALF_SWAP));
+    t.misc[2] = [0x0001_0001; 4];
+    t.misc[4] = phys([hi(C240), lo(C240), hi(C240), lo(C240)]);
     t
 }
 
-static PAIR_256: RotTable = pair_table();
+static PAIR_CONSTS: PairConsts = pair_consts();
 
-/// One Threefish-256 round; `D` is the round number modulo 8.
+/// Where the constants are: table addresses and the offsets 0, 16, ..., 112
+/// in GPRs (each load one `lvx`, no address arithmetic), and the constants
+/// every round uses in vector registers.
+struct Consts {
+    count: *const u8,
+    mask: *const u8,
+    counter: [*const u8; 3],
+    off: [usize; 8],
+    carry_up: V,
+    half_swap: V,
+    ones: V,
+    zero: V,
+    c240: V,
+}
+
+impl Consts {
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn new() -> Consts {
+        let t = &PAIR_CONSTS;
+        let counter = t.counter.as_ptr();
+        let misc = opaque_ptr(t.misc.as_ptr() as *const u8);
+        // No `array::map`: library functions do not inline into AltiVec code.
+        let off = [
+            opaque_usize(0),
+            opaque_usize(16),
+            opaque_usize(32),
+            opaque_usize(48),
+            opaque_usize(64),
+            opaque_usize(80),
+            opaque_usize(96),
+            opaque_usize(112),
+        ];
+        // SAFETY: AltiVec (caller); in bounds, 16-byte aligned entries of
+        // the static.
+        unsafe {
+            Consts {
+                count: opaque_ptr(t.count.as_ptr() as *const u8),
+                mask: opaque_ptr(t.mask.as_ptr() as *const u8),
+                counter: [
+                    opaque_ptr(counter as *const u8),
+                    opaque_ptr(counter.add(8) as *const u8),
+                    opaque_ptr(counter.add(16) as *const u8),
+                ],
+                off,
+                carry_up: load_vector(misc, off[0]),
+                half_swap: load_vector(misc, off[1]),
+                ones: load_vector(misc, off[2]),
+                zero: load_vector(misc, off[3]),
+                c240: load_vector(misc, off[4]),
+            }
+        }
+    }
+
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn count(&self, d: usize) -> V {
+        // SAFETY: an aligned entry of the static (d < 8).
+        unsafe { load_vector(self.count, self.off[d]) }
+    }
+
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn mask(&self, d: usize) -> V {
+        // SAFETY: an aligned entry of the static (d < 8).
+        unsafe { load_vector(self.mask, self.off[d]) }
+    }
+
+    /// # Safety
+    /// AltiVec enabled; `s < 24`.
+    #[inline(always)]
+    unsafe fn counter(&self, s: usize) -> V {
+        // SAFETY: an aligned entry of the static.
+        unsafe { load_vector(self.counter[s / 8], self.off[s % 8]) }
+    }
+
+    /// The carries of `a + b` (per word, from `vaddcuw`) moved up.
+    ///
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn carry_up(&self, carries: V) -> V {
+        // SAFETY: AltiVec (caller).
+        unsafe { perm(carries, self.zero, self.carry_up) }
+    }
+}
+
+/// The key of one block: its five windows, the subkey word pairs of key
+/// order (k0, k2, k4, k1, k3) at positions 0..5, and the tweak words as
+/// (t1, t0), (t0, t1) and (t2, t2).
+struct Key {
+    window: [V; 5],
+    tweak: [V; 3],
+}
+
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn key(chain: &Pair, t01: V, c: &Consts) -> Key {
+    // SAFETY: AltiVec (caller).
+    unsafe {
+        let p = xor(chain.e, chain.o);
+        let p = xor(p, sld8(p, p));
+        let k4 = xor(p, c.c240);
+        let t10 = sld8(t01, t01);
+        Key {
+            window: [
+                chain.e,
+                sld8(chain.e, k4),
+                sld8(k4, chain.o),
+                chain.o,
+                sld8(chain.o, chain.e),
+            ],
+            tweak: [t10, t01, xor(t01, t10)],
+        }
+    }
+}
+
+/// The odd words of subkey `s`, (k[s+1] + t[s mod 3], k[s+3] + s), in
+/// steps: the tweak and counter pair, then the sum and carry words, the
+/// carry moved up, and the carry added on the complex integer unit (the
+/// subkeys are off the chain; the simple integer unit is the bottleneck).
+struct OddSubkey {
+    tc: V,
+    sum: V,
+    carry: V,
+}
+
+impl OddSubkey {
+    /// # Safety
+    /// AltiVec enabled; `s < 24`.
+    #[inline(always)]
+    unsafe fn start(s: usize, k: &Key, c: &Consts) -> OddSubkey {
+        // SAFETY: AltiVec (caller).
+        let tc = unsafe { sld8(k.tweak[s % 3], c.counter(s)) };
+        OddSubkey {
+            tc,
+            sum: tc,
+            carry: tc,
+        }
+    }
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn carries(&mut self, s: usize, k: &Key) {
+        // SAFETY: AltiVec (caller).
+        self.carry = unsafe { carry32(k.window[key_pos::<4>(s + 1)], self.tc) };
+    }
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn sum(&mut self, s: usize, k: &Key) {
+        // SAFETY: AltiVec (caller).
+        self.sum = unsafe { add32(k.window[key_pos::<4>(s + 1)], self.tc) };
+    }
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn carry_up(&mut self, c: &Consts) {
+        // SAFETY: AltiVec (caller).
+        self.carry = unsafe { c.carry_up(self.carry) };
+    }
+    /// # Safety
+    /// AltiVec enabled.
+    #[inline(always)]
+    unsafe fn finish(&self, c: &Consts) -> V {
+        // SAFETY: AltiVec (caller).
+        unsafe { msum(self.carry, c.ones, self.sum) }
+    }
+    /// All steps at once (the first two subkeys of a block).
+    ///
+    /// # Safety
+    /// AltiVec enabled; `s < 24`.
+    #[inline(always)]
+    unsafe fn now(s: usize, k: &Key, c: &Consts) -> V {
+        // SAFETY: AltiVec (caller).
+        unsafe {
+            let mut o = OddSubkey::start(s, k, c);
+            o.carries(s, k);
+            o.sum(s, k);
+            o.carry_up(c);
+            o.finish(c)
+        }
+    }
+}
+
+/// The even words of subkey `s`, (k[s], k[s+2] + t[(s+1) mod 3]): the
+/// second is the first odd word of subkey s + 1, `odd_next`.
 ///
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_round<const D: usize>(x: &mut Pair, rc: &RotConsts) {
-    // SAFETY: caller enables AltiVec.
+unsafe fn even_subkey(s: usize, k: &Key, odd_next: V) -> V {
+    // SAFETY: AltiVec (caller). The window before k[s]'s ends with k[s].
+    unsafe { sld8(k.window[(key_pos::<4>(s) + 4) % 5], odd_next) }
+}
+
+/// Add the subkey (`even`, `odd`): both additions side by side, carries
+/// first.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn inject(x: &mut Pair, even: V, odd: V, c: &Consts) {
+    // SAFETY: AltiVec (caller).
     unsafe {
-        x.e = pair_add(x.e, x.o);
-        pair_round_rest::<D>(x, rc);
+        let co = carry32(x.o, odd);
+        let ce = carry32(x.e, even);
+        let co = c.carry_up(co);
+        let so = add32(x.o, odd);
+        let ce = c.carry_up(ce);
+        let se = add32(x.e, even);
+        x.o = add32(so, co);
+        x.e = add32(se, ce);
     }
 }
 
-/// A round after its addition: rotate, xor, swap the even words.
+/// A round up to its addition's last step: the sum and the moved carry of
+/// `e + o`, and `o` rotated (a whole rotation, or the two halves rotated,
+/// their swap and the select mask).
+struct Half {
+    sum: V,
+    carry: V,
+    rotated: V,
+    select: Option<(V, V)>,
+}
+
+/// The first half of round `D` (modulo 8): the carry of `e + o` first (it
+/// is on the chain), the rotation of `o` beside the addition.
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn round_start<const D: usize>(x: &Pair, c: &Consts) -> Half {
+    // SAFETY: AltiVec (caller).
+    unsafe {
+        let (count, _) = const { pair_rot(D) };
+        if count[0] == 0 && count[2] == 0 {
+            // Both rotations are by 32: swap the halves.
+            let carry = c.carry_up(carry32(x.e, x.o));
+            let rotated = perm(x.o, x.o, c.half_swap);
+            let sum = add32(x.e, x.o);
+            Half {
+                sum,
+                carry,
+                rotated,
+                select: None,
+            }
+        } else {
+            let (n, m) = (c.count(D), c.mask(D));
+            let carry = c.carry_up(carry32(x.e, x.o));
+            let y = rotl32(x.o, n);
+            let sum = add32(x.e, x.o);
+            let swapped = perm(y, y, c.half_swap);
+            Half {
+                sum,
+                carry,
+                rotated: y,
+                select: Some((swapped, m)),
+            }
+        }
+    }
+}
+
+/// The rest of the round: the addition's last step, the rotation's select,
+/// the even words swapped and the xor.
 ///
 /// The word permutation of Threefish-256 swaps words 1 and 3 every round.
 /// Swapping the two even words instead (the register holds (0, 2) and
@@ -126,183 +479,83 @@ unsafe fn pair_round<const D: usize>(x: &mut Pair, rc: &RotConsts) {
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_round_rest<const D: usize>(x: &mut Pair, rc: &RotConsts) {
-    // SAFETY: caller enables AltiVec.
+unsafe fn round_end(x: &mut Pair, h: Half) {
+    // SAFETY: AltiVec (caller).
     unsafe {
-        let (c, _) = const { pair_rot(D) };
-        let rotated = if c[0] == 0 && c[2] == 0 {
-            // Both rotations are by 32: swap the halves.
-            simd_shuffle(x.o, x.o, const { idx4([1, 0, 3, 2]) })
+        let e = add32(h.sum, h.carry);
+        let r = match h.select {
+            Some((swapped, m)) => select(h.rotated, swapped, m),
+            None => h.rotated,
+        };
+        x.e = sld8(e, e);
+        x.o = xor(r, e);
+    }
+}
+
+/// The subkeys in flight: the odd words of subkeys s and s + 1 and the
+/// even words of subkey s.
+struct Subkeys {
+    odd: V,
+    odd_next: V,
+    even: V,
+}
+
+/// Subkey `S`, then rounds 0-3 (`S` even) or 4-7 (`S` odd) of a group of
+/// eight, with the odd words of subkey `S + 2` computed in the gaps of the
+/// chain (one or two instructions per round).
+///
+/// # Safety
+/// AltiVec enabled.
+#[inline(always)]
+unsafe fn group<const S: usize>(x: &mut Pair, k: &Key, sk: &mut Subkeys, c: &Consts) {
+    // SAFETY: AltiVec (caller).
+    unsafe {
+        if S.is_multiple_of(2) {
+            group_rounds::<S, 0, 1, 2, 3>(x, k, sk, c)
         } else {
-            let y = vec_rl(x.o, rc.count(D, 0));
-            let swapped: V = simd_shuffle(y, y, const { idx4([1, 0, 3, 2]) });
-            vsel(y, swapped, rc.resident_mask[D])
-        };
-        x.o = simd_xor(rotated, x.e);
-        x.e = simd_shuffle(x.e, x.e, const { idx4([2, 3, 0, 1]) });
-    }
-}
-
-/// Key words of one Threefish-256 block: (k0, k2), (k1, k3) and (k4, k4).
-/// The subkey windows of key order (k0, k2, k4, k1, k3) are cut from them.
-#[derive(Clone, Copy)]
-struct PairKey {
-    e: V,
-    o: V,
-    k4: V,
-}
-
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_key(x: &Pair) -> PairKey {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let p = simd_xor(x.e, x.o);
-        let p = simd_xor(p, simd_shuffle(p, p, const { idx4([2, 3, 0, 1]) }));
-        let k4 = simd_xor(p, vconst([hi(C240), lo(C240), hi(C240), lo(C240)]));
-        PairKey { e: x.e, o: x.o, k4 }
-    }
-}
-
-/// Subkey window at key position `q` (two words).
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_window(k: &PairKey, q: usize) -> V {
-    // SAFETY: caller enables AltiVec. Opaque copies keep LLVM from keeping
-    // every window alive for the whole block.
-    unsafe {
-        let (e, o, k4) = (opaque(k.e), opaque(k.o), opaque(k.k4));
-        match q {
-            0 => e,
-            1 => simd_shuffle(e, k4, NEXT_WORD),
-            2 => simd_shuffle(k4, o, NEXT_WORD),
-            3 => o,
-            _ => simd_shuffle(o, e, NEXT_WORD),
+            group_rounds::<S, 4, 5, 6, 7>(x, k, sk, c)
         }
     }
 }
 
-/// Tweak schedule of one block: (t0, t1) and (t2, t2).
-#[derive(Clone, Copy)]
-struct PairTweak {
-    t01: V,
-    t22: V,
-}
-
-/// (0, ts[i]): the tweak word added to word 2.
+/// [`group`] with its round numbers.
 ///
 /// # Safety
 /// AltiVec enabled.
 #[inline(always)]
-unsafe fn pair_tweak_even(t: &PairTweak, i: usize) -> V {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let z = vconst([0; 4]);
-        let t = PairTweak {
-            t01: opaque(t.t01),
-            t22: opaque(t.t22),
-        };
-        match i {
-            0 => simd_shuffle(z, t.t01, NEXT_WORD),
-            1 => simd_shuffle(t.t01, z, const { idx4([4, 5, 2, 3]) }),
-            _ => simd_shuffle(z, t.t22, NEXT_WORD),
-        }
-    }
-}
-
-/// `a + b + c + d` on two 64-bit words.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_add4(a: V, b: V, c: V, d: V) -> V {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let s1 = simd_add(a, b);
-        let s2 = simd_add(s1, c);
-        let carries = simd_add(simd_add(vec_addc(a, b), vec_addc(s1, c)), vec_addc(s2, d));
-        let carry: V = simd_shuffle(carries, vconst([0; 4]), CARRY_UP);
-        simd_add(simd_add(s2, d), carry)
-    }
-}
-
-/// The tweak parts of subkey `S`: (0, ts[(s+1) % 3]) for the even words and
-/// (ts[s % 3], s) for the odd ones, the counter taken from `COUNTERS` by one
-/// shuffle (a permute-unit instruction, not two vector additions).
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_tweak_parts<const S: usize>(t: &PairTweak, rc: &RotConsts) -> (V, V) {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let even = pair_tweak_even(t, const { (S + 1) % 3 });
-        let c = rc.counter(S);
-        let odd = match S % 3 {
-            0 => simd_shuffle(opaque(t.t01), c, const { idx4([0, 1, 6, 7]) }),
-            1 => simd_shuffle(opaque(t.t01), c, const { idx4([2, 3, 6, 7]) }),
-            _ => simd_shuffle(opaque(t.t22), c, const { idx4([0, 1, 6, 7]) }),
-        };
-        (even, odd)
-    }
-}
-
-/// Add subkey `S`.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_inject<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, rc: &RotConsts) {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        let (te, to) = pair_tweak_parts::<S>(t, rc);
-        x.e = pair_add3(x.e, pair_window(k, const { key_pos::<4>(S) }), te);
-        x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
-    }
-}
-
-/// Add subkey `S`, then round `D`, sharing the carry work of the additions.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_inject_round<const S: usize, const D: usize>(
+unsafe fn group_rounds<
+    const S: usize,
+    const A: usize,
+    const B: usize,
+    const C: usize,
+    const D: usize,
+>(
     x: &mut Pair,
-    k: &PairKey,
-    t: &PairTweak,
-    rc: &RotConsts,
+    k: &Key,
+    sk: &mut Subkeys,
+    c: &Consts,
 ) {
-    // SAFETY: caller enables AltiVec.
+    // SAFETY: AltiVec (caller).
     unsafe {
-        let (te, to) = pair_tweak_parts::<S>(t, rc);
-        x.o = pair_add3(x.o, pair_window(k, const { key_pos::<4>(S + 1) }), to);
-        x.e = pair_add4(x.e, pair_window(k, const { key_pos::<4>(S) }), te, x.o);
-        pair_round_rest::<D>(x, rc);
-    }
-}
-
-/// Subkey `S` and rounds 0-3 (`S` even) or 4-7 (`S` odd) of a group of eight.
-///
-/// # Safety
-/// AltiVec enabled.
-#[inline(always)]
-unsafe fn pair_four<const S: usize>(x: &mut Pair, k: &PairKey, t: &PairTweak, rc: &RotConsts) {
-    // SAFETY: caller enables AltiVec.
-    unsafe {
-        if S & 1 == 0 {
-            pair_inject_round::<S, 0>(x, k, t, rc);
-            pair_round::<1>(x, rc);
-            pair_round::<2>(x, rc);
-            pair_round::<3>(x, rc);
-        } else {
-            pair_inject_round::<S, 4>(x, k, t, rc);
-            pair_round::<5>(x, rc);
-            pair_round::<6>(x, rc);
-            pair_round::<7>(x, rc);
-        }
+        inject(x, sk.even, sk.odd, c);
+        let mut next = OddSubkey::start(S + 2, k, c);
+        let h = round_start::<A>(x, c);
+        round_end(x, h);
+        let h = round_start::<B>(x, c);
+        next.carries(S + 2, k);
+        round_end(x, h);
+        let h = round_start::<C>(x, c);
+        next.sum(S + 2, k);
+        round_end(x, h);
+        next.carry_up(c);
+        let h = round_start::<D>(x, c);
+        let odd = next.finish(c);
+        round_end(x, h);
+        *sk = Subkeys {
+            odd: sk.odd_next,
+            odd_next: odd,
+            even: even_subkey(S + 1, k, odd),
+        };
     }
 }
 
@@ -316,9 +569,14 @@ pub(super) unsafe fn pair_blocks_256(
     n: usize,
     bytes_per_block: u64,
 ) {
-    // Words g and 2 + g, each high half then low half.
+    // Words g and 2 + g, each high half then low half, in register order.
     const fn pick(g: usize) -> Simd<u32, 16> {
-        lane_pick([(8 * g, 0), (8 * g, 1), (16 + 8 * g, 0), (16 + 8 * g, 1)])
+        lane_pick(phys([
+            (8 * g, 0),
+            (8 * g, 1),
+            (16 + 8 * g, 0),
+            (16 + 8 * g, 1),
+        ]))
     }
     // SAFETY: caller; `Lanes` is 16-byte aligned.
     unsafe {
@@ -326,12 +584,7 @@ pub(super) unsafe fn pair_blocks_256(
             e: vconst(lanes.0[0]),
             o: vconst(lanes.0[1]),
         };
-        let mut rc = RotConsts::new(&PAIR_256);
-        let mut d = 0;
-        while d < 8 {
-            rc.resident_mask[d] = opaque(rc.mask(d, 0));
-            d += 1;
-        }
+        let c = Consts::new();
         let mut walk = Blocks::new(tweak, blocks, n, 32, bytes_per_block);
         while let Some((block, t0, t1)) = walk.next() {
             prefetch_next(block, 32);
@@ -340,35 +593,37 @@ pub(super) unsafe fn pair_blocks_256(
                 e: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(0) })),
                 o: transmute::<Bytes, V>(simd_shuffle(l0, l1, const { pick(1) })),
             };
-            let k = pair_key(&chain);
-            let t01 = vconst([hi(t0), lo(t0), hi(t1), lo(t1)]);
-            let t = PairTweak {
-                t01,
-                t22: simd_xor(t01, simd_shuffle(t01, t01, const { idx4([2, 3, 0, 1]) })),
+            let k = key(&chain, vconst(phys([hi(t0), lo(t0), hi(t1), lo(t1)])), &c);
+            let odd = OddSubkey::now(0, &k, &c);
+            let odd_next = OddSubkey::now(1, &k, &c);
+            let mut sk = Subkeys {
+                odd,
+                odd_next,
+                even: even_subkey(0, &k, odd_next),
             };
             let mut x = m;
-            pair_four::<0>(&mut x, &k, &t, &rc);
-            pair_four::<1>(&mut x, &k, &t, &rc);
-            pair_four::<2>(&mut x, &k, &t, &rc);
-            pair_four::<3>(&mut x, &k, &t, &rc);
-            pair_four::<4>(&mut x, &k, &t, &rc);
-            pair_four::<5>(&mut x, &k, &t, &rc);
-            pair_four::<6>(&mut x, &k, &t, &rc);
-            pair_four::<7>(&mut x, &k, &t, &rc);
-            pair_four::<8>(&mut x, &k, &t, &rc);
-            pair_four::<9>(&mut x, &k, &t, &rc);
-            pair_four::<10>(&mut x, &k, &t, &rc);
-            pair_four::<11>(&mut x, &k, &t, &rc);
-            pair_four::<12>(&mut x, &k, &t, &rc);
-            pair_four::<13>(&mut x, &k, &t, &rc);
-            pair_four::<14>(&mut x, &k, &t, &rc);
-            pair_four::<15>(&mut x, &k, &t, &rc);
-            pair_four::<16>(&mut x, &k, &t, &rc);
-            pair_four::<17>(&mut x, &k, &t, &rc);
-            pair_inject::<18>(&mut x, &k, &t, &rc);
+            group::<0>(&mut x, &k, &mut sk, &c);
+            group::<1>(&mut x, &k, &mut sk, &c);
+            group::<2>(&mut x, &k, &mut sk, &c);
+            group::<3>(&mut x, &k, &mut sk, &c);
+            group::<4>(&mut x, &k, &mut sk, &c);
+            group::<5>(&mut x, &k, &mut sk, &c);
+            group::<6>(&mut x, &k, &mut sk, &c);
+            group::<7>(&mut x, &k, &mut sk, &c);
+            group::<8>(&mut x, &k, &mut sk, &c);
+            group::<9>(&mut x, &k, &mut sk, &c);
+            group::<10>(&mut x, &k, &mut sk, &c);
+            group::<11>(&mut x, &k, &mut sk, &c);
+            group::<12>(&mut x, &k, &mut sk, &c);
+            group::<13>(&mut x, &k, &mut sk, &c);
+            group::<14>(&mut x, &k, &mut sk, &c);
+            group::<15>(&mut x, &k, &mut sk, &c);
+            group::<16>(&mut x, &k, &mut sk, &c);
+            group::<17>(&mut x, &k, &mut sk, &c);
+            inject(&mut x, sk.even, sk.odd, &c);
             chain = Pair {
-                e: simd_xor(x.e, m.e),
-                o: simd_xor(x.o, m.o),
+                e: xor(x.e, m.e),
+                o: xor(x.o, m.o),
             };
             walk.done();
         }

@@ -1,7 +1,8 @@
 //! What the AltiVec layouts (`split`, `pair`) and the lanes share: vector
-//! types and constants, `vsel`, values hidden from LLVM so that they stay in
-//! registers, the rotation-constant tables read by `lvx`, message loads and
-//! the `dst` prefetch of the G4.
+//! types and constants, `vsel`, addresses and offsets hidden from LLVM so
+//! that they stay in registers, the rotation-constant tables read by `lvx`
+//! (`split`; `pair` has its own), message loads and the `dst` prefetch of
+//! the G4.
 
 use core::arch::asm;
 #[cfg(target_arch = "powerpc")]
@@ -55,17 +56,6 @@ pub(super) fn vsel(a: V, b: V, m: V) -> V {
     r
 }
 
-/// `v`, hidden from LLVM: a constant passed through here is kept in a
-/// register (or spilled once) instead of being reloaded from the constant
-/// pool at every use.
-#[target_feature(enable = "altivec")]
-#[inline]
-pub(super) fn opaque(mut v: V) -> V {
-    // SAFETY: an empty instruction sequence; `v` stays in its register.
-    unsafe { asm!("/* {0} */", inout(vreg) v, options(pure, nomem, nostack, preserves_flags)) };
-    v
-}
-
 /// Rotation counts and select masks of rounds 0..8, one pair per odd
 /// register: `0[0][r][d]` the `vrlw` counts, `0[1][r][d]` the `vsel` masks.
 #[repr(C, align(16))]
@@ -84,9 +74,6 @@ pub(super) struct RotConsts {
     off: [usize; 8],
     /// `counter_base[i]`: entries 8i.. of `COUNTERS`.
     counter_base: [*const u8; 3],
-    /// Pair layout only: the masks of rounds 0..8 in vector registers (the
-    /// Skein-256 block has registers to spare; one `lvx` per round less).
-    pub(super) resident_mask: [V; 8],
 }
 
 /// (0, 0, 0, s) for subkey counters s = 0..24: the low half of a 64-bit
@@ -117,9 +104,7 @@ impl RotConsts {
             opaque_ptr(unsafe { (*t.add(kind))[r].as_ptr() as *const u8 })
         };
         let counters = COUNTERS.0.as_ptr() as *const u8;
-        let zero = vconst([0; 4]);
         RotConsts {
-            resident_mask: [zero; 8],
             base: [[base(0, 0), base(0, 1)], [base(1, 0), base(1, 1)]],
             // SAFETY: in bounds of `COUNTERS`.
             counter_base: unsafe {
