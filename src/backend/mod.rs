@@ -66,10 +66,10 @@ registry::backend_table! {
     Vsx = "vsx", powerpc::vsx if cfg(skein_simd_powerpc),
         auto u32::from(cfg!(target_arch = "powerpc64")) * 2, lanes auto(_) 2;
     /// AArch64 NEON: the multi-lane kernel (`XAR` rotations with the SHA3
-    /// extension); its single-stream block function is the portable one,
-    /// which a NEON single stream does not beat.
-    Neon = "neon", aarch64::neon if cfg(skein_simd_aarch64), auto 0,
-        lanes auto(t) u32::from(t.lanes_preferred()) * 2;
+    /// extension, else NEON and scalar lanes side by side); its
+    /// single-stream block function is the portable one, which a NEON
+    /// single stream does not beat.
+    Neon = "neon", aarch64::neon if cfg(skein_simd_aarch64), auto 0, lanes auto(_) 2;
     /// RISC-V V (RVV 1.0), any vector length: the two-lane kernel (rows of
     /// two 64-bit lanes); its single-stream block function is the portable
     /// one. The automatic multi-lane choice where VLEN is 128.

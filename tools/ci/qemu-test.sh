@@ -10,7 +10,8 @@
 # runs of one target after each other, so that each target is built once
 # where their rustflags agree):
 #   ppc32-7450 (AltiVec; with the doctests), ppc32-750 (no AltiVec)
-#   aarch64-max (NEON with SHA3: XAR), aarch64-a53 (NEON without SHA3)
+#   aarch64-max (NEON with SHA3: XAR), aarch64-a53 (NEON without SHA3),
+#   aarch64-a72 (without SHA3, in full: the NEON and scalar hybrid lanes)
 #   ppc64-power8 (VSX lanes, big-endian), ppc64-power7 (no vsx backend)
 #   ppc64le-power9
 #   riscv64-v256, riscv64-v128 (RVV at two vector lengths), riscv64-nov
@@ -24,8 +25,8 @@
 # tests against portable; ppc32-7450 (32-bit big-endian, the most unlike
 # the host; scope `all`) also the doctests. The detection runs execute no
 # kernel the full run of the same target does not (the portable code runs,
-# forced, in every full run; the SHL+SRI NEON kernel is checked against
-# portable on aarch64-max too): what only they find is run-time detection going wrong on that CPU,
+# forced, in every full run; the NEON kernel without SHA3 runs in full on
+# aarch64-a72): what only they find is run-time detection going wrong on that CPU,
 # so they take the checks of the internals (`--test suite internals::`,
 # which hold the detection tests) and skeinsum, from the same build. (The
 # library has no unit-test harness: `--lib` would build one.) The

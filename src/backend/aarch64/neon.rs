@@ -2,18 +2,28 @@
 //! the SHA3 extension.
 //!
 //! **Multi-lane kernel** (`lanes`, seam in `backend::lanes`): four
-//! computations at once. Row `j` holds word `j` of the four states in a pair
-//! of q registers (lanes 0, 1 and 2, 3), so a Threefish round is `W` ADD, `W`
-//! rotations and `W` EOR, and the word permutation is only a renaming of
-//! registers. The two registers of a row are independent chains: with one
-//! register per row (two lanes), the add, rotate, xor latency of each round
-//! leaves a wide core's vector pipes idle (llvm-mca: docs/aarch64.md).
+//! computations at once, in one of two row types chosen by the token.
 //!
-//! NEON has no vector rotate. Without SHA3 a rotation is `SHL`, then `SRI`
-//! (shift right and insert) into the shifted copy; with FEAT_SHA3 (Apple M1
-//! and later, Neoverse V1/V2/N2) it is one `XAR` with a zero operand (`XAR`
-//! rotates `a ^ b` right, so rotl(x, r) = XAR(x, 0, 64 - r)). The token
-//! records which of the two kernels this CPU runs.
+//! With FEAT_SHA3 (Apple M1 and later, Neoverse V1/V2/N2), [`Neon`]: row `j`
+//! holds word `j` of the four states in a pair of q registers (lanes 0, 1
+//! and 2, 3), so a Threefish round is `W` ADD, `W` rotations and `W` EOR,
+//! and the word permutation is only a renaming of registers. A rotation is
+//! one `XAR` with a zero operand (`XAR` rotates `a ^ b` right, so rotl(x, r)
+//! = XAR(x, 0, 64 - r)). The two registers of a row are independent chains:
+//! with one register per row (two lanes), the add, rotate, xor latency of
+//! each round leaves a wide core's vector pipes idle (llvm-mca:
+//! docs/aarch64.md).
+//!
+//! Without SHA3 (Neoverse N1, Cortex-A72, A53, A55), a NEON rotation is
+//! `SHL`, then `SRI` (shift right and insert) into the shifted copy, and
+//! both run on one of the two vector pipes of those cores: four NEON lanes
+//! are slower than one scalar stream there. Scalar A64 rotates for free
+//! inside `EOR`, but one scalar stream already fills the integer pipes. So
+//! the kernel without SHA3 is [`Hybrid`]: two lanes in one q register per
+//! row ([`Half`]) and two more in general-purpose registers beside them
+//! ([`Scalar`](crate::backend::dispatch::isa::Scalar) rows, `WithScalar`), which the out-of-order core runs on the
+//! vector and the integer pipes at once; the `WithScalar` form adds a third
+//! scalar lane (five messages). Which form runs: [`lane_form`].
 //!
 //! **Single stream**: the portable block function. A64's scalar code does a
 //! MIX in two instructions (`ADD`, then `EOR` with a rotated operand) on four
@@ -24,9 +34,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::backend::dispatch::feature_glue::lane_entry;
-use crate::backend::dispatch::isa::{by_width, BlockRun, Isa, LaneEntry, Row};
-use crate::backend::lanes::LaneForm;
+use crate::backend::dispatch::isa::{by_width, BlockRun, Isa, LaneEntry, Row, WithScalar};
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
+use crate::backend::lanes::{LaneForm, Workload};
 use crate::backend::portable;
 use core::arch::aarch64::*;
 
@@ -41,7 +51,11 @@ pub(crate) struct Token {
 
 impl Isa for Token {
     const LANES: usize = 4;
-    const FORMS: &'static [LaneForm] = &[LaneForm::OneGroup];
+    const FORMS: &'static [LaneForm] = &[LaneForm::OneGroup, LaneForm::WithScalar];
+
+    fn lane_form(words: usize, work: Workload) -> LaneForm {
+        lane_form(sha3_cpuid::get(), words, work)
+    }
 
     fn detect() -> Option<Token> {
         // NEON is part of every AArch64 Linux target (so a compile-time
@@ -57,9 +71,20 @@ impl Isa for Token {
         portable::Token.compress::<W>(run)
     }
 
-    // Through a static of its entries (`isa::by_width` says why).
+    // Through statics of their entries (`isa::by_width` says why).
     #[inline]
-    fn run_lanes<const W: usize, J: LaneJob<W>>(self, _: LaneForm, job: J) -> J::Output {
+    fn run_lanes<const W: usize, J: LaneJob<W>>(self, form: LaneForm, job: J) -> J::Output {
+        if form == LaneForm::WithScalar {
+            static ENTRIES: (
+                LaneEntry<Token, 4, 5>,
+                LaneEntry<Token, 8, 5>,
+                LaneEntry<Token, 16, 5>,
+            ) = (lanes_five::<4>, lanes_five::<8>, lanes_five::<16>);
+            return job.run::<5, _>(Kernel(
+                self,
+                by_width::<W, LaneEntry<Token, W, 5>, _, _, _>(&ENTRIES),
+            ));
+        }
         static ENTRIES: (
             LaneEntry<Token, 4, 4>,
             LaneEntry<Token, 8, 4>,
@@ -72,14 +97,16 @@ impl Isa for Token {
     }
 }
 
-impl Token {
-    /// Whether the automatic choice takes this multi-lane kernel over the
-    /// portable one: only with `XAR`. The SHL + SRI kernel executes fewer
-    /// instructions than scalar code but takes more cycles in llvm-mca's
-    /// Neoverse N1 and Cortex-A53 models (docs/aarch64.md), so it runs
-    /// only when forced.
-    pub(crate) fn lanes_preferred(self) -> bool {
-        self.sha3
+/// The rule for the kernel's form (docs/aarch64.md, "Without SHA3"): with
+/// SHA3 the four `XAR` lanes; without, the hybrid with a third scalar lane
+/// (five messages) where the state leaves general-purpose registers for
+/// it, else the hybrid of four.
+fn lane_form(sha3: bool, words: usize, work: Workload) -> LaneForm {
+    let _ = work;
+    if sha3 || words == 16 {
+        LaneForm::OneGroup
+    } else {
+        LaneForm::WithScalar
     }
 }
 
@@ -108,8 +135,13 @@ macro_rules! with_const_count {
     };
 }
 
+/// Two NEON lanes and two scalar lanes: the rows of the kernel without
+/// SHA3 (see the module documentation).
+type Hybrid = WithScalar<WithScalar<Half, 2>, 3>;
+
 /// The multi-lane kernel (seam in `backend::lanes`): the `XAR` kernel
-/// where the token found SHA3, else the `SHL` + `SRI` one.
+/// where the token found SHA3, else the hybrid one, but for Skein-1024
+/// the lanes one by one on the portable block function.
 ///
 /// # Panics
 /// If the lanes' blocks or messages differ in length.
@@ -117,11 +149,55 @@ fn lanes<const W: usize>(token: Token, call: LaneCall<'_, W, 4>) {
     // SAFETY: the token proves NEON, and SHA3 where it says so.
     unsafe {
         if token.sha3 {
-            lanes_xar::<Neon<true>, 4, W>(call)
+            lanes_xar::<Neon, 4, W>(call)
+        } else if W == 16 {
+            one_by_one(call)
         } else {
-            lanes_shift::<Neon<false>, 4, W>(call)
+            lanes_shift::<Hybrid, 4, W>(call)
         }
     }
+}
+
+/// The `WithScalar` form: the hybrid rows and a third scalar lane, with
+/// or without SHA3; for Skein-1024 the lanes one by one.
+///
+/// # Panics
+/// If the lanes' blocks or messages differ in length.
+fn lanes_five<const W: usize>(_: Token, call: LaneCall<'_, W, 5>) {
+    if W == 16 {
+        return one_by_one(call);
+    }
+    // SAFETY: the token proves NEON.
+    unsafe { lanes_shift::<WithScalar<Hybrid, 4>, 5, W>(call) }
+}
+
+/// The lanes one after the other on the portable block function: the
+/// kernel without SHA3 for Skein-1024, whose 16 words per lane leave the
+/// hybrid rows too few registers (llvm-mca: more than twice the cycles
+/// per byte of one stream, docs/aarch64.md), so that `hash_many` runs at
+/// the single stream's speed there instead.
+///
+/// # Panics
+/// If the lanes' blocks or messages differ in length.
+fn one_by_one<const W: usize, const L: usize>(call: LaneCall<'_, W, L>) {
+    call.by_blocks(|state, blocks, bytes_per_block| {
+        let total = blocks[0].len();
+        assert!(
+            blocks.iter().all(|b| b.len() == total),
+            "lanes: unequal blocks"
+        );
+        for i in 0..L {
+            let mut chain = state.chain_of(i);
+            let mut tweak = [state.tweak[0][i], state.tweak[1][i]];
+            portable::Token.compress::<W>(BlockRun {
+                chain: &mut chain,
+                tweak: &mut tweak,
+                blocks: blocks[i],
+                bytes_per_block: bytes_per_block[i],
+            });
+            state.load(i, &chain, tweak);
+        }
+    })
 }
 
 lane_entry!(lanes_shift, "neon");
@@ -155,14 +231,13 @@ fn rol_xar(a: [uint64x2_t; 2], r: u32) -> [uint64x2_t; 2] {
 }
 
 /// A row: word `j` of lanes 0, 1 (first register) and 2, 3 (second);
-/// rotations by one `XAR` (`Neon<true>`, with SHA3) or by `SHL` + `SRI`.
+/// rotations by one `XAR`.
 #[derive(Clone, Copy)]
-struct Neon<const XAR: bool>([uint64x2_t; 2]);
+struct Neon([uint64x2_t; 2]);
 
 // SAFETY (every `unsafe` block in this impl): the trait's contract, the CPU
-// has NEON (and SHA3 for `Neon<true>`); loads and stores stay within the
-// arrays they are given.
-impl<const XAR: bool> Row<4> for Neon<XAR> {
+// has NEON and SHA3; loads and stores stay within the arrays they are given.
+impl Row<4> for Neon {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
         let r = unsafe { vdupq_n_u64(v) };
@@ -180,18 +255,11 @@ impl<const XAR: bool> Row<4> for Neon<XAR> {
     unsafe fn and(self, b: Self) -> Self {
         unsafe { Neon([vandq_u64(self.0[0], b.0[0]), vandq_u64(self.0[1], b.0[1])]) }
     }
-    /// With SHA3 one `XAR` per register (a rotate right of `a ^ 0`), else
-    /// `SHL` by `r`, then `SRI` by `64 - r` inserts the bits that wrap
-    /// around; a rotation by 32 is one `REV64` of the 32-bit halves.
+    /// One `XAR` per register (a rotate right of `a ^ 0`).
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
-        if XAR {
-            // SAFETY: `Neon<true>` runs only where the CPU has SHA3.
-            Neon(unsafe { rol_xar(self.0, r) })
-        } else {
-            // SAFETY: NEON is part of the target.
-            unsafe { Neon([rol_shift(self.0[0], r), rol_shift(self.0[1], r)]) }
-        }
+        // SAFETY: `Neon` runs only where the CPU has SHA3.
+        Neon(unsafe { rol_xar(self.0, r) })
     }
     /// A carry out of word 0 (sum < step, an all-ones lane) adds one to
     /// word 1.
@@ -240,6 +308,72 @@ impl<const XAR: bool> Row<4> for Neon<XAR> {
     }
 }
 
+/// A row of two lanes in one q register, rotated by `SHL` + `SRI`: the
+/// vector part of [`Hybrid`].
+#[derive(Clone, Copy)]
+struct Half(uint64x2_t);
+
+// SAFETY (every `unsafe` block in this impl): the trait's contract, the CPU
+// has NEON; loads and stores stay within the arrays they are given.
+impl Row<2> for Half {
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        Half(unsafe { vdupq_n_u64(v) })
+    }
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        Half(unsafe { vaddq_u64(self.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, b: Self) -> Self {
+        Half(unsafe { veorq_u64(self.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        Half(unsafe { vandq_u64(self.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        Half(unsafe { rol_shift(self.0, r) })
+    }
+    /// A carry out of word 0 (sum < step, an all-ones lane) adds one to
+    /// word 1.
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        unsafe {
+            let sum = vaddq_u64(t0.0, step.0);
+            (Half(sum), Half(vsubq_u64(t1.0, vcltq_u64(sum, step.0))))
+        }
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 2]) -> Self {
+        Half(unsafe { vld1q_u64(row.as_ptr()) })
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 2]) {
+        unsafe { vst1q_u64(row.as_mut_ptr(), self.0) }
+    }
+    /// Each pair of words of the two lanes is transposed with
+    /// `TRN1`/`TRN2` into two rows.
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
+        // 16 readable bytes at `offset + 16 * pair` of each lane, since
+        // 16 * (pair + 1) <= 8 * W; little-endian, so the bytes are the
+        // words.
+        unsafe {
+            let mut m = [Self::splat(0); W];
+            for pair in 0..W / 2 {
+                let at = offset + 16 * pair;
+                let a = vreinterpretq_u64_u8(vld1q_u8(blocks[0].as_ptr().add(at)));
+                let b = vreinterpretq_u64_u8(vld1q_u8(blocks[1].as_ptr().add(at)));
+                m[2 * pair] = Half(vtrn1q_u64(a, b));
+                m[2 * pair + 1] = Half(vtrn2q_u64(a, b));
+            }
+            m
+        }
+    }
+}
+
 /// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
 #[cfg(skein_simd_test_hooks)]
@@ -247,7 +381,7 @@ pub mod checks {
     use super::*;
     use crate::schedule::kernel_check::KernelCheck;
 
-    /// Both NEON kernels (the `XAR` one where the CPU has SHA3) against
+    /// Both four-lane kernels (the `XAR` one where the CPU has SHA3) against
     /// `portable`, and SHA3 detection against `SKEIN_SIMD_EXPECT_SHA3`.
     pub fn both_kernels_match_portable() {
         let token = Token::detect().expect("NEON on every AArch64 Linux");
@@ -269,5 +403,10 @@ pub mod checks {
             KernelCheck::<8>(20 + k as u64).run::<4, _>(Kernel(token, lanes::<8>));
             KernelCheck::<16>(30 + k as u64).run::<4, _>(Kernel(token, lanes::<16>));
         }
+        // The form with a third scalar lane, the same kernel with or
+        // without SHA3.
+        KernelCheck::<4>(40).run::<5, _>(Kernel(token, lanes_five::<4>));
+        KernelCheck::<8>(50).run::<5, _>(Kernel(token, lanes_five::<8>));
+        KernelCheck::<16>(60).run::<5, _>(Kernel(token, lanes_five::<16>));
     }
 }

@@ -374,12 +374,12 @@ where
 /// One lane in a general-purpose register: the scalar row, which hashes a
 /// lane beside the vector rows in [`WithScalar`] (the integer ALUs are
 /// otherwise idle while the vector unit runs the kernel).
-#[cfg(skein_simd_x86)]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Scalar(pub(crate) u64);
 
-#[cfg(skein_simd_x86)]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
 impl Row<1> for Scalar {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
@@ -436,14 +436,15 @@ impl Row<1> for Scalar {
 /// unit and the integer ALUs at once.
 ///
 /// `#[repr(C)]`: assembly reads rows of it from memory (`own_rounds`).
-#[cfg(skein_simd_x86)]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct WithScalar<R, const L: usize>(pub(crate) R, pub(crate) Scalar);
 
-#[cfg(skein_simd_x86)]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
 impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     const ROUNDS_INLINED_LATE: usize = R::ROUNDS_INLINED_LATE;
+    #[cfg(skein_simd_x86)]
     #[inline(always)]
     unsafe fn own_rounds<const W: usize>(
         x: &mut [Self; W],
