@@ -227,9 +227,9 @@ cc_for() {
 
 # build_pyskein PLATFORM: pyskein 1.0 compiled for the platform's
 # interpreter into $interp/PLATFORM/pyskein: its one extension as its
-# setup.py declares it (_skein from src/threefish.c and src/_skeinmodule.c,
+# setup.py declares it (_skein from its threefish.c and _skeinmodule.c,
 # -Isrc), with the flags of CPython's own extension builds (-O2, -fwrapv,
-# -fno-strict-aliasing, NDEBUG), and src/skein.py.
+# -fno-strict-aliasing, NDEBUG), and its skein.py.
 build_pyskein() {
     local p="$1" out="$interp/$1/pyskein" src="$work/pyskein-$1" cc cc_pre cc_post
     [ -e "$out/.done" ] && return 0
