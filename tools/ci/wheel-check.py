@@ -30,13 +30,15 @@ METADATA_LINES = ("License-Expression: MIT OR Apache-2.0", "License-File: LICENS
 # pyelftools' names of the machines.
 MACHINES = {"x86_64": "EM_X86_64", "aarch64": "EM_AARCH64"}
 # What the extension may link: the C library the tag stands for (glibc's
-# pieces, or musl's one libc.so), and libgcc_s, which manylinux guarantees
+# pieces, or musl's one libc), and libgcc_s, which manylinux guarantees
 # and Rust's unwinder uses on glibc. Anything else would have to be
 # installed by the user, or bundled.
 SYSTEM_LIBRARIES = {
     "manylinux": {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1", "libgcc_s.so.1",
                   "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"},
-    "musllinux": {"libc.so"},
+    # musl's one libc, by the name Alpine's links give it (zig's is libc.so,
+    # which python-wheels-cross.sh renames: auditwheel takes only this one).
+    "musllinux": {"libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1"},
 }
 
 
