@@ -8,15 +8,20 @@
 # usage: tools/ci/pyskein-suite.sh PYTHON
 #   PYTHON: a venv's python with skein_simd and pyskein==1.0 installed (as
 #   tools/ci/python-wheel.sh leaves each of its venvs); the sdist is fetched
-#   with its pip.
+#   with its pip, unless PYSKEIN_SDIST names a pyskein-1.0.tar.gz (an
+#   interpreter without pip or TLS: tools/ci/python-wheels-cross.sh).
 set -euo pipefail
 
 py="${1:?usage: $0 PYTHON (a venv python with skein_simd and pyskein 1.0)}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-"$py" -m pip download -q --disable-pip-version-check --no-binary :all: --no-deps \
-    -d "$work" pyskein==1.0
+if [ -n "${PYSKEIN_SDIST:-}" ]; then
+    cp "$PYSKEIN_SDIST" "$work/pyskein-1.0.tar.gz"
+else
+    "$py" -m pip download -q --disable-pip-version-check --no-binary :all: --no-deps \
+        -d "$work" pyskein==1.0
+fi
 tar -xzf "$work"/pyskein-1.0.tar.gz -C "$work"
 suite="$work/pyskein-1.0/test"
 test -f "$suite/test_skein.py" || { echo "ERROR: no test/test_skein.py in the pyskein 1.0 sdist" >&2; exit 1; }

@@ -4,8 +4,9 @@
 #      maturin --zig for manylinux2014 (glibc 2.17) and the stable ABI
 #      (cp39-abi3), in one release build;
 #   2. the tags checked (file name, the WHEEL file, auditwheel show), the
-#      licence texts in both (byte for byte the repository's), the metadata's
-#      licence expression;
+#      libraries the extension needs, the licence texts in both (byte for
+#      byte the repository's), the metadata's licence expression
+#      (tools/ci/wheel-check.py);
 #   3. the wheel installed into fresh venvs of TWO Python versions (python3,
 #      and the first other of 3.12, 3.13, 3.10, 3.9 that is found: pyenv,
 #      PATH, or else `uv python install 3.12`), each with pyskein 1.0 built
@@ -127,34 +128,11 @@ sdist="${sdists[0]}"
 step "wheel from the sdist (maturin build --release --zig --compatibility manylinux2014)"
 mkdir "$work/unpacked"
 tar -xzf "$sdist" -C "$work/unpacked"
-# Built in one place under the target directory, where only the files whose
-# content differs from the last build's are written, so that cargo compiles
-# again only what changed (from a new directory every time, every crate is
-# compiled again; the tarball's own dates cannot be trusted for this).
-# Everything else there is removed: the build sees exactly the sdist.
+# Built in one place under the target directory, copied there by content,
+# so that cargo compiles again only what changed (tools/ci/sync-tree.py says
+# why).
 src="$CARGO_TARGET_DIR/sdist-source"
-"$tools/python" - "$work/unpacked" "$src" <<'EOF'
-import filecmp, os, shutil, sys
-
-new, kept = sys.argv[1:3]
-os.makedirs(kept, exist_ok=True)
-for root, dirs, files in os.walk(new):
-    here = os.path.join(kept, os.path.relpath(root, new))
-    for name in os.listdir(here):
-        p = os.path.join(here, name)
-        is_dir = os.path.isdir(p) and not os.path.islink(p)
-        if (name in dirs) != is_dir or (name not in dirs and name not in files):
-            shutil.rmtree(p) if is_dir else os.remove(p)
-    for d in dirs:
-        os.makedirs(os.path.join(here, d), exist_ok=True)
-    for f in files:
-        a, b = os.path.join(root, f), os.path.join(here, f)
-        if not os.path.lexists(b) or not filecmp.cmp(a, b, shallow=False):
-            if os.path.lexists(b):
-                os.remove(b)
-            shutil.copy(a, b)
-        shutil.copymode(a, b)
-EOF
+"$tools/python" "$repo/tools/ci/sync-tree.py" "$work/unpacked" "$src"
 (cd "$src"/skein_simd-* && maturin build --release --zig --compatibility manylinux2014 -o "$dist")
 wheels=("$dist"/skein_simd-*.whl)
 [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || die "expected one wheel in $dist: ${wheels[*]}"
@@ -164,52 +142,7 @@ ls -l "$sdist" "$wheel"
 # --- Checks of the artifacts -------------------------------------------------
 
 step "tags (auditwheel show, the WHEEL file), licences, metadata"
-auditwheel show "$wheel" | tee "$work/auditwheel.txt"
-# auditwheel wraps its text: join the lines before looking.
-tr '\n' ' ' < "$work/auditwheel.txt" | grep -q 'is consistent with the following platform tag: "manylinux_2_17_x86_64"' \
-    || die "auditwheel does not find the wheel consistent with manylinux_2_17_x86_64"
-"$tools/python" - "$wheel" "$sdist" "$repo" <<'EOF'
-import os, re, sys, tarfile, zipfile
-
-wheel, sdist, repo = sys.argv[1:4]
-licences = {n: open(os.path.join(repo, n), "rb").read() for n in ("LICENSE-MIT", "LICENSE-APACHE")}
-errors = []
-
-name = os.path.basename(wheel)
-if not re.fullmatch(r"skein_simd-[^-]+-cp39-abi3-manylinux2014_x86_64\.manylinux_2_17_x86_64\.whl", name):
-    errors.append(f"wheel file name {name}: not cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64")
-with zipfile.ZipFile(wheel) as z:
-    names = z.namelist()
-    info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/WHEEL"))
-    tags = re.findall(r"^Tag: (\S+)$", z.read(f"{info}/WHEEL").decode(), re.M)
-    if sorted(tags) != ["cp39-abi3-manylinux2014_x86_64", "cp39-abi3-manylinux_2_17_x86_64"]:
-        errors.append(f"WHEEL tags {tags}")
-    sos = [n for n in names if n.endswith(".so")]
-    if sos != ["skein_simd/skein_simd.abi3.so"]:
-        errors.append(f"extension modules {sos}: expected skein_simd/skein_simd.abi3.so")
-    for n, text in licences.items():
-        member = f"{info}/licenses/{n}"
-        if member not in names or z.read(member) != text:
-            errors.append(f"wheel: {member} missing or not the repository's {n}")
-    meta = z.read(f"{info}/METADATA").decode()
-    print(f"wheel {name}: tags {tags}; {sos[0] if sos else 'no .so'}; licences in {info}/licenses/")
-with tarfile.open(sdist) as t:
-    members = {m.name: m for m in t.getmembers()}
-    top = os.path.basename(sdist)[: -len(".tar.gz")]
-    for n, text in licences.items():
-        m = members.get(f"{top}/{n}")
-        if m is None or t.extractfile(m).read() != text:
-            errors.append(f"sdist: {top}/{n} missing or not the repository's {n}")
-    meta = meta, t.extractfile(members[f"{top}/PKG-INFO"]).read().decode()
-    print(f"sdist {os.path.basename(sdist)}: {len(members)} members, {top}/LICENSE-MIT and {top}/LICENSE-APACHE")
-for where, m in zip(("wheel METADATA", "sdist PKG-INFO"), meta):
-    for line in ("License-Expression: MIT OR Apache-2.0", "License-File: LICENSE-MIT", "License-File: LICENSE-APACHE"):
-        if line not in m.splitlines():
-            errors.append(f"{where}: no line '{line}'")
-if errors:
-    sys.exit("ERROR: python-wheel:\n  " + "\n  ".join(errors))
-print("wheel and sdist: tags, licence texts and licence metadata as expected")
-EOF
+"$tools/python" "$repo/tools/ci/wheel-check.py" --sdist "$sdist" "$wheel" manylinux_2_17_x86_64
 
 # --- The installed wheel under both Pythons ----------------------------------
 
