@@ -81,7 +81,7 @@ def main():
     parser.add_argument("--dir", default="/dev/shm")
     parser.add_argument("--tree", default="10,1,255")
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--parts", type=int, help="ranges (default: one per worker thread)")
+    parser.add_argument("--parts", type=int, help="ranges (default: two per worker thread)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2, help="skeinsum -j (default 2)")
     opts = parser.parse_args()
@@ -101,7 +101,7 @@ def main():
             print(
                 f"file: {opts.size_mib} MiB in {opts.dir}; tree {opts.tree}; Skein-512-512; "
                 f"{opts.workers} Dask worker processes of 1 thread; "
-                f"parts {opts.parts or 'one per worker thread'}; skeinsum -j {opts.jobs}; "
+                f"parts {opts.parts or 'two per worker thread'}; skeinsum -j {opts.jobs}; "
                 f"rounds {opts.rounds}"
             )
             want = dask_tree_hash.tree_digest(client, str(path), opts.parts, tree=tree)
