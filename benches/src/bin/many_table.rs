@@ -299,6 +299,27 @@ fn main() {
             Box::new(move || many.hash_many_into(blocks, &mut out)),
         ));
     }
+    // Every lane kernel and form forced, one thread: the ZFS target is set
+    // per instruction set (AVX2 against one stream, not only the best).
+    for (backend, lane_form) in lane_forms() {
+        let Ok(many) = Platform::with_lane_form(lane_form, || {
+            SkeinMany512::with_params(&zfs.backend(backend))
+        }) else {
+            continue;
+        };
+        let blocks = &blocks;
+        let mut out = vec![0u8; blocks.len() * 32];
+        let name = format!(
+            "ZFS hash_many, {backend} {}, 1 thread",
+            form(lane_form, many.lanes())
+        );
+        cases.push((
+            name,
+            total,
+            1,
+            Box::new(move || many.hash_many_into(blocks, &mut out)),
+        ));
+    }
     race(cases, runs, ghz);
 
     // Tree 10,1,255 over a large buffer.
