@@ -197,6 +197,10 @@ fn the_probe_tests_the_gates_lib_rs_enables() {
             "POWERPC_FEATURES",
             "any(target_arch = \"powerpc\", target_arch = \"powerpc64\")\n    ),\n    feature",
         ),
+        (
+            "POWERPC_STD_FEATURES",
+            "target_arch = \"powerpc64\"),\n        feature = \"std\"\n    ),\n    feature",
+        ),
         ("RISCV_FEATURES", "target_arch = \"riscv64\"),\n    feature"),
         (
             "RISCV_STD_FEATURES",
