@@ -27,9 +27,12 @@ use std::process::{Command, Stdio};
 /// PowerPC; keep the two lists identical. One list per architecture: the
 /// compiler knows a library's feature gate only on targets that have its
 /// items (`stdarch_powerpc` is an unknown feature on RISC-V).
-const POWERPC_FEATURES: &str =
-    "stdarch_powerpc, stdarch_powerpc_feature_detection, powerpc_target_feature, \
-                        portable_simd, core_intrinsics, asm_experimental_arch";
+const POWERPC_FEATURES: &str = "stdarch_powerpc, powerpc_target_feature, portable_simd, \
+                                core_intrinsics, asm_experimental_arch";
+
+/// And with `std` (a `no_std` build does not know std's gates; its PowerPC
+/// backends take AltiVec and VSX from the build's target features instead).
+const POWERPC_STD_FEATURES: &str = "stdarch_powerpc_feature_detection";
 
 /// The same on 64-bit RISC-V.
 const RISCV_FEATURES: &str = "portable_simd, core_intrinsics, riscv_target_feature";
@@ -180,6 +183,11 @@ fn probe_source(arch: &str, with_std: bool) -> String {
     if arch == "riscv64" {
         return riscv_probe_source(no_std, with_std);
     }
+    let std_features = if with_std {
+        format!("#![feature({POWERPC_STD_FEATURES})]")
+    } else {
+        String::new()
+    };
     let detect = if !with_std {
         String::new()
     } else if arch == "powerpc64" {
@@ -193,6 +201,7 @@ fn probe_source(arch: &str, with_std: bool) -> String {
     format!(
         r#"
 #![feature({POWERPC_FEATURES})]
+{std_features}
 #![allow(internal_features)]
 {no_std}
 use core::arch::{arch}::*;

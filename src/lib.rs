@@ -39,8 +39,9 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 // The unstable features of the backends that need them, per architecture
 // (build.rs's `POWERPC_FEATURES`, `RISCV_FEATURES` and, with std,
-// `RISCV_STD_FEATURES`, which its probe tries; a gate is known only on the
-// targets, and in the builds, that have its items).
+// `POWERPC_STD_FEATURES` and `RISCV_STD_FEATURES`, which its probe tries;
+// a gate is known only on the targets, and in the builds, that have its
+// items: std's detection gates not in a `no_std` build).
 #![cfg_attr(
     all(
         skein_simd_nightly,
@@ -48,13 +49,20 @@
     ),
     feature(
         stdarch_powerpc,
-        stdarch_powerpc_feature_detection,
         powerpc_target_feature,
         portable_simd,
         core_intrinsics,
         asm_experimental_arch
     ),
     allow(internal_features)
+)]
+#![cfg_attr(
+    all(
+        skein_simd_nightly,
+        any(target_arch = "powerpc", target_arch = "powerpc64"),
+        feature = "std"
+    ),
+    feature(stdarch_powerpc_feature_detection)
 )]
 #![cfg_attr(
     all(skein_simd_nightly, target_arch = "riscv64"),

@@ -1,6 +1,7 @@
-//! The state tuple that pickles of hash objects hold: `skein.__reduce__`
+//! What pickles hold. Hash objects: the state tuple, `skein.__reduce__`
 //! gives `(_from_state, (state,))`, and `_from_state(state)` makes the
-//! object again (both in hasher.rs, with [`save`] and [`load`]).
+//! object again (both in hasher.rs, with [`save`] and [`load`]). Objects
+//! that are their bytes (subtree values, proofs): [`reduce_to_bytes`].
 //!
 //! `state` is the tuple `("skein_simd", 1, saved, message_bytes,
 //! pending_bits, pending_value)`: a format tag and version, the library's
@@ -21,6 +22,15 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString, PyTuple};
 use skein_simd::DynSkein;
+
+/// `obj.__reduce__()` of a class whose constructor takes the object's own
+/// bytes: `(type(obj), (data,))`, so that unpickling calls `type(obj)(data)`
+/// and the constructor checks the bytes again.
+pub fn reduce_to_bytes<'py>(obj: &Bound<'py, PyAny>, data: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
+    let py = obj.py();
+    let args = PyTuple::new(py, [PyBytes::new(py, data)])?;
+    PyTuple::new(py, [obj.get_type().into_any(), args.into_any()])
+}
 
 const TAG: &str = "skein_simd";
 const VERSION: u8 = 1;

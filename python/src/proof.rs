@@ -13,6 +13,7 @@
 
 use super::{value_error, ObjectTree, SubtreeRange, Subtrees, Tree};
 use crate::buffer::Bytes;
+use crate::pickling;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -104,15 +105,7 @@ impl SubtreeProof {
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let data = PyBytes::new(py, &slf.get().data);
-        PyTuple::new(
-            py,
-            [
-                slf.get_type().into_any(),
-                PyTuple::new(py, [data])?.into_any(),
-            ],
-        )
+        pickling::reduce_to_bytes(slf.as_any(), &slf.get().data)
     }
 
     fn __repr__(&self) -> String {

@@ -12,6 +12,7 @@ use crate::args::{self, HashArgs};
 use crate::buffer::Bytes;
 use crate::common::alloc_output;
 use crate::extras::KEYWORDS;
+use crate::pickling;
 use pyo3::exceptions::{PyIsADirectoryError, PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
@@ -163,15 +164,7 @@ impl Subtrees {
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let data = PyBytes::new(py, &slf.get().data);
-        PyTuple::new(
-            py,
-            [
-                slf.get_type().into_any(),
-                PyTuple::new(py, [data])?.into_any(),
-            ],
-        )
+        pickling::reduce_to_bytes(slf.as_any(), &slf.get().data)
     }
 
     fn __repr__(&self) -> String {

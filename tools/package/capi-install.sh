@@ -19,10 +19,19 @@
 # LIBDIR is one of the system's own (/lib*, /usr/lib*), the .pc file's Libs
 # carry -Wl,-rpath,LIBDIR, so a program linked through pkg-config finds
 # libskein_simd.so.0 at run time without LD_LIBRARY_PATH or ldconfig.
+#
+# The library is built as users of the published crates get it: without
+# this repository's test hooks (SKEIN_SIMD_TEST_HOOKS=0), so a target
+# directory shared with the tests' builds compiles the library again each
+# time (CI gives it the Debian packages' one, whose builds are the same).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
+# No test-only code in an installed library: .cargo/config.toml turns the
+# hooks on for every build inside this repository, and the environment wins
+# over that file.
+export SKEIN_SIMD_TEST_HOOKS=0
 
 prefix=/usr/local
 libdir=""
