@@ -375,9 +375,9 @@ def functions():
     for w in (4, 8):
         for form in FORMS:
             name = f"skein_loop_{form}_{64 * w}"
-            out += [f".globl {name}", ".p2align 5", f"{name}:"]
+            out += [f".globl {name}", f".type {name}, @function", ".p2align 5", f"{name}:"]
             out += [f"push {r}" for r in ("r12", "r13", "r14", "r15")] + loop(w, form)
-            out += [f"pop {r}" for r in ("r15", "r14", "r13", "r12")] + ["ret"]
+            out += [f"pop {r}" for r in ("r15", "r14", "r13", "r12")] + ["ret", f".size {name}, . - {name}"]
     return out + ['.section .note.GNU-stack,"",@progbits']
 
 
