@@ -431,6 +431,8 @@ def main():
         print("\n".join(functions()))
         return
     if len(sys.argv) in (3, 4) and sys.argv[1] == "--raw":
+        if sys.argv[2] not in ("256", "512", "1024") or sys.argv[3:] and sys.argv[3] not in FORMS:
+            sys.exit(f"gen-x86-asm.py --raw: {' '.join(sys.argv[2:])}: want 256, 512 or 1024, then {' or '.join(FORMS)}")
         print("\n".join(loop(int(sys.argv[2]) // 64, *sys.argv[3:])))
         return
     write_or_check(emit(), "gen-x86-asm.py")
