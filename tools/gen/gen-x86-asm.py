@@ -5,7 +5,9 @@ templates, one macro per state size:
 
     python3 tools/gen/gen-x86-asm.py > src/backend/x86/asm_generated.rs
     python3 tools/gen/gen-x86-asm.py --check src/backend/x86/asm_generated.rs
-    python3 tools/gen/gen-x86-asm.py --raw 512    # one loop, plain text
+    python3 tools/gen/gen-x86-asm.py --raw 512 [grouped|interleaved]
+                                                  # one loop, plain text
+    python3 tools/gen/gen-x86-asm.py --functions  # every form, GNU as
 
 The output is committed; `--check` (CI) fails when it differs from what this
 script prints. Everything the code depends on -- rotation counts, the word
@@ -30,18 +32,30 @@ on, are in docs/x86-64.md, "The generated assembly, measured"):
     at a lower rate than adds), so Skein-512 and -1024 are bound by the
     number of ALU operations, and Skein-256 by its dependency chain (two
     cycles per round plus one per key injection).
-  * Per round, every MIX's add and rotate first, then the round's xors:
-    fewer cycles per Skein-256 block than add/rotate/xor per MIX.
-    Rotating into a fresh register (BMI2 `rorx`) instead of in place, and
-    other orders (rotates first, adds first), measured no better or worse.
+  * Skein-256 and -512 come in two forms (FORMS), chosen at run time by
+    kind of core (`Form` in asm.rs), because the best order differs:
+    - grouped (AMD Zen): per round, every MIX's add and rotate first, then
+      the round's xors: fewer cycles per Skein-256 block there than
+      add/rotate/xor per MIX. Rotating into a fresh register (BMI2
+      `rorx`) instead of in place, and other orders (rotates first, adds
+      first), measured no better or worse. Subkey words W-3 and W-1
+      (tweak word, subkey number) are summed into two spare registers one
+      group of four rounds ahead; word W-2, an addition target of the next
+      round with a cycle of slack, takes its two terms directly. For
+      Skein-256 this measured faster than summing all three ahead or
+      adding all three directly.
+    - interleaved (Intel Golden Cove): each MIX's add, rotate and xor
+      together, as the reference C and the submission's assembly order
+      them; word W-1 takes its key word (loaded ahead) and the subkey
+      number in one `lea` (one ALU operation fewer an injection), and for
+      Skein-256 word W-2's two terms are summed ahead too. 4% fewer
+      cycles than grouped for Skein-256 there, 9% for Skein-512.
   * Skein-256/512 keep the state, tweak words t0, t1 and the block pointer in
     registers; the extended key and t2 live in the frame and are added from
-    memory (loads are nearly free next to ALU work). Subkey words W-3 and
-    W-1 (tweak word, subkey number) are summed into two spare registers one
-    group of four rounds ahead; word W-2, an addition target of the next
-    round with a cycle of slack, takes its two terms directly. For
-    Skein-256 this measured faster than summing all three ahead or adding
-    all three directly.
+    memory (loads are nearly free next to ALU work). Skein-256 with the
+    whole key schedule and t2 in registers too (all 15 registers, 58
+    instructions fewer a block, as gcc compiles the reference C) measured
+    slower on Golden Cove in every order tried.
   * Tried and dropped: the sums on the vector unit (from the frame: the
     8-byte key stores do not forward to vector loads, and it measured
     slower; GPR to vector moves cost an ALU slot each), reusing Skein-512's
@@ -149,12 +163,37 @@ def wipe_and_return(f, zero, out):
     out += [f"add rsp, {f.size}", "pop rbp", "pop rbx"]
 
 
-def gen_resident(w):
-    """Skein-256/512: state, t0, t1 and the block pointer in registers."""
+# The forms of the Skein-256/512 loop (gen_resident's options), one per
+# kind of core (docs/x86-64.md, "The generated assembly, measured"):
+#   grouped: a round's xors after its adds and rotates; words W-3 and W-1
+#     take sums made one group of four rounds ahead, word W-2 its two
+#     terms directly (measured best on AMD Zen).
+#   interleaved: each MIX's add, rotate and xor together, the subkey
+#     number folded into word W-1's key word by a three-operand `lea`,
+#     and (Skein-256) word W-2's terms summed ahead too (measured best on
+#     Intel Golden Cove).
+FORMS = {
+    "grouped": {4: {}, 8: {}},
+    "interleaved": {
+        4: dict(interleave=True, sum_mid=True, counter_lea=True),
+        8: dict(interleave=True, counter_lea=True),
+    },
+}
+
+
+def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
+    """Skein-256/512: state, t0, t1 and the block pointer in registers.
+
+    interleave: each MIX's add, rotate and xor together, else a round's
+    xors after its adds and rotates. sum_mid: word W-2's key and tweak
+    words summed ahead too. counter_lea: word W-1 takes its key word and
+    the subkey number in one `lea`, the key word loaded ahead."""
     f = Frame(w)
     x = ["r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"][:w]
     blk, t0, t1 = "rdi", "rax", "rbx"
-    sa, sc, tmp = "rdx", "rsi", "rcx"  # sums of words W-3 and W-1; a temporary
+    # Sums for words W-3, W-1 and (sum_mid) W-2; tmp is also a temporary
+    # at the top and the end of the loop.
+    sa, sc, tmp = "rdx", "rsi", "rcx"
     t = [t0, t1, f.t(2)]
     out = []
     prologue(w, f, out)
@@ -163,13 +202,21 @@ def gen_resident(w):
     out.append(f"mov {blk}, rdx")
 
     def sums(s):
-        a, c = subkey_index(w, s, w - 3), subkey_index(w, s, w - 1)
-        return [f"mov {sa}, {f.k(a)}", f"add {sa}, {t[s % 3]}", f"mov {sc}, {f.k(c)}", f"add {sc}, {s}"]
+        a, b, c = (subkey_index(w, s, w - j) for j in (3, 2, 1))
+        ops = [f"mov {tmp}, {f.k(b)}", f"add {tmp}, {t[(s + 1) % 3]}"] if sum_mid else []
+        ops += [f"mov {sa}, {f.k(a)}", f"add {sa}, {t[s % 3]}", f"mov {sc}, {f.k(c)}"]
+        return ops if counter_lea else ops + [f"add {sc}, {s}"]
 
     def inject(s):
         ops = [f"add {x[i]}, {f.k(subkey_index(w, s, i))}" for i in range(w - 3)]
-        ops += [f"add {x[w - 2]}, {f.k(subkey_index(w, s, w - 2))}", f"add {x[w - 2]}, {t[(s + 1) % 3]}"]
-        return ops + [f"add {x[w - 3]}, {sa}", f"add {x[w - 1]}, {sc}"]
+        if sum_mid:
+            ops.append(f"add {x[w - 2]}, {tmp}")
+        else:
+            ops += [f"add {x[w - 2]}, {f.k(subkey_index(w, s, w - 2))}", f"add {x[w - 2]}, {t[(s + 1) % 3]}"]
+        ops.append(f"add {x[w - 3]}, {sa}")
+        if counter_lea:
+            return ops + [f"lea {x[w - 1]}, [{x[w - 1]} + {sc} + {s}]"]
+        return ops + [f"add {x[w - 1]}, {sc}"]
 
     out.append("2:")
     out += [f"add {t0}, {f.at(f.bpb)}", f"adc {t1}, 0", f"mov {tmp}, {t0}", f"xor {tmp}, {t1}", f"mov {f.t(2)}, {tmp}"]
@@ -188,7 +235,7 @@ def gen_resident(w):
             xors = []
             for a, b, r in mixes(w, d):
                 out += [f"add {x[a]}, {x[b]}", f"rol {x[b]}, {r}"]
-                xors.append(f"xor {x[b]}, {x[a]}")
+                (out if interleave else xors).append(f"xor {x[b]}, {x[a]}")
             out += xors
         out += inject(s)
         if s < rounds(w) // 4:
@@ -316,8 +363,22 @@ def gen_spilling(w=16):
     return out
 
 
-def loop(w):
-    return gen_resident(w) if w < 16 else gen_spilling(w)
+def loop(w, form="grouped"):
+    return gen_resident(w, **FORMS[form][w]) if w < 16 else gen_spilling(w)
+
+
+def functions():
+    """Every form of the Skein-256/512 loops as a System V function
+    `skein_loop_<form>_<bits>(chain, tweak, blocks, n, bytes_per_block)`
+    (GNU as, Intel syntax), for tools/bench/asm-forms.sh."""
+    out = [".intel_syntax noprefix", ".text"]
+    for w in (4, 8):
+        for form in FORMS:
+            name = f"skein_loop_{form}_{64 * w}"
+            out += [f".globl {name}", f".type {name}, @function", ".p2align 5", f"{name}:"]
+            out += [f"push {r}" for r in ("r12", "r13", "r14", "r15")] + loop(w, form)
+            out += [f"pop {r}" for r in ("r15", "r14", "r13", "r12")] + ["ret", f".size {name}, . - {name}"]
+    return out + ['.section .note.GNU-stack,"",@progbits']
 
 
 def header(script, target):
@@ -341,10 +402,14 @@ def asm_macro(docs, name, body):
 
 def emit():
     lines = header("gen-x86-asm.py", "src/backend/x86/asm_generated.rs")
-    for w in (4, 8, 16):
-        body = loop(w)
-        docs = [f"The UBI block loop of Skein-{64 * w} ({len(body)} instructions; see gen-x86-asm.py)."]
-        lines += asm_macro(docs, f"ubi_loop_{64 * w}", body)
+    for w in (4, 8):
+        for form in FORMS:
+            body = loop(w, form)
+            docs = [f"The UBI block loop of Skein-{64 * w}, {form} form ({len(body)} instructions; see gen-x86-asm.py)."]
+            lines += asm_macro(docs, f"ubi_loop_{64 * w}_{form}", body)
+    body = loop(16)
+    docs = [f"The UBI block loop of Skein-1024 ({len(body)} instructions; see gen-x86-asm.py)."]
+    lines += asm_macro(docs, "ubi_loop_1024", body)
     return "\n".join(lines)
 
 
@@ -362,8 +427,13 @@ def write_or_check(text, script):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--raw":
-        print("\n".join(loop(int(sys.argv[2]) // 64)))
+    if sys.argv[1:] == ["--functions"]:
+        print("\n".join(functions()))
+        return
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--raw":
+        if sys.argv[2] not in ("256", "512", "1024") or sys.argv[3:] and sys.argv[3] not in FORMS:
+            sys.exit(f"gen-x86-asm.py --raw: {' '.join(sys.argv[2:])}: want 256, 512 or 1024, then {' or '.join(FORMS)}")
+        print("\n".join(loop(int(sys.argv[2]) // 64, *sys.argv[3:])))
         return
     write_or_check(emit(), "gen-x86-asm.py")
 

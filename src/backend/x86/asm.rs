@@ -8,29 +8,56 @@
 //! and the golden file through `Backend::Asm`) and the fallback elsewhere.
 //!
 //! Why assembly: LLVM spills the key schedule and moves words between
-//! registers (more instructions per Skein-512 block than the loop here) and
-//! does not group a round's xors after its adds and rotates, which saves
-//! Skein-256 cycles on the core measured (docs/x86-64.md, same section).
+//! registers (more instructions per Skein-512 block than the loop here), and
+//! the best order of a round's instructions differs by core: its xors
+//! grouped after its adds and rotates on AMD Zen, each MIX's three together
+//! on Intel Golden Cove ([`Form`]; docs/x86-64.md, same section).
 
 use crate::backend::dispatch::isa::{width, BlockRun, Isa};
 
 include!("asm_generated.rs");
 
-/// Proof of an x86-64 CPU: the code needs nothing beyond the baseline.
+/// The form of the Skein-256/512 loops that runs best on a kind of core
+/// (docs/x86-64.md, "The generated assembly, measured"; Skein-1024 has one
+/// form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Token(());
+pub(crate) enum Form {
+    /// A round's xors after its adds and rotates: measured best on AMD Zen,
+    /// and kept on every core not measured with the other form.
+    Grouped,
+    /// Each MIX's add, rotate and xor together, the subkey number folded
+    /// into a key word by `lea`: measured best on Intel Golden Cove.
+    Interleaved,
+}
+
+impl Form {
+    /// The form for this CPU's kind of core.
+    fn detect() -> Form {
+        match super::core() {
+            super::Core::IntelGoldenCove => Form::Interleaved,
+            _ => Form::Grouped,
+        }
+    }
+}
+
+/// Proof of an x86-64 CPU (the code needs nothing beyond the baseline),
+/// with the loop form chosen for its core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Token(Form);
 
 impl Isa for Token {
     fn detect() -> Option<Token> {
-        Some(Token(()))
+        Some(Token(Form::detect()))
     }
 
     #[inline]
     fn compress<const W: usize>(self, run: BlockRun<'_, W>) {
         let (tweak, blocks, step) = (run.tweak, run.blocks, run.bytes_per_block);
-        match W {
-            4 => ubi_256(width(run.chain), tweak, blocks, step),
-            8 => ubi_512(width(run.chain), tweak, blocks, step),
+        match (W, self.0) {
+            (4, Form::Grouped) => ubi_256_grouped(width(run.chain), tweak, blocks, step),
+            (4, Form::Interleaved) => ubi_256_interleaved(width(run.chain), tweak, blocks, step),
+            (8, Form::Grouped) => ubi_512_grouped(width(run.chain), tweak, blocks, step),
+            (8, Form::Interleaved) => ubi_512_interleaved(width(run.chain), tweak, blocks, step),
             _ => ubi_1024(width(run.chain), tweak, blocks, step),
         }
     }
@@ -80,8 +107,10 @@ macro_rules! block_fn {
     };
 }
 
-block_fn!(ubi_256, 4, ubi_loop_256);
-block_fn!(ubi_512, 8, ubi_loop_512);
+block_fn!(ubi_256_grouped, 4, ubi_loop_256_grouped);
+block_fn!(ubi_256_interleaved, 4, ubi_loop_256_interleaved);
+block_fn!(ubi_512_grouped, 8, ubi_loop_512_grouped);
+block_fn!(ubi_512_interleaved, 8, ubi_loop_512_interleaved);
 block_fn!(ubi_1024, 16, ubi_loop_1024);
 
 /// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
@@ -109,9 +138,9 @@ pub mod checks {
         core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()))
     }
 
-    fn check<const W: usize>() {
+    fn check<const W: usize>(form: Form) {
         let data = bytes(W as u64, 8 * W * 9 + 16);
-        let token = Token::detect().unwrap();
+        let token = Token(form);
         let tweaks = [
             [0, 0x7000_0000_0000_0000 | 1 << 62],
             [
@@ -140,7 +169,7 @@ pub mod checks {
                         assert_eq!(
                             (c1, t1),
                             (c2, t2),
-                            "W={W} n={n} offset={offset} bpb={bpb} tweak {k}"
+                            "W={W} {form:?} n={n} offset={offset} bpb={bpb} tweak {k}"
                         );
                     }
                 }
@@ -148,16 +177,19 @@ pub mod checks {
         }
     }
 
-    /// The Skein-256 assembly against `portable`: 0 to 9 blocks, unaligned, tweaks that carry.
+    /// The Skein-256 assembly, both forms whatever this CPU, against
+    /// `portable`: 0 to 9 blocks, unaligned, tweaks that carry.
     pub fn asm_matches_portable_256() {
-        check::<4>();
+        check::<4>(Form::Grouped);
+        check::<4>(Form::Interleaved);
     }
     /// The same for Skein-512.
     pub fn asm_matches_portable_512() {
-        check::<8>();
+        check::<8>(Form::Grouped);
+        check::<8>(Form::Interleaved);
     }
-    /// The same for Skein-1024.
+    /// The same for Skein-1024 (one form).
     pub fn asm_matches_portable_1024() {
-        check::<16>();
+        check::<16>(Form::Grouped);
     }
 }
