@@ -421,14 +421,23 @@ export function hashMany(messages, options = {}) {
         total += sizes[end];
         end++;
       }
-      const packed = new Uint8Array(total);
-      const lengths = new Uint32Array(end - i);
-      for (let k = i, at = 0; k < end; k++) {
-        packed.set(list[k], at);
-        lengths[k - i] = sizes[k];
-        at += sizes[k];
+      // Each message copied once, straight into wasm memory (views made
+      // after the allocation, which may grow the memory and detach older
+      // views; nothing allocates in wasm between it and the call).
+      const batch = new wasm.Batch(total, end - i);
+      let flat;
+      try {
+        const packed = new Uint8Array(memory.buffer, batch.dataOffset(), total);
+        const lengths = new Uint32Array(memory.buffer, batch.lengthsOffset(), end - i);
+        for (let k = i, at = 0; k < end; k++) {
+          packed.set(list[k], at);
+          lengths[k - i] = sizes[k];
+          at += sizes[k];
+        }
+        flat = wasm.hashMany(c, batch);
+      } finally {
+        batch.free();
       }
-      const flat = wasm.hashMany(c, packed, lengths);
       for (let k = 0; k < end - i; k++) out.push(flat.subarray(k * s.length, (k + 1) * s.length));
       i = end;
     }

@@ -135,10 +135,52 @@ pub fn hash(config: &Config, data: &[u8]) -> Result<Vec<u8>, JsError> {
     finish(h, config.bits)
 }
 
-/// Digests of the messages packed in `data`, message `i` being the next
+/// Messages for [`hash_many`], packed in wasm memory: the wrapper writes
+/// the bytes and lengths straight into [`data`](Self::data_offset) and
+/// [`lengths`](Self::lengths_offset) through views of the memory, one copy
+/// of each message (an argument `&[u8]` would be a second: the wrapper's
+/// packed array, then wasm-bindgen's copy of it).
+#[wasm_bindgen]
+pub struct Batch {
+    data: Vec<u8>,
+    lengths: Vec<u32>,
+}
+
+#[wasm_bindgen]
+impl Batch {
+    /// Room for `count` messages of `bytes` bytes together (zeros).
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: usize, count: usize) -> Result<Batch, JsError> {
+        let mut lengths = Vec::new();
+        lengths
+            .try_reserve_exact(count)
+            .map_err(|_| JsError::new("skein: out of WebAssembly memory for hashMany"))?;
+        lengths.resize(count, 0);
+        let mut data = Vec::new();
+        data.try_reserve_exact(bytes)
+            .map_err(|_| JsError::new("skein: out of WebAssembly memory for hashMany"))?;
+        data.resize(bytes, 0);
+        Ok(Batch { data, lengths })
+    }
+
+    /// Where the message bytes are in wasm memory (a byte offset).
+    #[wasm_bindgen(js_name = dataOffset)]
+    pub fn data_offset(&self) -> usize {
+        self.data.as_ptr() as usize
+    }
+
+    /// Where the lengths are in wasm memory (a byte offset, aligned to 4).
+    #[wasm_bindgen(js_name = lengthsOffset)]
+    pub fn lengths_offset(&self) -> usize {
+        self.lengths.as_ptr() as usize
+    }
+}
+
+/// Digests of the messages of `batch`, message `i` being the next
 /// `lengths[i]` bytes; the digests are concatenated in the result.
 #[wasm_bindgen(js_name = hashMany)]
-pub fn hash_many(config: &Config, data: &[u8], lengths: &[u32]) -> Result<Vec<u8>, JsError> {
+pub fn hash_many(config: &Config, batch: &Batch) -> Result<Vec<u8>, JsError> {
+    let (data, lengths) = (&batch.data[..], &batch.lengths[..]);
     let len = digest_len(config.bits)?;
     let total = lengths
         .len()

@@ -374,12 +374,12 @@ where
 /// One lane in a general-purpose register: the scalar row, which hashes a
 /// lane beside the vector rows in [`WithScalar`] (the integer ALUs are
 /// otherwise idle while the vector unit runs the kernel).
-#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_wasm32))]
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub(crate) struct Scalar(pub(crate) u64);
 
-#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_wasm32))]
 impl Row<1> for Scalar {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
@@ -436,12 +436,12 @@ impl Row<1> for Scalar {
 /// unit and the integer ALUs at once.
 ///
 /// `#[repr(C)]`: assembly reads rows of it from memory (`own_rounds`).
-#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_wasm32))]
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct WithScalar<R, const L: usize>(pub(crate) R, pub(crate) Scalar);
 
-#[cfg(any(skein_simd_x86, skein_simd_aarch64))]
+#[cfg(any(skein_simd_x86, skein_simd_aarch64, skein_simd_wasm32))]
 impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     const ROUNDS_INLINED_LATE: usize = R::ROUNDS_INLINED_LATE;
     #[cfg(skein_simd_x86)]

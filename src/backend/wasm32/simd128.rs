@@ -12,15 +12,16 @@
 //!
 //! **Multi-lane kernel**: two computations at once, row `j` in one register
 //! (word `j` of both), through `lanes::kernel`. A rotation is two shifts and
-//! an or.
-//!
-//! No two-groups form: it has not been measured on a WebAssembly engine,
-//! and forms are chosen by rules written from measurements
-//! (`Isa::lane_form`, docs/lanes.md).
+//! an or. Its second form, `WithScalar`, hashes a third computation in
+//! WebAssembly's scalar `i64` beside them: the engine compiles those to the
+//! CPU's integer instructions, which run on ports the vector lanes leave
+//! idle. No two-groups form: one group's rounds are already bound by the
+//! vector ports, not by latency (docs/wasm.md, "Multi-lane kernel").
 
 use crate::backend::dispatch::feature_glue::feature_backend;
 use crate::backend::dispatch::isa::Row;
 use crate::backend::even_odd::engine::{each, two_lane_registers, EvenOdd, Half};
+use crate::backend::lanes::{LaneForm, Workload};
 use core::arch::wasm32::*;
 
 feature_backend! {
@@ -29,7 +30,22 @@ feature_backend! {
     /// load the whole module, so no code here runs there).
     token if cfg!(target_feature = "simd128"), features "simd128";
     single stream EvenOdd<Regs<1>, Regs<2>, Regs<4>>;
-    lanes v128, 2;
+    lanes v128, 2, with_scalar;
+    form by lane_form;
+}
+
+/// The rule for the kernel's form (docs/wasm.md, "Multi-lane kernel"):
+/// a scalar lane beside the two vector lanes for Skein-256 and -512, on
+/// runs of blocks and short messages alike; one group for Skein-1024,
+/// whose 16 state rows already spill (the scalar lane made it slower).
+/// WebAssembly cannot tell the CPU, so this is one rule for every engine
+/// and core.
+fn lane_form(words: usize, _work: Workload) -> LaneForm {
+    if words <= 8 {
+        LaneForm::WithScalar
+    } else {
+        LaneForm::OneGroup
+    }
 }
 
 /// `2 * K` lanes in `K` registers.
