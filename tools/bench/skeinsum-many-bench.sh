@@ -47,7 +47,8 @@ many=$("$PEERS/in-memory" "$RUNS" many $F4)
 tree=$("$PEERS/in-memory" 5 tree big)
 echo "in memory, SkeinMany 10000 x 4 KiB, 2 threads: $many (min median ms)"
 echo "in memory, tree 10,1,255, 2 threads, 1 GiB:    $tree (min median ms)"
-# Ratios of this build's rows (min, median), from the table above.
+# Ratios of this build's rows (min, median), from the table above, and of
+# OTHER_SKEINSUM's rows ("other") when given: before and after from one run.
 python3 - "$many" "$tree" <<PY
 import sys
 rows = {}
@@ -58,10 +59,13 @@ for line in '''$table'''.splitlines():
 many = [float(x) for x in sys.argv[1].split()[:2]]
 tree = [float(x) for x in sys.argv[2].split()[:2]]
 floor = rows['floor open/read/close 10000 x 4 KiB']
-small = rows['10000 x 4 KiB -j 2']
-big = rows['tree 10,1,255 -j 2, 1 GiB']
-for i, what in enumerate(('min', 'median')):
-    print(f"{what}: 10000 x 4 KiB -j 2 = {small[i] / floor[i]:.2f}x the floor (target <= 2.0), "
-          f"{small[i] / (floor[i] + many[i]):.2f}x floor + SkeinMany in memory (target <= 1.15); "
-          f"tree {tree[i] / big[i]:.2f}x the library in memory (target >= 0.95)")
+for tag in ('', 'other '):
+    if tag + '10000 x 4 KiB -j 2' not in rows:
+        continue
+    small = rows[tag + '10000 x 4 KiB -j 2']
+    big = rows[tag + 'tree 10,1,255 -j 2, 1 GiB']
+    for i, what in enumerate(('min', 'median')):
+        print(f"{tag}{what}: 10000 x 4 KiB -j 2 = {small[i] / floor[i]:.2f}x the floor (target <= 2.0), "
+              f"{small[i] / (floor[i] + many[i]):.2f}x floor + SkeinMany in memory (target <= 1.15); "
+              f"tree {tree[i] / big[i]:.2f}x the library in memory (target >= 0.95)")
 PY

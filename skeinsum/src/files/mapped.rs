@@ -64,53 +64,72 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
     // (docs/skeinsum.md, "Large files and streams"), during which the
     // hashing threads (a tree's `-j` of them) would wait.
     let mut hashed: Option<Mmap> = None;
+    // The next window, mapped and its pages mapped in by the prefault
+    // thread of this one while this one was hashed: the hashing threads
+    // start each window on pages already there, and wait for no mapping.
+    let mut ahead: Option<Mmap> = None;
     while at < len {
         // Fits in usize: at most MAP_WINDOW.
         let size = (len - at).min(window) as usize;
         if testing::refuse_map(at) {
             return Mapped::Refused { at, faulted };
         }
-        // SAFETY: memmap2 requires that nobody changes the file while the map
-        // lives, which no program can promise for files of other processes.
-        // What we guarantee instead: the bytes are only read as plain data
-        // (no invariant of ours depends on them); a shrink cannot kill us
-        // (the SIGBUS guard below); and any change at all is detected
-        // afterwards and reported as an error, so a digest of inconsistent
-        // contents is never printed.
-        let map_window = || unsafe { MmapOptions::new().offset(at).len(size).map(file) };
-        let map = match map_window() {
-            Ok(map) => map,
-            // The window before may be what leaves no room (a `ulimit -v`):
-            // unmapped, this one is tried once more.
-            Err(_) if hashed.is_some() => {
-                drop(hashed.take());
-                match map_window() {
-                    Ok(map) => map,
-                    Err(_) => return Mapped::Refused { at, faulted },
+        let prefaulted = ahead.is_some();
+        let map = match ahead.take() {
+            Some(map) => map,
+            None => match map_window(file, at, size) {
+                Ok(map) => map,
+                // The window before may be what leaves no room (a `ulimit
+                // -v`): unmapped, this one is tried once more.
+                Err(_) if hashed.is_some() => {
+                    drop(hashed.take());
+                    match map_window(file, at, size) {
+                        Ok(map) => map,
+                        Err(_) => return Mapped::Refused { at, faulted },
+                    }
                 }
-            }
-            Err(_) => return Mapped::Refused { at, faulted },
+                Err(_) => return Mapped::Refused { at, faulted },
+            },
         };
-        // Only a hint; reading works the same without it.
-        let _ = map.advise(Advice::Sequential);
         // Every slot taken cannot happen here (a batch frees its slots
         // before the sequential path runs), but reading is the safe answer.
         let Some(guard) = Guard::arm(map.as_ptr(), map.len()) else {
             return Mapped::Refused { at, faulted };
         };
         testing::pause("hash");
+        let next_at = at + size as u64;
         if size >= PREFAULT_MIN {
             // Page faults off the hashing thread(s): another thread maps the
-            // pages in ahead of them.
+            // pages in ahead of them (unless the window before did), unmaps
+            // the window before, then maps the next window and its pages,
+            // all while this window is hashed.
             let previous = hashed.take();
+            let next_size = (len - next_at).min(window) as usize;
             std::thread::scope(|s| {
                 // Without a thread to spare, the hashing thread faults (and
                 // `previous` is unmapped here, as the closure is dropped).
-                let _ = crate::readahead::spawn(s, 0, || {
-                    prefault(&map);
+                let helper = crate::readahead::spawn(s, 0, || {
+                    if !prefaulted {
+                        prefault(&map);
+                    }
                     drop(previous);
+                    // A refused mapping is left to the loop, which reads
+                    // from there (or tries again with this window unmapped).
+                    let next = (next_size > 0 && !testing::refuse_map(next_at))
+                        .then(|| map_window(file, next_at, next_size).ok())
+                        .flatten();
+                    if let Some(next) = &next {
+                        prefault(next);
+                    }
+                    next
                 });
                 consume(&map);
+                if let Ok(helper) = helper {
+                    // A panic there is one of ours: passed on.
+                    ahead = helper
+                        .join()
+                        .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                }
             });
         } else {
             drop(hashed.take());
@@ -118,9 +137,25 @@ pub fn hash_mapped(file: &File, len: u64, consume: &mut dyn FnMut(&[u8])) -> Map
         }
         faulted |= guard.disarm();
         hashed = Some(map);
-        at += size as u64;
+        at = next_at;
     }
     Mapped::Whole { faulted }
+}
+
+/// `size` bytes of `file` from `at`, mapped, with the hint that they are
+/// read once from start to end.
+fn map_window(file: &File, at: u64, size: usize) -> std::io::Result<Mmap> {
+    // SAFETY: memmap2 requires that nobody changes the file while the map
+    // lives, which no program can promise for files of other processes.
+    // What we guarantee instead: the bytes are only read as plain data
+    // (no invariant of ours depends on them); a shrink cannot kill us
+    // (the SIGBUS guard armed around the hashing of each window); and any
+    // change at all is detected afterwards and reported as an error, so a
+    // digest of inconsistent contents is never printed.
+    let map = unsafe { MmapOptions::new().offset(at).len(size).map(file) }?;
+    // Only a hint; reading works the same without it.
+    let _ = map.advise(Advice::Sequential);
+    Ok(map)
 }
 
 /// Map in the pages of `map` from its start, step by step, so that the

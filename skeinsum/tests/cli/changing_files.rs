@@ -128,6 +128,25 @@ fn file_truncated_in_a_later_window_is_an_error() {
     assert_changed_error(&out);
 }
 
+/// The same for windows with prefault threads (4 MiB), where the window
+/// hashed next was mapped and its pages mapped in while the one before it
+/// was hashed: truncated while window 2 or 3 of 4 MiB is hashed, inside it
+/// or before it.
+#[test]
+fn file_truncated_in_a_window_mapped_ahead_is_an_error() {
+    for (stage, len) in [("hash#2", 5 << 20), ("hash#2", 1000), ("hash#3", 9 << 20)] {
+        let out = run_paused(
+            stage,
+            (12 << 20) + 12_345,
+            &[],
+            &[("SKEINSUM_TEST_MAP_WINDOW", &(4 << 20).to_string())],
+            false,
+            truncate_to(len),
+        );
+        assert_changed_error(&out);
+    }
+}
+
 /// Changes that leave the content alone (mode, access time, a new link: the
 /// status-change time moves) while a file is hashed still give its digest,
 /// read or mapped, in a batch or alone, on every backend.

@@ -5,6 +5,8 @@ use std::fs;
 use std::path::Path;
 use std::process::Stdio;
 
+use skein_simd_test_support::reference::{skein_dyn, Args};
+
 use crate::oracle::*;
 use crate::util::*;
 
@@ -25,16 +27,49 @@ fn files_are_mapped_in_windows() {
 }
 
 /// Windows of 4 MiB, the smallest that get a prefault thread, which also
-/// unmaps the window before it: two of them.
+/// unmaps the window before it and maps the next one ahead: two of them,
+/// and three with a short last one (mapped ahead, hashed without a
+/// prefault thread of its own); in tree mode on two threads too.
 #[test]
 fn windows_with_prefault_threads() {
     let dir = Dir::new();
-    let data = pattern(8 << 20, 10);
-    dir.file("g", &data);
+    for (name, len) in [("g", 8 << 20), ("h", (12 << 20) + 12_345)] {
+        let data = pattern(len, 10);
+        dir.file(name, &data);
+        dir.cmd()
+            .env("SKEINSUM_TEST_MAP_WINDOW", (4 << 20).to_string())
+            .args(["-a", "256", name])
+            .prints(format!("{}  {name}\n", reference(256, 256, &data)));
+    }
+    // The tree on the `-j` threads behind the prefault thread, against the
+    // spec oracle of the test-support crate.
+    let data = pattern((12 << 20) + 12_345, 10);
+    let args = Args {
+        output_bits: 512,
+        tree: Some((5, 1, 255)),
+        ..Args::default()
+    };
+    let expected = hex::encode(skein_dyn(512, &args, &data, data.len() as u64 * 8));
     dir.cmd()
         .env("SKEINSUM_TEST_MAP_WINDOW", (4 << 20).to_string())
-        .args(["-a", "256", "g"])
-        .prints(format!("{}  g\n", reference(256, 256, &data)));
+        .args(["-a", "512", "--tree", "5,1,255", "-j", "2", "h"])
+        .prints(format!("{expected}  h\n"));
+}
+
+/// A refused mapping of a window that the prefault thread of the one
+/// before would have mapped ahead: the rest is read, the same digest.
+#[test]
+fn refused_mapping_after_prefault_windows() {
+    let dir = Dir::new();
+    let data = pattern((12 << 20) + 12_345, 11);
+    dir.file("f", &data);
+    for refuse_from in [4 << 20, 8 << 20, 12 << 20] {
+        dir.cmd()
+            .env("SKEINSUM_TEST_MAP_WINDOW", (4 << 20).to_string())
+            .env("SKEINSUM_TEST_REFUSE_MAP", refuse_from.to_string())
+            .arg("f")
+            .gives(0, format!("{}  f\n", reference(512, 512, &data)), "");
+    }
 }
 
 /// When the system refuses to map (a file system without mmap, as
