@@ -71,13 +71,15 @@ where
         assert!(count.is_multiple_of(L), "equal lengths: whole groups");
         let block = 8 * W;
         let out_blocks = len.div_ceil(block);
-        // Zero-padded last blocks; bytes past `dirty` are still zero.
-        let mut lasts = [[0u8; MAX_BLOCK_BYTES]; L];
+        // Zero-padded last blocks, made at the first group that needs them
+        // (none where every last block is whole or 16 bytes, read in
+        // place: no 2 KiB memset a batch); bytes past `dirty` are still
+        // zero.
+        let mut lasts_storage: Option<[[u8; MAX_BLOCK_BYTES]; L]> = None;
         let mut dirty = 0;
-        // The output stage's counter block, for blocks after the first.
-        let mut counter = [0u8; MAX_BLOCK_BYTES];
-        let mut state = LaneState::<W, L>::new();
-        let mut finals = [[0u64; L]; W];
+        // Output blocks after the first (digests longer than a block):
+        // the chains after the message, the state and the counter block.
+        let mut further: Option<Further<W, L>> = None;
         let mut digests = [[0u64; W]; L];
         for first in (0..count).step_by(L) {
             let msgs: [&[u8]; L] = core::array::from_fn(|l| messages[index(first + l)].as_ref());
@@ -88,10 +90,13 @@ where
             );
             let body_len = size.saturating_sub(1) / block * block;
             let tail = size - body_len;
-            // A whole last block is read in place; a partial one copied.
-            let last: [&[u8]; L] = if tail == block {
+            // A whole last block, or one of exactly 16 bytes (the kernel
+            // reads no more: `MessageRun::last`), is read in place; other
+            // partial ones are copied.
+            let last: [&[u8]; L] = if tail == block || tail == 16 {
                 msgs.map(|m| &m[body_len..])
             } else {
+                let lasts = lasts_storage.get_or_insert([[0u8; MAX_BLOCK_BYTES]; L]);
                 for (buf, m) in lasts.iter_mut().zip(msgs) {
                     buf[..tail].copy_from_slice(&m[body_len..]);
                     if dirty > tail {
@@ -99,8 +104,10 @@ where
                     }
                 }
                 dirty = tail;
+                let lasts = &*lasts;
                 core::array::from_fn(|l| &lasts[l][..block])
             };
+            let more = (out_blocks > 1).then(|| further.get_or_insert_with(Further::new));
             // The message and the first output block in one call.
             kernel.messages(MessageRun {
                 chain,
@@ -109,7 +116,7 @@ where
                 last,
                 tail: tail as u64,
                 out_tweak,
-                finals: (out_blocks > 1).then_some(&mut finals),
+                finals: more.map(|f| &mut f.finals),
                 out: &mut digests,
             });
             let to = len.min(block);
@@ -118,24 +125,55 @@ where
                 words_to_le(digest, &mut out[at..at + to]);
             }
             // Further output blocks: one UBI of a counter block each.
-            for c in 1..out_blocks {
-                counter[..8].copy_from_slice(&(c as u64).to_le_bytes());
-                state.chain = finals;
-                state.tweak = [[out_tweak[0]; L], [out_tweak[1] | T1_FINAL; L]];
-                kernel.compress_lanes(&mut state, [&counter[..block]; L], [8; L]);
-                let (from, to) = (c * block, len.min((c + 1) * block));
-                for l in 0..L {
-                    let at = index(first + l) * len;
-                    lane_to_le(&state.chain, l, &mut out[at + from..at + to]);
+            if let Some(f) = further.as_mut() {
+                for c in 1..out_blocks {
+                    f.counter[..8].copy_from_slice(&(c as u64).to_le_bytes());
+                    f.state.chain = f.finals;
+                    f.state.tweak = [[out_tweak[0]; L], [out_tweak[1] | T1_FINAL; L]];
+                    kernel.compress_lanes(&mut f.state, [&f.counter[..block]; L], [8; L]);
+                    let (from, to) = (c * block, len.min((c + 1) * block));
+                    for l in 0..L {
+                        let at = index(first + l) * len;
+                        lane_to_le(&f.state.chain, l, &mut out[at + from..at + to]);
+                    }
                 }
             }
         }
         // Only the bytes that held message bytes (most batches: none).
-        for buf in &mut lasts {
-            buf[..dirty].zeroize();
+        if let Some(lasts) = &mut lasts_storage {
+            for buf in lasts {
+                buf[..dirty].zeroize();
+            }
         }
-        finals.zeroize();
-        digests.zeroize();
+        // Words of the first output block past a short digest (all of a
+        // whole one went to `out`).
+        if len < block {
+            digests.zeroize();
+        }
+    }
+}
+
+/// What output blocks after the first take (`LaneState` wipes its chains
+/// when dropped).
+struct Further<const W: usize, const L: usize> {
+    finals: [[u64; L]; W],
+    state: LaneState<W, L>,
+    counter: [u8; MAX_BLOCK_BYTES],
+}
+
+impl<const W: usize, const L: usize> Further<W, L> {
+    fn new() -> Self {
+        Further {
+            finals: [[0; L]; W],
+            state: LaneState::new(),
+            counter: [0; MAX_BLOCK_BYTES],
+        }
+    }
+}
+
+impl<const W: usize, const L: usize> Drop for Further<W, L> {
+    fn drop(&mut self) {
+        self.finals.zeroize();
     }
 }
 

@@ -107,6 +107,61 @@ fn equal_lengths_every_batch_size() {
     }
 }
 
+/// Whole lane groups of every length 0..=600, each message at an odd
+/// offset of one buffer, on every lane kernel form against the portable
+/// single-stream backend: every last block of the equal-length path, the
+/// whole ones and the 16-byte ones read in place (a header's tail, an
+/// 80-byte message), the shorter ones zero-padded.
+#[test]
+fn equal_lengths_0_to_600_at_unaligned_offsets() {
+    fn lengths<const W: usize>(rng: &mut impl Rng) {
+        // 17 messages: two groups of 8, four of 4 or 2, three of 5, and
+        // leftovers for every form.
+        let count = 17;
+        let params = Params::new().output_bits(8 * 8 * W as u64);
+        let forms: Vec<_> = lane_backends()
+            .into_iter()
+            .map(|(backend, form)| {
+                Platform::with_lane_form(form, || {
+                    SkeinMany::<W>::with_params(&params.backend(backend)).unwrap()
+                })
+            })
+            .collect();
+        let reference = Skein::<W>::with_params(&params.backend(Backend::Portable)).unwrap();
+        for len in 0..=600 {
+            let buffer = random_bytes(rng, count * (len + 1) + 1);
+            let messages: Vec<&[u8]> = (0..count)
+                .map(|i| &buffer[1 + i * (len + 1)..][..len])
+                .collect();
+            let want: Vec<Vec<u8>> = messages
+                .iter()
+                .map(|m| {
+                    let mut h = reference.clone();
+                    h.update(m);
+                    h.finalize_vec()
+                })
+                .collect();
+            for many in &forms {
+                let got = many.hash_many_vec(&messages);
+                for (i, w) in want.iter().enumerate() {
+                    assert_eq!(
+                        &got[i],
+                        w,
+                        "Skein-{} equal lengths {len}: message {i} on {} x{}",
+                        64 * W,
+                        many.backend(),
+                        many.lanes()
+                    );
+                }
+            }
+        }
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(10);
+    lengths::<4>(&mut rng);
+    lengths::<8>(&mut rng);
+    lengths::<16>(&mut rng);
+}
+
 /// Batches in which whole lane groups share one length (each group's
 /// message and output stage run in a few kernel calls): lengths around
 /// every block boundary up to four blocks and past that, batch sizes that

@@ -52,6 +52,12 @@ fn suffix_batches<const W: usize>(rng: &mut impl Rng) -> Vec<Vec<Vec<u8>>> {
         vec![vec![0x5a; 16]; 9],
         lens(3, 40 * b, true),
     ];
+    // Headers' tails, every lane different: 16 bytes each (read in place
+    // by the lane kernels) and a shorter equal length (zero-padded).
+    let short = rng.gen_range(1..16);
+    for len in [16, short] {
+        batches.push((0..33).map(|_| random_bytes(rng, len)).collect());
+    }
     batches.push(vec![
         vec![1; b - 1],
         vec![2; b],

@@ -130,6 +130,23 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// # Safety
     /// Also: every `blocks[i]` holds at least `offset + 8 * W` bytes.
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; L], offset: usize) -> [Self; W];
+    /// Rows 0 and 1 of the block at byte `offset` of every lane: all
+    /// a last block of at most 16 bytes has (its other rows are zero, and
+    /// the kernel passes them as constants). Word by word here; instruction
+    /// sets with wide registers shuffle.
+    ///
+    /// # Safety
+    /// Also: every `blocks[i]` holds at least `offset + 16` bytes.
+    #[inline(always)]
+    unsafe fn load_two_rows(blocks: &[&[u8]; L], offset: usize) -> [Self; 2] {
+        let word = |i: usize, j: usize| {
+            let at = offset + 8 * j;
+            u64::from_le_bytes(blocks[i][at..at + 8].try_into().expect("8 bytes"))
+        };
+        let rows: [[u64; L]; 2] = core::array::from_fn(|j| core::array::from_fn(|i| word(i, j)));
+        // SAFETY: the caller's.
+        unsafe { [Self::load_row(&rows[0]), Self::load_row(&rows[1])] }
+    }
     /// The transposing store: lane `i` of row `j` into `out[i][j]` (each
     /// lane's words together, as a digest is laid out). Row by row here;
     /// instruction sets with wide registers transpose in them.
@@ -306,6 +323,17 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
             )
         };
         core::array::from_fn(|j| TwoGroups([lo[j], hi[j]]))
+    }
+    #[inline(always)]
+    unsafe fn load_two_rows(blocks: &[&[u8]; T], offset: usize) -> [Self; 2] {
+        let (lo, hi) = blocks.split_at(L);
+        let (lo, hi) = unsafe {
+            (
+                R::load_two_rows(lo.try_into().expect("half the lanes"), offset),
+                R::load_two_rows(hi.try_into().expect("half the lanes"), offset),
+            )
+        };
+        [TwoGroups([lo[0], hi[0]]), TwoGroups([lo[1], hi[1]])]
     }
     #[inline(always)]
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {
@@ -510,6 +538,17 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
             )
         };
         core::array::from_fn(|j| WithScalar(lo[j], hi[j]))
+    }
+    #[inline(always)]
+    unsafe fn load_two_rows(blocks: &[&[u8]; T], offset: usize) -> [Self; 2] {
+        let (lo, hi) = blocks.split_at(L);
+        let (lo, hi) = unsafe {
+            (
+                R::load_two_rows(lo.try_into().expect("the vector lanes"), offset),
+                Scalar::load_rows::<2>(hi.try_into().expect("the scalar lane"), offset),
+            )
+        };
+        [WithScalar(lo[0], hi[0]), WithScalar(lo[1], hi[1])]
     }
     #[inline(always)]
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {

@@ -110,7 +110,9 @@ pub(crate) struct MessageRun<'a, const W: usize, const L: usize> {
     /// The whole blocks before the last: the same number in every lane.
     pub(crate) body: [&'a [u8]; L],
     /// The last block of every lane (zero-padded past `tail`): at least one
-    /// block of bytes.
+    /// block of bytes, or, where `tail` is at most 16, at least 16 bytes
+    /// (the rest of the block is zero; a message's own last 16 bytes are
+    /// read in place).
     pub(crate) last: [&'a [u8]; L],
     /// The bytes of the last block that count (the tweak advances by it).
     pub(crate) tail: u64,
@@ -129,17 +131,29 @@ impl<const W: usize, const L: usize> MessageRun<'_, W, L> {
     ///
     /// # Panics
     /// If the lanes' bodies differ in length or are not whole blocks, or a
-    /// last block is short.
+    /// last block is short of a block (of 16 bytes where `tail <= 16`), or
+    /// `tail` is more than a block.
     pub(crate) fn body_blocks(&self) -> usize {
         let block = 8 * W;
         let total = self.body[0].len();
         assert!(
             total.is_multiple_of(block)
                 && self.body.iter().all(|b| b.len() == total)
-                && self.last.iter().all(|b| b.len() >= block),
+                && self.tail <= block as u64
+                && self.last.iter().all(|b| b.len() >= self.last_len()),
             "lanes: unequal messages"
         );
         total / block
+    }
+
+    /// The bytes of every `last` block a kernel reads: a block, or 16
+    /// where at most 16 count.
+    pub(crate) fn last_len(&self) -> usize {
+        if self.tail <= 16 {
+            16
+        } else {
+            8 * W
+        }
     }
 }
 
@@ -182,7 +196,21 @@ impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
             compress_lanes(&mut state, run.body, [block as u64; L]);
         }
         state.tweak[1] = state.tweak[1].map(|t| t | crate::spec::T1_FINAL);
-        compress_lanes(&mut state, run.last.map(|b| &b[..block]), [run.tail; L]);
+        // A last block of 16 bytes, zero-padded to a whole one.
+        let mut padded = [[0u8; crate::spec::MAX_BLOCK_BYTES]; L];
+        let last_len = run.last_len();
+        let last: [&[u8]; L] = if last_len == block {
+            run.last.map(|b| &b[..block])
+        } else {
+            for (pad, b) in padded.iter_mut().zip(run.last) {
+                pad[..last_len].copy_from_slice(&b[..last_len]);
+            }
+            core::array::from_fn(|i| &padded[i][..block])
+        };
+        compress_lanes(&mut state, last, [run.tail; L]);
+        if last_len != block {
+            zeroize::Zeroize::zeroize(&mut padded);
+        }
         if let Some(finals) = run.finals {
             *finals = state.chain;
         }

@@ -192,6 +192,24 @@ impl Row<4> for __m256i {
     }
 
     #[inline(always)]
+    unsafe fn load_two_rows(blocks: &[&[u8]; 4], offset: usize) -> [Self; 2] {
+        // Every lane holds `offset + 16` readable bytes (the contract);
+        // the loads are unaligned. Lanes 0 and 2 in the halves of one
+        // register, 1 and 3 in another: an unpack pairs lanes 2k and
+        // 2k + 1 in half k.
+        unsafe {
+            let p: [__m128i; 4] =
+                core::array::from_fn(|i| _mm_loadu_si128(blocks[i].as_ptr().add(offset).cast()));
+            let even = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(p[0]), p[2]);
+            let odd = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(p[1]), p[3]);
+            [
+                _mm256_unpacklo_epi64(even, odd),
+                _mm256_unpackhi_epi64(even, odd),
+            ]
+        }
+    }
+
+    #[inline(always)]
     unsafe fn own_rounds_beside_scalar<const W: usize>(
         x: &mut [WithScalar<Self, 4>; W],
         ks: &[WithScalar<Self, 4>; 17],

@@ -223,6 +223,28 @@ impl Row<8> for __m512i {
         }
     }
     #[inline(always)]
+    unsafe fn load_two_rows(blocks: &[&[u8]; 8], offset: usize) -> [Self; 2] {
+        // Every lane holds `offset + 16` readable bytes (the contract);
+        // the loads are unaligned. Lanes 0, 2, 4, 6 in the 128-bit groups
+        // of one register, 1, 3, 5, 7 in another: an unpack of the two
+        // pairs lanes 2k and 2k + 1 in group k (six inserts and two
+        // unpacks, where the whole block's transpose takes 24 shuffles).
+        unsafe {
+            let p: [__m128i; 8] =
+                core::array::from_fn(|i| _mm_loadu_si128(blocks[i].as_ptr().add(offset).cast()));
+            let e0 = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(p[0]), p[2]);
+            let e1 = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(p[4]), p[6]);
+            let o0 = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(p[1]), p[3]);
+            let o1 = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(p[5]), p[7]);
+            let even = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(e0), e1);
+            let odd = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(o0), o1);
+            [
+                _mm512_unpacklo_epi64(even, odd),
+                _mm512_unpackhi_epi64(even, odd),
+            ]
+        }
+    }
+    #[inline(always)]
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 8]) {
         if W == 4 {
             // Half-width rows: row by row (a short state is rare here).

@@ -29,7 +29,8 @@ pub(crate) unsafe fn run<R: Row<L>, const L: usize, const W: usize>(call: LaneCa
         LaneCall::Messages(run) => {
             let n = run.body_blocks();
             // SAFETY: the caller's; every body holds `n` whole blocks and
-            // every last block a whole one.
+            // every last block a whole one, or 16 bytes where at most 16
+            // count.
             unsafe { messages::<R, L, W>(run, n) }
         }
     }
@@ -75,12 +76,13 @@ unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
 ///
 /// # Safety
 /// The CPU runs `R`'s instructions; every `run.body[i]` holds `n * 8 * W`
-/// bytes and every `run.last[i]` at least `8 * W`.
+/// bytes and every `run.last[i]` at least `8 * W`, or 16 where `run.tail`
+/// is at most 16.
 #[inline(always)]
 unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_, W, L>, n: usize) {
     let block = 8 * W;
     // SAFETY: the caller's; body block k ends at (k + 1) * 8 * W <= n * 8 * W
-    // bytes, and the last block at 8 * W.
+    // bytes, and the last block at 8 * W (16 where `run.tail <= 16`).
     unsafe {
         let mut chain = [R::splat(0); W];
         upto!(j < W, chain[j] = R::splat(run.chain[j]));
@@ -90,6 +92,14 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         while k <= n {
             let (m, step) = if k < n {
                 (R::load_rows::<W>(&run.body, k * block), block as u64)
+            } else if run.tail <= 16 {
+                // At most two words (a header's tail, an 80-byte
+                // message's last block): two rows from 16 bytes of each
+                // lane, the others zero, without the block's transpose.
+                tweak[1] |= spec::T1_FINAL;
+                let mut m = [R::splat(0); W];
+                [m[0], m[1]] = R::load_two_rows(&run.last, 0);
+                (m, run.tail)
             } else {
                 tweak[1] |= spec::T1_FINAL;
                 (R::load_rows::<W>(&run.last, 0), run.tail)
