@@ -4,12 +4,14 @@
 # three ways, run alternated, best ns a message kept per case, and the
 # speed of ours over each peer.
 #
-#   bash tools/bench/ref-api-bench/run.sh PEER_DIR [ROUNDS] [LIB_A]
+#   bash tools/bench/ref-api-bench/run.sh PEER_DIR [ROUNDS] [LIB_A [BASE_A]]
 #
 # PEER_DIR: the reference sources with skein_block_x64.s (pcompress's
 # crypto/skein/: `fetch github:moinakg/pcompress`; never committed here).
 # ROUNDS: alternated runs of the three programs (default 3). LIB_A: our
 # static library (default: built here, target/release/libskein_simd.a).
+# BASE_A: another build of ours (an earlier commit's), run alternated with
+# the rest: the before/after ratio in the same run.
 # The assembly is assembled with --defsym SKEIN_USE_ASM=768 (Skein-256 and
 # -512; its Skein-1024 code fails today, so that column is the C).
 set -euo pipefail
@@ -18,6 +20,7 @@ rounds=${2:-3}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 lib=${3:-}
+base=${4:-}
 if [ -z "$lib" ]; then
     (cd "$root" && cargo build --release --quiet -p skein-simd-capi)
     lib="${CARGO_TARGET_DIR:-$root/target}/release/libskein_simd.a"
@@ -33,8 +36,13 @@ as --defsym SKEIN_USE_ASM=768 --defsym SKEIN_LOOP=0 "$peer/skein_block_x64.s" -o
 gcc -o "$work/c" "$work/peer_main.o" "$work/skein.o" "$work/block_c.o"
 gcc -o "$work/asm" "$work/peer_main.o" "$work/skein.o" "$work/block_1024.o" "$work/block_asm.o"
 gcc "${cflags[@]}" -I"$root/capi/include" "$here/ref_api_bench.c" "$lib" -lpthread -ldl -lm -o "$work/ours"
+programs=(c asm ours)
+if [ -n "$base" ]; then
+    gcc "${cflags[@]}" -I"$root/capi/include" "$here/ref_api_bench.c" "$base" -lpthread -ldl -lm -o "$work/base"
+    programs+=(base)
+fi
 for ((r = 0; r < rounds; r++)); do
-    for p in c asm ours; do
+    for p in "${programs[@]}"; do
         "$work/$p" | sed "s/^/$p\t/"
     done
 done | python3 -c '
@@ -44,10 +52,16 @@ for line in sys.stdin:
     prog, bits, n, ns = line.split()
     k = (prog, int(bits), int(n))
     best[k] = min(best.get(k, 1e30), float(ns))
-print("| Skein | bytes | C ns | asm ns | ours ns | ours vs C | ours vs asm |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+has_base = any(k[0] == "base" for k in best)
+extra = (" base ns | ours vs base |", "---:|---:|") if has_base else ("", "")
+print("| Skein | bytes | C ns | asm ns | ours ns | ours vs C | ours vs asm |" + extra[0])
+print("|---|---:|---:|---:|---:|---:|---:|" + extra[1])
 for bits in (256, 512, 1024):
     for n in (64, 1024, 65536):
         c, a, o = (best[(p, bits, n)] for p in ("c", "asm", "ours"))
-        print(f"| {bits} | {n} | {c:.1f} | {a:.1f} | {o:.1f} | {c/o:.2f}x | {a/o:.2f}x |")
+        row = f"| {bits} | {n} | {c:.1f} | {a:.1f} | {o:.1f} | {c/o:.2f}x | {a/o:.2f}x |"
+        if has_base:
+            b = best[("base", bits, n)]
+            row += f" {b:.1f} | {b/o:.2f}x |"
+        print(row)
 '
