@@ -54,7 +54,7 @@ impl Isa for Token {
     const FORMS: &'static [LaneForm] = &[LaneForm::OneGroup, LaneForm::WithScalar];
 
     fn lane_form(words: usize, work: Workload) -> LaneForm {
-        lane_form(sha3_cpuid::get(), words, work)
+        lane_form(sha3_cpuid::get(), lse_detected(), words, work)
     }
 
     fn detect() -> Option<Token> {
@@ -97,13 +97,31 @@ impl Isa for Token {
     }
 }
 
+/// Whether the CPU has FEAT_LSE (the ARMv8.1 atomics): the rule's sign of
+/// a core of the Neoverse N1 / Cortex-A76 generation or later (four-wide
+/// decode) rather than an ARMv8.0 core (Cortex-A72, A57, A53: three-wide
+/// or in-order), which [`lane_form`] treats differently without SHA3.
+#[cfg(feature = "std")]
+fn lse_detected() -> bool {
+    std::arch::is_aarch64_feature_detected!("lse")
+}
+
+/// Without std, no run-time detection: LSE where the build has it.
+#[cfg(not(feature = "std"))]
+fn lse_detected() -> bool {
+    cfg!(target_feature = "lse")
+}
+
 /// The rule for the kernel's form (docs/aarch64.md, "Without SHA3"): with
-/// SHA3 the four `XAR` lanes; without, the hybrid with a third scalar lane
-/// (five messages) where the state leaves general-purpose registers for
-/// it, else the hybrid of four.
-fn lane_form(sha3: bool, words: usize, work: Workload) -> LaneForm {
+/// SHA3 the four `XAR` lanes. Without, Skein-1024 hashes its lanes one by
+/// one (every hybrid spills), and Skein-256 takes the hybrid with a third
+/// scalar lane (five messages). At Skein-512 the cores differ (llvm-mca):
+/// with LSE (Neoverse N1 and later) the hybrid of five, without (an
+/// ARMv8.0 core such as the Cortex-A72, whose model dispatches three
+/// instructions a cycle) the hybrid of four, which spills less.
+fn lane_form(sha3: bool, lse: bool, words: usize, work: Workload) -> LaneForm {
     let _ = work;
-    if sha3 || words == 16 {
+    if sha3 || words == 16 || (words == 8 && !lse) {
         LaneForm::OneGroup
     } else {
         LaneForm::WithScalar
@@ -385,6 +403,24 @@ pub mod checks {
     /// `portable`, and SHA3 detection against `SKEIN_SIMD_EXPECT_SHA3`.
     pub fn both_kernels_match_portable() {
         let token = Token::detect().expect("NEON on every AArch64 Linux");
+        // The form rule per core (docs/aarch64.md, "Without SHA3").
+        for w in [Workload::Blocks, Workload::ShortMessages] {
+            for (sha3, lse, words, form) in [
+                (true, true, 8, LaneForm::OneGroup),
+                (false, true, 4, LaneForm::WithScalar),
+                (false, false, 4, LaneForm::WithScalar),
+                (false, true, 8, LaneForm::WithScalar),
+                (false, false, 8, LaneForm::OneGroup),
+                (false, true, 16, LaneForm::OneGroup),
+                (false, false, 16, LaneForm::OneGroup),
+            ] {
+                assert_eq!(
+                    lane_form(sha3, lse, words, w),
+                    form,
+                    "sha3 {sha3} lse {lse} words {words}"
+                );
+            }
+        }
         // CI runs this under QEMU CPUs with and without SHA3, and says which.
         match std::env::var("SKEIN_SIMD_EXPECT_SHA3").as_deref() {
             Ok("1") => assert!(token.sha3, "SHA3 expected on this CPU"),
