@@ -2,10 +2,11 @@
 //! itself, as plain data, such as the C library (`capi/`), whose contexts C
 //! programs copy with `=` or `memcpy` and whose tweak words they set
 //! directly (tree hashing in the reference's calling convention). The rest
-//! of the crate keeps its state private; these three functions are the
-//! whole seam ([`compress`], [`config_chain`], and [`many_continuing`] for
-//! many messages that continue one such state on the multi-lane kernels),
-//! with [`BlockType`] for the type field of the tweak.
+//! of the crate keeps its state private; these four functions are the
+//! whole seam ([`compress`], [`config_chain`], [`output`] for the output
+//! stage, and [`many_continuing`] for many messages that continue one such
+//! state on the multi-lane kernels), with [`BlockType`] for the type field
+//! of the tweak.
 //!
 //! Stability: these items follow semantic versioning like the rest of the
 //! crate, but nothing here checks that a state is one Skein could reach
@@ -73,7 +74,10 @@ pub fn compress<const W: usize>(
 /// output of `output_bits` bits and the tree word `tree_info`
 /// (`leaf | fan_out << 8 | max_height << 16`, 0 for sequential hashing; any
 /// value is hashed as given, as the reference code does). Precomputed for the
-/// common unkeyed sequential sizes.
+/// common unkeyed sequential sizes. Inlined: a caller's all-zero `chain`
+/// and tree word fold away, leaving the table look-up (the C library's
+/// `Init`, about 50 instructions less than a call).
+#[inline]
 pub fn config_chain<const W: usize>(
     platform: &Platform,
     chain: &[u64; W],
@@ -86,7 +90,40 @@ pub fn config_chain<const W: usize>(
             return precomputed;
         }
     }
+    config_chain_computed::<W>(platform, chain, output_bits, tree_info)
+}
+
+/// The configuration UBI of [`config_chain`] through the block function,
+/// out of line so that the look-up above stays small enough to inline.
+#[inline(never)]
+fn config_chain_computed<const W: usize>(
+    platform: &Platform,
+    chain: &[u64; W],
+    output_bits: u64,
+    tree_info: u64,
+) -> [u64; W] {
     crate::ubi::config_ubi::<W>(platform, chain, output_bits, tree_info)
+}
+
+/// The output stage (spec 3.5.3) from the final chaining value `chain`:
+/// `out.len()` bytes, block `i` of them `UBI(chain, i as 8 little-endian
+/// bytes, Output)`, the last one truncated. The one-shot hashes' own path:
+/// one block-function call a block for short outputs, the multi-lane kernel
+/// (and threads) for long ones.
+///
+/// ```
+/// use skein_simd::{hazmat, Platform, Skein256};
+/// let platform = Platform::detect();
+/// let mut chain = hazmat::config_chain::<4>(&platform, &[0; 4], 256, 0);
+/// let tweak = (1 << 62) | (1 << 63) | (hazmat::BlockType::Message as u64) << 56;
+/// hazmat::compress::<4>(&platform, &mut chain, &mut [0, tweak], &[0; 32], 0);
+/// let mut digest = [0u8; 32];
+/// hazmat::output::<4>(&platform, &chain, &mut digest);
+/// assert_eq!(digest.to_vec(), Skein256::hash_vec(256, b""));
+/// ```
+pub fn output<const W: usize>(platform: &Platform, chain: &[u64; W], out: &mut [u8]) {
+    const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
+    crate::ubi::output::<W>(platform, chain, out)
 }
 
 /// A [`SkeinMany`](crate::SkeinMany) whose messages continue one UBI state kept as plain

@@ -11,13 +11,6 @@
 use core::ffi::c_int;
 use skein_simd::hazmat::BlockType;
 
-/// The little-endian bytes of `words` into `bytes` (a whole number of
-/// words' worth, at most `8 * W`): the reference's `Skein_Put64_LSB_First`.
-fn words_to_le<const W: usize>(words: &[u64; W], bytes: &mut [u8]) {
-    for (b, w) in bytes.chunks_mut(8).zip(words) {
-        b.copy_from_slice(&w.to_le_bytes()[..b.len()]);
-    }
-}
 use skein_simd::{hazmat, Platform};
 use zeroize::Zeroize;
 
@@ -126,6 +119,12 @@ impl<const W: usize> Ctx<W> {
     /// lacks (personalization, public key, key identifier, nonce), each as a
     /// UBI after the configuration, in the specification's order. An empty
     /// argument is an absent one, as for the key in the reference.
+    ///
+    /// Without a key or arguments (plain `Init`, where this is inlined and
+    /// the test folds away) only the header and `X` are written, as by the
+    /// reference's `Init`: `b` is not read before `Update` fills it and
+    /// `Final` pads it from `bCnt`.
+    #[inline]
     pub(crate) fn init(
         &mut self,
         p: &Platform,
@@ -139,24 +138,43 @@ impl<const W: usize> Ctx<W> {
             return rc;
         }
         self.h.hash_bit_len = hash_bit_len;
-        self.b = [[0; 8]; W];
+        if key.is_empty() && rest.iter().all(|(_, arg)| arg.is_empty()) {
+            self.x = hazmat::config_chain::<W>(p, &[0; W], hash_bit_len as u64, tree_info);
+        } else {
+            self.init_with_args(p, tree_info, key, rest);
+        }
+        self.start_new_type(BlockType::Message, 0);
+        SKEIN_SUCCESS
+    }
+
+    /// The chain of [`Self::init`] with a key or arguments: a key or an
+    /// argument leaves its last block (padded) in `b`, so `b` is zeroed after
+    /// them (the reference leaves the key's there).
+    #[inline(never)]
+    fn init_with_args(
+        &mut self,
+        p: &Platform,
+        tree_info: u64,
+        key: &[u8],
+        rest: [(BlockType, &[u8]); 4],
+    ) {
         self.x = [0; W];
         if !key.is_empty() {
             self.x = self.ubi(p, BlockType::Key, key);
         }
-        self.x = hazmat::config_chain::<W>(p, &self.x, hash_bit_len as u64, tree_info);
+        let bits = self.h.hash_bit_len as u64;
+        self.x = hazmat::config_chain::<W>(p, &self.x, bits, tree_info);
         for (ty, arg) in rest {
             if !arg.is_empty() {
                 self.x = self.ubi(p, ty, arg);
             }
         }
         self.b = [[0; 8]; W];
-        self.start_new_type(BlockType::Message, 0);
-        SKEIN_SUCCESS
     }
 
     /// A whole UBI of type `ty` over `data`, from the current chain, as
-    /// `InitExt` does for the key (Update then Final_Pad).
+    /// `InitExt` does for the key (Update then Final_Pad). The context is
+    /// valid (`hashBitLen` is set first).
     fn ubi(&mut self, p: &Platform, ty: BlockType, data: &[u8]) -> [u64; W] {
         self.start_new_type(ty, 0);
         self.update(p, data);
@@ -167,43 +185,57 @@ impl<const W: usize> Ctx<W> {
     /// `Update`: buffer the input, compress every block except the last one
     /// (only `Final` knows which is final). `SKEIN_FAIL` for a context that
     /// fails [`Self::validate`] (uninitialized or corrupted), where the
-    /// reference's only check is a disabled assertion.
-    pub(crate) fn update(&mut self, p: &Platform, mut msg: &[u8]) -> c_int {
+    /// reference's only check is a disabled assertion. Inlined: input that
+    /// fits in the buffer is one copy; the rest is [`Self::update_blocks`].
+    #[inline]
+    pub(crate) fn update(&mut self, p: &Platform, msg: &[u8]) -> c_int {
         if self.validate() != SKEIN_SUCCESS {
             return SKEIN_FAIL;
         }
-        let block = Self::BLOCK;
-        let mut fill = self.h.b_cnt;
-        if msg.len() + fill > block {
-            if fill > 0 {
-                let (head, tail) = msg.split_at(block - fill);
-                self.b.as_flattened_mut()[fill..].copy_from_slice(head);
-                msg = tail;
-                hazmat::compress::<W>(
-                    p,
-                    &mut self.x,
-                    &mut self.h.t,
-                    self.b.as_flattened(),
-                    block as u64,
-                );
-                fill = 0;
-            }
-            if msg.len() > block {
-                let (whole, tail) = msg.split_at((msg.len() - 1) / block * block);
-                hazmat::compress::<W>(p, &mut self.x, &mut self.h.t, whole, block as u64);
-                msg = tail;
-            }
+        let fill = self.h.b_cnt;
+        if msg.len() <= Self::BLOCK - fill {
+            self.b.as_flattened_mut()[fill..fill + msg.len()].copy_from_slice(msg);
+            self.h.b_cnt = fill + msg.len();
+        } else {
+            self.update_blocks(p, msg);
         }
-        self.b.as_flattened_mut()[fill..fill + msg.len()].copy_from_slice(msg);
-        self.h.b_cnt = fill + msg.len();
         SKEIN_SUCCESS
     }
 
-    /// The final block of the message UBI: final flag, zero padding.
-    fn process_final(&mut self, p: &Platform) -> c_int {
-        if self.validate() != SKEIN_SUCCESS {
-            return SKEIN_FAIL;
+    /// [`Self::update`] of more than the buffer's free room: fill and
+    /// compress the buffer, compress whole blocks in place, keep the last.
+    #[inline(never)]
+    fn update_blocks(&mut self, p: &Platform, mut msg: &[u8]) {
+        let block = Self::BLOCK;
+        let mut fill = self.h.b_cnt;
+        if fill > 0 {
+            let (head, tail) = msg.split_at(block - fill);
+            self.b.as_flattened_mut()[fill..].copy_from_slice(head);
+            msg = tail;
+            hazmat::compress::<W>(
+                p,
+                &mut self.x,
+                &mut self.h.t,
+                self.b.as_flattened(),
+                block as u64,
+            );
+            fill = 0;
         }
+        if msg.len() > block {
+            let (whole, tail) = msg.split_at((msg.len() - 1) / block * block);
+            hazmat::compress::<W>(p, &mut self.x, &mut self.h.t, whole, block as u64);
+            msg = tail;
+        }
+        self.b.as_flattened_mut()[fill..fill + msg.len()].copy_from_slice(msg);
+        self.h.b_cnt = fill + msg.len();
+    }
+
+    /// The final block of the UBI in progress: final flag, zero padding.
+    /// The context must pass [`Self::validate`] (its callers check).
+    /// Inlined, as is the output stage, so that `Final` is one function of
+    /// two block-function calls.
+    #[inline(always)]
+    fn process_final(&mut self, p: &Platform) {
         let fill = self.h.b_cnt;
         self.h.t[1] |= T1_FLAG_FINAL;
         self.b.as_flattened_mut()[fill..].fill(0);
@@ -214,25 +246,37 @@ impl<const W: usize> Ctx<W> {
             self.b.as_flattened(),
             fill as u64,
         );
-        SKEIN_SUCCESS
     }
 
     /// `Final_Pad`: finish the UBI and write the whole chaining value
-    /// (`8 * W` bytes, whatever `hashBitLen` says) to `out`.
+    /// (`8 * W` bytes, whatever `hashBitLen` says) to `out`. `SKEIN_FAIL` for
+    /// a context that fails [`Self::validate`].
     pub(crate) fn final_pad(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
-        let rc = self.process_final(p);
-        if rc == SKEIN_SUCCESS {
-            words_to_le(&self.x, out);
+        if self.validate() != SKEIN_SUCCESS {
+            return SKEIN_FAIL;
         }
-        rc
+        self.process_final(p);
+        for (bytes, word) in out.chunks_exact_mut(8).zip(&self.x) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        SKEIN_SUCCESS
     }
 
-    /// `Final`: finish the UBI, then the output stage.
+    /// `Final`: finish the UBI, then the output stage. `SKEIN_FAIL` for a
+    /// context that fails [`Self::validate`].
     pub(crate) fn finalize(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
-        match self.process_final(p) {
-            SKEIN_SUCCESS => self.output(p, out),
-            failed => failed,
+        if self.validate() != SKEIN_SUCCESS {
+            return SKEIN_FAIL;
         }
+        self.finalize_valid(p, out);
+        SKEIN_SUCCESS
+    }
+
+    /// [`Self::finalize`] of a context that passed [`Self::validate`] (for
+    /// callers that checked it already, to size `out`).
+    pub(crate) fn finalize_valid(&mut self, p: &Platform, out: &mut [u8]) {
+        self.process_final(p);
+        self.output_stage(p, out);
     }
 
     /// Output length in bytes, `ceil(hashBitLen / 8)`.
@@ -240,25 +284,59 @@ impl<const W: usize> Ctx<W> {
         self.h.hash_bit_len.div_ceil(8)
     }
 
-    /// `Output`: the output stage (spec 3.5.3) from the chaining value `X`:
-    /// block `i` of the result is UBI(X, i as 8 bytes, OUT), `out.len()`
-    /// bytes in all. Leaves the context as the reference's does: `X`
-    /// restored, the last counter block in `b`, the output tweak in `T`.
+    /// `Output`: the output stage (spec 3.5.3) from the chaining value `X`.
     /// `SKEIN_FAIL` for a context that fails [`Self::validate`].
     pub(crate) fn output(&mut self, p: &Platform, out: &mut [u8]) -> c_int {
         if self.validate() != SKEIN_SUCCESS {
             return SKEIN_FAIL;
         }
-        let key = self.x;
-        self.b = [[0; 8]; W];
-        for (i, chunk) in out.chunks_mut(Self::BLOCK).enumerate() {
-            self.b[0] = (i as u64).to_le_bytes();
-            self.start_new_type(BlockType::Output, T1_FLAG_FINAL);
-            hazmat::compress::<W>(p, &mut self.x, &mut self.h.t, self.b.as_flattened(), 8);
-            words_to_le(&self.x, chunk);
-            self.x = key;
-        }
+        self.output_stage(p, out);
         SKEIN_SUCCESS
+    }
+
+    /// The output stage into `out` (block `i` of it is UBI(X, i as 8 bytes,
+    /// OUT)). One block (every `Final` up to the state size) is one
+    /// block-function call here; longer outputs take the library's path
+    /// ([`hazmat::output`]: the multi-lane kernel from 8 blocks on). Leaves
+    /// the context as the reference's `Output` does: `X` unchanged (a later
+    /// `Output` gives the same bytes), the last counter block in `b` (which
+    /// overwrites the message's last block there), the output tweak after
+    /// its one block in `T`, `bCnt` 0. The one copy of `X` made here (the
+    /// output block, on the stack) is wiped.
+    #[inline(always)]
+    fn output_stage(&mut self, p: &Platform, out: &mut [u8]) {
+        let blocks = out.len().div_ceil(Self::BLOCK);
+        self.b = [[0; 8]; W];
+        self.b[0] = (blocks.saturating_sub(1) as u64).to_le_bytes();
+        let tweak = [
+            0,
+            T1_FLAG_FIRST | T1_FLAG_FINAL | ((BlockType::Output as u64) << T1_POS_BLK_TYPE),
+        ];
+        self.h.t = tweak;
+        self.h.b_cnt = 0;
+        if blocks > 1 {
+            hazmat::output::<W>(p, &self.x, out);
+            self.h.t = [8, tweak[1] & !T1_FLAG_FIRST];
+            return;
+        }
+        let mut chain = self.x;
+        hazmat::compress::<W>(p, &mut chain, &mut self.h.t, self.b.as_flattened(), 8);
+        if out.len() == Self::BLOCK {
+            // The whole block (`Final` at the state size): fixed-size stores.
+            for (bytes, word) in out[..Self::BLOCK].chunks_exact_mut(8).zip(&chain) {
+                bytes.copy_from_slice(&word.to_le_bytes());
+            }
+        } else {
+            let (words, tail) = out.split_at_mut(out.len() / 8 * 8);
+            for (bytes, word) in words.chunks_exact_mut(8).zip(&chain) {
+                bytes.copy_from_slice(&word.to_le_bytes());
+            }
+            if !tail.is_empty() {
+                let word = chain[words.len() / 8].to_le_bytes();
+                tail.copy_from_slice(&word[..tail.len()]);
+            }
+        }
+        chain.zeroize();
     }
 }
 

@@ -65,7 +65,10 @@ pub(crate) unsafe fn finish<const W: usize>(
     };
     let p = platform();
     match step {
-        Finish::Final => ctx.finalize(p, out),
+        Finish::Final => {
+            ctx.finalize_valid(p, out);
+            SKEIN_SUCCESS
+        }
         Finish::FinalPad => ctx.final_pad(p, out),
         Finish::Output => ctx.output(p, out),
     }

@@ -345,7 +345,7 @@ static int test_pyskein(const char *path) {
 /* ---- against the reference code, plain hashing ---- */
 
 static void test_peer(void) {
-    static const size_t outs[] = {8, 160, 256, 511, 512, 1000, 1024, 2056};
+    static const size_t outs[] = {8, 160, 256, 511, 512, 1000, 1024, 2056, 4200};
     static const size_t lens[] = {0, 1, 63, 64, 65, 127, 128, 129, 1000, 4099};
     static const size_t splits[] = {0, 1, 13, 64, 128};
     unsigned long cases = 0;
@@ -358,7 +358,7 @@ static void test_peer(void) {
         for (o = 0; o < sizeof outs / sizeof *outs; o++)
             for (l = 0; l < sizeof lens / sizeof *lens; l++)
                 for (s = 0; s < sizeof splits / sizeof *splits; s++) {
-                    uint8_t x[300], y[300];
+                    uint8_t x[600], y[600], z[600];
                     ctx_t c1, c2;
                     size_t n = (outs[o] + 7) / 8;
                     int rc = our_init(bits, &c1, outs[o]) | r->init_ext(&c2, outs[o], 0, NULL, 0);
@@ -370,6 +370,15 @@ static void test_peer(void) {
                     rc |= a->final(&c1, x) | r->final(&c2, y);
                     CHECK(rc == 0 && memcmp(x, y, n) == 0, "peer: Skein-%d-%zu, %zu bytes, split %zu", bits, outs[o],
                           lens[l], splits[s]);
+                    /* Final leaves the context as the reference's: the output
+                     * tweak after its block, an empty buffer, and the chaining
+                     * value, from which Output gives the same bytes again */
+                    CHECK(a->b_cnt(&c1) == r->b_cnt(&c2) && a->tweak(&c1, 0) == r->tweak(&c2, 0) &&
+                              a->tweak(&c1, 1) == r->tweak(&c2, 1),
+                          "peer fields after Final: Skein-%d-%zu, %zu bytes", bits, outs[o], lens[l]);
+                    rc = a->output(&c1, z);
+                    CHECK(rc == 0 && memcmp(z, y, n) == 0, "Output after Final: Skein-%d-%zu, %zu bytes", bits,
+                          outs[o], lens[l]);
                     cases++;
                 }
     }

@@ -9,36 +9,21 @@
 # PEER_DIR: the reference sources with skein_block_x64.s (pcompress's
 # crypto/skein/: `fetch github:moinakg/pcompress`; never committed here).
 # ROUNDS: alternated runs of the three programs (default 3). LIB_A: our
-# static library (default: built here, target/release/libskein_simd.a).
-# BASE_A: another build of ours (an earlier commit's), run alternated with
-# the rest: the before/after ratio in the same run.
-# The assembly is assembled with --defsym SKEIN_USE_ASM=768 (Skein-256 and
-# -512; its Skein-1024 code fails today, so that column is the C).
+# static library (default: built here, release). BASE_A: another build of
+# ours (an earlier commit's), run alternated with the rest: before/after in
+# the same run. The three programs: build.sh; instruction counts of the
+# same programs: callgrind.sh.
 set -euo pipefail
 peer=$(cd "${1:?usage: run.sh PEER_DIR [ROUNDS] [LIB_A]}" && pwd)
 rounds=${2:-3}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../../.." && pwd)
-lib=${3:-}
-base=${4:-}
-if [ -z "$lib" ]; then
-    (cd "$root" && cargo build --release --quiet -p skein-simd-capi)
-    lib="${CARGO_TARGET_DIR:-$root/target}/release/libskein_simd.a"
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cflags=(-O3 -mtune=generic)
-gcc "${cflags[@]}" -I"$peer" -c "$here/ref_api_bench.c" -o "$work/peer_main.o"
-gcc "${cflags[@]}" -I"$peer" -c "$peer/skein.c" -o "$work/skein.o"
-gcc "${cflags[@]}" -I"$peer" -c "$peer/skein_block.c" -o "$work/block_c.o"
-gcc "${cflags[@]}" -I"$peer" -DSKEIN_USE_ASM=768 -c "$peer/skein_block.c" -o "$work/block_1024.o"
-as --defsym SKEIN_USE_ASM=768 --defsym SKEIN_LOOP=0 "$peer/skein_block_x64.s" -o "$work/block_asm.o"
-gcc -o "$work/c" "$work/peer_main.o" "$work/skein.o" "$work/block_c.o"
-gcc -o "$work/asm" "$work/peer_main.o" "$work/skein.o" "$work/block_1024.o" "$work/block_asm.o"
-gcc "${cflags[@]}" -I"$root/capi/include" "$here/ref_api_bench.c" "$lib" -lpthread -ldl -lm -o "$work/ours"
+bash "$here/build.sh" "$peer" "$work" "${3:-}"
 programs=(c asm ours)
-if [ -n "$base" ]; then
-    gcc "${cflags[@]}" -I"$root/capi/include" "$here/ref_api_bench.c" "$base" -lpthread -ldl -lm -o "$work/base"
+if [ -n "${4:-}" ]; then
+    gcc -O3 -mtune=generic -I"$here/../../../capi/include" "$here/ref_api_bench.c" "$4" \
+        -lpthread -ldl -lm -o "$work/base"
     programs+=(base)
 fi
 for ((r = 0; r < rounds; r++)); do
