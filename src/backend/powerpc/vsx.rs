@@ -394,6 +394,39 @@ mod imp {
         }
     }
 
+    /// Sixteen bytes at `base + offset` (any alignment) as two
+    /// little-endian words, in the order `lxvd2x` leaves them: on
+    /// little-endian, word 1 in lane 0 and word 0 in lane 1. The lane
+    /// kernel's transposing shuffles take the words from either lane at no
+    /// cost, so the `xxswapd` that a plain load adds on little-endian
+    /// POWER8 is left out. Base and offset apart: `lxvd2x` adds two
+    /// registers, and the bases stay the same from block to block.
+    ///
+    /// # Safety
+    /// `base + offset..base + offset + 16` readable; POWER8 vectors enabled.
+    #[cfg(target_endian = "little")]
+    #[inline(always)]
+    unsafe fn load_pair(base: *const u8, offset: usize) -> D {
+        let v: D;
+        // SAFETY: the caller's; `lxvd2x` reads the 16 bytes at
+        // `base + offset` and has no alignment requirement.
+        unsafe {
+            core::arch::asm!("lxvd2x {0}, {1}, {2}", lateout(vsreg) v, in(reg_nonzero) base,
+                             in(reg) offset, options(pure, readonly, nostack, preserves_flags));
+        }
+        v
+    }
+    /// [`load_words`] (big-endian: the byte swap puts word 0 in lane 0).
+    ///
+    /// # Safety
+    /// `base + offset..base + offset + 16` readable; POWER8 vectors enabled.
+    #[cfg(target_endian = "big")]
+    #[inline(always)]
+    unsafe fn load_pair(base: *const u8, offset: usize) -> D {
+        // SAFETY: the caller's.
+        unsafe { load_words(base.add(offset)) }
+    }
+
     /// Message register `p` (even or odd words) from the block's loads.
     const fn message_pick<const W: usize>(p: usize, odd: bool) -> (usize, usize, Simd<u32, 2>) {
         let (a, b) = reg_words::<W>(p, odd);
@@ -491,13 +524,12 @@ mod imp {
     // =======================================================================
 
     mod lanes {
-        use super::{load_words, D};
+        use super::{idx2, load_pair, D};
         use crate::backend::dispatch::isa::{lanewise, Row};
         use core::intrinsics::simd::{
             simd_add, simd_and, simd_funnel_shl, simd_lt, simd_shuffle, simd_sub, simd_xor,
         };
         use core::mem::transmute;
-        use core::simd::Simd;
 
         // SAFETY (every `unsafe` block in this impl): the trait's contract,
         // the CPU has POWER8 vectors; loads and stores stay within the
@@ -549,15 +581,16 @@ mod imp {
                 // since 16 * (pair + 1) <= 8 * W.
                 unsafe {
                     let mut m = [Self::splat(0); W];
+                    // Where word 2 * pair and word 2 * pair + 1 of a lane
+                    // are in its loaded register.
+                    const LO: u32 = if cfg!(target_endian = "little") { 1 } else { 0 };
                     // `while`, not `for`: `Range::next` does not inline here.
                     let mut pair = 0;
                     while pair < W / 2 {
-                        let a = load_words(blocks[0].as_ptr().add(offset + 16 * pair));
-                        let b = load_words(blocks[1].as_ptr().add(offset + 16 * pair));
-                        m[2 * pair] =
-                            simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([0, 2]) });
-                        m[2 * pair + 1] =
-                            simd_shuffle(a, b, const { Simd::<u32, 2>::from_array([1, 3]) });
+                        let a = load_pair(blocks[0].as_ptr().add(16 * pair), offset);
+                        let b = load_pair(blocks[1].as_ptr().add(16 * pair), offset);
+                        m[2 * pair] = simd_shuffle(a, b, const { idx2(LO, 2 + LO) });
+                        m[2 * pair + 1] = simd_shuffle(a, b, const { idx2(1 - LO, 3 - LO) });
                         pair += 1;
                     }
                     m

@@ -87,28 +87,28 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         let mut chain = [R::splat(0); W];
         upto!(j < W, chain[j] = R::splat(run.chain[j]));
         let mut tweak = run.tweak;
-        // The body, then the last block (k == n) with the final flag.
+        // The body, then the last block with the final flag.
         let mut k = 0;
-        while k <= n {
-            let (m, step) = if k < n {
-                (R::load_rows::<W>(&run.body, k * block), block as u64)
-            } else if run.tail <= 16 {
-                // At most two words (a header's tail, an 80-byte
-                // message's last block): two rows from 16 bytes of each
-                // lane, the others zero, without the block's transpose.
-                tweak[1] |= spec::T1_FINAL;
-                let mut m = [R::splat(0); W];
-                [m[0], m[1]] = R::load_two_rows(&run.last, 0);
-                (m, run.tail)
-            } else {
-                tweak[1] |= spec::T1_FINAL;
-                (R::load_rows::<W>(&run.last, 0), run.tail)
-            };
-            tweak = spec::advance_tweak(tweak, step);
+        while k < n {
+            let m = R::load_rows::<W>(&run.body, k * block);
+            tweak = spec::advance_tweak(tweak, block as u64);
             chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
             tweak[1] &= !spec::T1_FIRST;
             k += 1;
         }
+        tweak[1] |= spec::T1_FINAL;
+        let m = if run.tail <= 16 {
+            // At most two words (a header's tail, an 80-byte message's
+            // last block): two rows from 16 bytes of each lane, the others
+            // zero, without the block's transpose.
+            let mut m = [R::splat(0); W];
+            [m[0], m[1]] = R::load_two_rows(&run.last, 0);
+            m
+        } else {
+            R::load_rows::<W>(&run.last, 0)
+        };
+        tweak = spec::advance_tweak(tweak, run.tail);
+        chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
         if let Some(finals) = run.finals {
             upto!(j < W, chain[j].store_row(&mut finals[j]));
         }

@@ -222,17 +222,7 @@ impl Consts {
         let t = &PAIR_CONSTS;
         let counter = t.counter.as_ptr();
         let misc = opaque_ptr(t.misc.as_ptr() as *const u8);
-        // No `array::map`: library functions do not inline into AltiVec code.
-        let off = [
-            opaque_usize(0),
-            opaque_usize(16),
-            opaque_usize(32),
-            opaque_usize(48),
-            opaque_usize(64),
-            opaque_usize(80),
-            opaque_usize(96),
-            opaque_usize(112),
-        ];
+        let off = opaque_offsets();
         // SAFETY: AltiVec (caller); in bounds, 16-byte aligned entries of
         // the static.
         unsafe {

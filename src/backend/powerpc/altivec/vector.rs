@@ -114,16 +114,7 @@ impl RotConsts {
                     opaque_ptr(counters.add(256)),
                 ]
             },
-            off: [
-                opaque_usize(0),
-                opaque_usize(16),
-                opaque_usize(32),
-                opaque_usize(48),
-                opaque_usize(64),
-                opaque_usize(80),
-                opaque_usize(96),
-                opaque_usize(112),
-            ],
+            off: opaque_offsets(),
         }
     }
 
@@ -189,10 +180,28 @@ pub(super) fn opaque_ptr(mut p: *const u8) -> *const u8 {
 
 /// `n`, hidden from LLVM so that it stays in a GPR.
 #[inline(always)]
-pub(super) fn opaque_usize(mut n: usize) -> usize {
+fn opaque_usize(mut n: usize) -> usize {
     // SAFETY: an empty instruction sequence.
     unsafe { asm!("/* {0} */", inout(reg) n, options(pure, nomem, nostack, preserves_flags)) };
     n
+}
+
+/// The byte offsets of eight consecutive vectors, 0, 16, ..., 112, each
+/// hidden from LLVM ([`opaque_usize`]): the index registers of `lvx` from
+/// a constant table, kept in GPRs instead of rebuilt before every load.
+#[inline(always)]
+pub(super) fn opaque_offsets() -> [usize; 8] {
+    // No `array::map`: library functions do not inline into AltiVec code.
+    [
+        opaque_usize(0),
+        opaque_usize(16),
+        opaque_usize(32),
+        opaque_usize(48),
+        opaque_usize(64),
+        opaque_usize(80),
+        opaque_usize(96),
+        opaque_usize(112),
+    ]
 }
 
 /// Sixteen message bytes at `p` (any alignment).
