@@ -87,28 +87,40 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         let mut chain = [R::splat(0); W];
         upto!(j < W, chain[j] = R::splat(run.chain[j]));
         let mut tweak = run.tweak;
-        // The body, then the last block with the final flag.
+        // The body, then the last block with the final flag. The last
+        // block after the loop leaves a straight loop that LLVM allocates
+        // like the block-run loop (fewer instructions a block: VSX,
+        // docs/powerpc.md; AVX2 alike). Not on wasm32: a third inlined
+        // block function made the kernel one that V8 runs far slower
+        // (SIMD128 `hashMany` 1.3x the portable build instead of 2.0x,
+        // docs/wasm.md), so there the last block is the loop's last round.
         let mut k = 0;
-        while k < n {
-            let m = R::load_rows::<W>(&run.body, k * block);
-            tweak = spec::advance_tweak(tweak, block as u64);
-            chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
-            tweak[1] &= !spec::T1_FIRST;
-            k += 1;
-        }
-        tweak[1] |= spec::T1_FINAL;
-        let m = if run.tail <= 16 {
-            // At most two words (a header's tail, an 80-byte message's
-            // last block): two rows from 16 bytes of each lane, the others
-            // zero, without the block's transpose.
-            let mut m = [R::splat(0); W];
-            [m[0], m[1]] = R::load_two_rows(&run.last, 0);
-            m
+        if cfg!(target_arch = "wasm32") {
+            while k <= n {
+                let (m, step) = if k < n {
+                    (R::load_rows::<W>(&run.body, k * block), block as u64)
+                } else {
+                    tweak[1] |= spec::T1_FINAL;
+                    (last_rows::<R, L, W>(&run), run.tail)
+                };
+                tweak = spec::advance_tweak(tweak, step);
+                chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+                tweak[1] &= !spec::T1_FIRST;
+                k += 1;
+            }
         } else {
-            R::load_rows::<W>(&run.last, 0)
-        };
-        tweak = spec::advance_tweak(tweak, run.tail);
-        chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+            while k < n {
+                let m = R::load_rows::<W>(&run.body, k * block);
+                tweak = spec::advance_tweak(tweak, block as u64);
+                chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+                tweak[1] &= !spec::T1_FIRST;
+                k += 1;
+            }
+            tweak[1] |= spec::T1_FINAL;
+            let m = last_rows::<R, L, W>(&run);
+            tweak = spec::advance_tweak(tweak, run.tail);
+            chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+        }
         if let Some(finals) = run.finals {
             upto!(j < W, chain[j].store_row(&mut finals[j]));
         }
@@ -118,5 +130,29 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         let o1 = o1 | spec::T1_FINAL;
         chain = ubi_block::<R, L, W>(&chain, &[R::splat(0); W], R::splat(o0), R::splat(o1));
         R::store_lanes::<W>(&chain, run.out);
+    }
+}
+
+/// The rows of the last block of every lane of `run`.
+///
+/// # Safety
+/// The CPU runs `R`'s instructions; every `run.last[i]` holds at least
+/// `8 * W` bytes, or 16 where `run.tail` is at most 16.
+#[inline(always)]
+unsafe fn last_rows<R: Row<L>, const L: usize, const W: usize>(
+    run: &MessageRun<'_, W, L>,
+) -> [R; W] {
+    // SAFETY: the caller's.
+    unsafe {
+        if run.tail <= 16 {
+            // At most two words (a header's tail, an 80-byte message's
+            // last block): two rows from 16 bytes of each lane, the others
+            // zero, without the block's transpose.
+            let mut m = [R::splat(0); W];
+            [m[0], m[1]] = R::load_two_rows(&run.last, 0);
+            m
+        } else {
+            R::load_rows::<W>(&run.last, 0)
+        }
     }
 }
