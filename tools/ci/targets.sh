@@ -105,7 +105,9 @@ target_runner() {
     local cpu="${1:-}"
     if [ -z "$cpu" ]; then
         local first
-        first="$(targets_names run "$tgt_name" | head -n 1)"
+        # sed, not head: head's early exit can kill the writer with SIGPIPE,
+        # which pipefail turns into the script's exit 141.
+        first="$(targets_names run "$tgt_name" | sed -n 1p)"
         [ -n "$first" ] || { echo "targets.tsv: target $tgt_name has no run" >&2; return 1; }
         cpu="$(run_cpu_of "$first")"
     fi
@@ -144,7 +146,7 @@ target_env() {
     if run_row "$1"; then
         cpu="$run_cpu" rustflags="$run_rustflags"
     elif target_row "$1"; then
-        first="$(targets_names run "$tgt_name" | head -n 1)"
+        first="$(targets_names run "$tgt_name" | sed -n 1p)"
         rustflags="$(run_rustflags_of "$first")" || rustflags=""
     else
         echo "targets.tsv: no run or target named '$1'" >&2
