@@ -54,6 +54,7 @@ fn main() {
     // SAFETY: loading this package's own library, whose initializers are
     // Rust's (none that would misbehave); the symbols have these C types.
     let lib = unsafe { libloading::Library::new(&path) }.expect("load libskein_simd.so");
+    // SAFETY: `skein_simd_backend` has this C type (capi/include/skein_simd.h).
     let backend: libloading::Symbol<unsafe extern "C" fn(usize) -> *const std::ffi::c_char> =
         unsafe { lib.get(b"skein_simd_backend\0") }.unwrap();
     // SAFETY: a static NUL-terminated string for a valid size.

@@ -208,10 +208,10 @@ pub unsafe extern "C" fn skein_simd_subtree_hash(
     let (Some(tree), Some(r)) = (unsafe { tree.as_ref() }, unsafe { range.as_ref() }) else {
         return SKEIN_FAIL;
     };
+    let out_region: Region = (values.cast_const(), valuesLen);
     // SAFETY: the caller's contract for the two buffers; they must not
     // overlap (the values are written after the data is read, but a
     // shared byte is a caller's mistake either way).
-    let out_region: Region = (values.cast_const(), valuesLen);
     let Some(data) = (unsafe { input(data, dataLen, out_region) }) else {
         return SKEIN_FAIL;
     };

@@ -138,8 +138,8 @@ fn foreign_sigbus_is_not_swallowed() {
         .spawn()
         .unwrap();
     wait_for_pause(&sentinel, "skeinsum");
-    // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
     assert_eq!(
+        // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
         unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGBUS) },
         0
     );

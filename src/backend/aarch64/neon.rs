@@ -253,24 +253,26 @@ fn rol_xar(a: [uint64x2_t; 2], r: u32) -> [uint64x2_t; 2] {
 #[derive(Clone, Copy)]
 struct Neon([uint64x2_t; 2]);
 
-// SAFETY (every `unsafe` block in this impl): the trait's contract, the CPU
-// has NEON and SHA3; loads and stores stay within the arrays they are given.
 impl Row<4> for Neon {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         let r = unsafe { vdupq_n_u64(v) };
         Neon([r, r])
     }
     #[inline(always)]
     unsafe fn add(self, b: Self) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         unsafe { Neon([vaddq_u64(self.0[0], b.0[0]), vaddq_u64(self.0[1], b.0[1])]) }
     }
     #[inline(always)]
     unsafe fn xor(self, b: Self) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         unsafe { Neon([veorq_u64(self.0[0], b.0[0]), veorq_u64(self.0[1], b.0[1])]) }
     }
     #[inline(always)]
     unsafe fn and(self, b: Self) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         unsafe { Neon([vandq_u64(self.0[0], b.0[0]), vandq_u64(self.0[1], b.0[1])]) }
     }
     /// One `XAR` per register (a rotate right of `a ^ 0`).
@@ -283,6 +285,7 @@ impl Row<4> for Neon {
     /// word 1.
     #[inline(always)]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the CPU has NEON (the trait's contract).
         unsafe {
             let sum = t0.add(step);
             let t1 = Neon([
@@ -294,10 +297,14 @@ impl Row<4> for Neon {
     }
     #[inline(always)]
     unsafe fn load_row(row: &[u64; 4]) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract); the two loads
+        // read words 0..2 and 2..4 of `row`.
         unsafe { Neon([vld1q_u64(row.as_ptr()), vld1q_u64(row.as_ptr().add(2))]) }
     }
     #[inline(always)]
     unsafe fn store_row(self, row: &mut [u64; 4]) {
+        // SAFETY: the CPU has NEON (the trait's contract); the two stores
+        // write words 0..2 and 2..4 of `row`.
         unsafe {
             vst1q_u64(row.as_mut_ptr(), self.0[0]);
             vst1q_u64(row.as_mut_ptr().add(2), self.0[1]);
@@ -307,6 +314,7 @@ impl Row<4> for Neon {
     /// `TRN1`/`TRN2` into register h of two rows.
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Self; W] {
+        // SAFETY: the CPU has NEON (the trait's contract), and there are
         // 16 readable bytes at `offset + 16 * pair` of each lane, since
         // 16 * (pair + 1) <= 8 * W; `vld1q_u8` has no alignment
         // requirement. Little-endian target, so the bytes are the words.
@@ -331,33 +339,37 @@ impl Row<4> for Neon {
 #[derive(Clone, Copy)]
 struct Half(uint64x2_t);
 
-// SAFETY (every `unsafe` block in this impl): the trait's contract, the CPU
-// has NEON; loads and stores stay within the arrays they are given.
 impl Row<2> for Half {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         Half(unsafe { vdupq_n_u64(v) })
     }
     #[inline(always)]
     unsafe fn add(self, b: Self) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         Half(unsafe { vaddq_u64(self.0, b.0) })
     }
     #[inline(always)]
     unsafe fn xor(self, b: Self) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         Half(unsafe { veorq_u64(self.0, b.0) })
     }
     #[inline(always)]
     unsafe fn and(self, b: Self) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         Half(unsafe { vandq_u64(self.0, b.0) })
     }
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract).
         Half(unsafe { rol_shift(self.0, r) })
     }
     /// A carry out of word 0 (sum < step, an all-ones lane) adds one to
     /// word 1.
     #[inline(always)]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the CPU has NEON (the trait's contract).
         unsafe {
             let sum = vaddq_u64(t0.0, step.0);
             (Half(sum), Half(vsubq_u64(t1.0, vcltq_u64(sum, step.0))))
@@ -365,16 +377,21 @@ impl Row<2> for Half {
     }
     #[inline(always)]
     unsafe fn load_row(row: &[u64; 2]) -> Self {
+        // SAFETY: the CPU has NEON (the trait's contract); the load reads
+        // the two words of `row`.
         Half(unsafe { vld1q_u64(row.as_ptr()) })
     }
     #[inline(always)]
     unsafe fn store_row(self, row: &mut [u64; 2]) {
+        // SAFETY: the CPU has NEON (the trait's contract); the store writes
+        // the two words of `row`.
         unsafe { vst1q_u64(row.as_mut_ptr(), self.0) }
     }
     /// Each pair of words of the two lanes is transposed with
     /// `TRN1`/`TRN2` into two rows.
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
+        // SAFETY: the CPU has NEON (the trait's contract), and there are
         // 16 readable bytes at `offset + 16 * pair` of each lane, since
         // 16 * (pair + 1) <= 8 * W; little-endian, so the bytes are the
         // words.

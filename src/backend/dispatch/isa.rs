@@ -269,35 +269,42 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
         const { assert!(T == 2 * L) };
-        // SAFETY (here and below): the caller's, for both halves.
+        // SAFETY: the caller's: the CPU runs `R`'s instructions.
         let s = unsafe { R::splat(v) };
         TwoGroups([s, s])
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (both halves).
         unsafe { TwoGroups([self.0[0].add(o.0[0]), self.0[1].add(o.0[1])]) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (both halves).
         unsafe { TwoGroups([self.0[0].xor(o.0[0]), self.0[1].xor(o.0[1])]) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (both halves).
         unsafe { TwoGroups([self.0[0].and(o.0[0]), self.0[1].and(o.0[1])]) }
     }
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (both halves).
         unsafe { TwoGroups([self.0[0].rol(r), self.0[1].rol(r)]) }
     }
     #[inline(always)]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions.
         let (a0, a1) = unsafe { R::advance(t0.0[0], t1.0[0], step.0[0]) };
+        // SAFETY: the caller's: the CPU runs `R`'s instructions.
         let (b0, b1) = unsafe { R::advance(t0.0[1], t1.0[1], step.0[1]) };
         (TwoGroups([a0, b0]), TwoGroups([a1, b1]))
     }
     #[inline(always)]
     unsafe fn load_row(row: &[u64; T]) -> Self {
         let (lo, hi) = row.split_at(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (both halves).
         unsafe {
             TwoGroups([
                 R::load_row(lo.try_into().expect("half a row")),
@@ -308,6 +315,7 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     #[inline(always)]
     unsafe fn store_row(self, row: &mut [u64; T]) {
         let (lo, hi) = row.split_at_mut(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (both halves).
         unsafe {
             self.0[0].store_row(lo.try_into().expect("half a row"));
             self.0[1].store_row(hi.try_into().expect("half a row"));
@@ -316,6 +324,8 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; T], offset: usize) -> [Self; W] {
         let (lo, hi) = blocks.split_at(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions, and every
+        // lane of both halves holds `offset + 8 * W` bytes.
         let (lo, hi) = unsafe {
             (
                 R::load_rows::<W>(lo.try_into().expect("half the lanes"), offset),
@@ -327,6 +337,8 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
     #[inline(always)]
     unsafe fn load_two_rows(blocks: &[&[u8]; T], offset: usize) -> [Self; 2] {
         let (lo, hi) = blocks.split_at(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions, and every
+        // lane of both halves holds `offset + 16` bytes.
         let (lo, hi) = unsafe {
             (
                 R::load_two_rows(lo.try_into().expect("half the lanes"), offset),
@@ -445,8 +457,9 @@ impl Row<1> for Scalar {
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 1], offset: usize) -> [Self; W] {
         let p = blocks[0].as_ptr();
-        // SAFETY: the caller's: `offset + 8 * W` bytes are readable.
         core::array::from_fn(|j| {
+            // SAFETY: the caller's: `offset + 8 * W` bytes of `blocks[0]`
+            // are readable, and `j < W`; `read_unaligned` needs no alignment.
             Scalar(u64::from_le(unsafe {
                 p.add(offset + 8 * j).cast::<u64>().read_unaligned()
             }))
@@ -485,34 +498,41 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {
         const { assert!(T == L + 1) };
-        // SAFETY (here and below): the caller's, for both parts.
+        // SAFETY: the caller's: the CPU runs `R`'s instructions.
         unsafe { WithScalar(R::splat(v), Scalar(v)) }
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (`Scalar`'s are plain Rust).
         unsafe { WithScalar(self.0.add(o.0), self.1.add(o.1)) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (`Scalar`'s are plain Rust).
         unsafe { WithScalar(self.0.xor(o.0), self.1.xor(o.1)) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (`Scalar`'s are plain Rust).
         unsafe { WithScalar(self.0.and(o.0), self.1.and(o.1)) }
     }
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (`Scalar`'s are plain Rust).
         unsafe { WithScalar(self.0.rol(r), self.1.rol(r)) }
     }
     #[inline(always)]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the caller's: the CPU runs `R`'s instructions.
         let (a0, a1) = unsafe { R::advance(t0.0, t1.0, step.0) };
+        // SAFETY: `Scalar`'s operations are plain Rust.
         let (b0, b1) = unsafe { Scalar::advance(t0.1, t1.1, step.1) };
         (WithScalar(a0, b0), WithScalar(a1, b1))
     }
     #[inline(always)]
     unsafe fn load_row(row: &[u64; T]) -> Self {
         let (lo, hi) = row.split_at(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (`Scalar`'s are plain Rust).
         unsafe {
             WithScalar(
                 R::load_row(lo.try_into().expect("the vector lanes")),
@@ -523,6 +543,7 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     #[inline(always)]
     unsafe fn store_row(self, row: &mut [u64; T]) {
         let (lo, hi) = row.split_at_mut(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions (`Scalar`'s are plain Rust).
         unsafe {
             self.0.store_row(lo.try_into().expect("the vector lanes"));
             self.1.store_row(hi.try_into().expect("the scalar lane"));
@@ -531,6 +552,8 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; T], offset: usize) -> [Self; W] {
         let (lo, hi) = blocks.split_at(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions, and every
+        // lane, the scalar one too, holds `offset + 8 * W` bytes.
         let (lo, hi) = unsafe {
             (
                 R::load_rows::<W>(lo.try_into().expect("the vector lanes"), offset),
@@ -542,6 +565,8 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     #[inline(always)]
     unsafe fn load_two_rows(blocks: &[&[u8]; T], offset: usize) -> [Self; 2] {
         let (lo, hi) = blocks.split_at(L);
+        // SAFETY: the caller's: the CPU runs `R`'s instructions, and every
+        // lane holds `offset + 16` bytes: the scalar lane's two rows.
         let (lo, hi) = unsafe {
             (
                 R::load_two_rows(lo.try_into().expect("the vector lanes"), offset),

@@ -71,8 +71,8 @@ const fn subkey_number<const W: usize>(s: usize) -> [u64; 8] {
 unsafe fn round<H: Half, const W: usize, const D: usize>(e: &mut H, o: &mut H) {
     let counts = const { lane_rotations::<W>()[D % 8] };
     let index = const { odd_permutations::<W>()[D % 4] };
-    // SAFETY (for this and every `unsafe` call below): the caller's
-    // contract, the backend token, covers the `Half` implementation.
+    // SAFETY: the caller's contract, the backend's token, covers the `Half`
+    // implementation's instructions.
     unsafe {
         *e = e.add(*o);
         *o = o.rotl(&counts).xor(*e).permute(&index);
@@ -154,9 +154,9 @@ macro_rules! two_lane_registers {
         #[inline(always)]
         unsafe fn load(words: &[u64]) -> Self {
             assert!(words.len() >= 2 * K);
-            // SAFETY: the trait's contract; 2K readable words, and the loads
-            // need no alignment.
             Regs($crate::backend::even_odd::engine::each::<_, K>(
+                // SAFETY: the trait's contract; 2K readable words, and the loads
+                // need no alignment.
                 |r| unsafe { $load(words[2 * r..].as_ptr().cast()) },
             ))
         }
@@ -172,16 +172,16 @@ macro_rules! two_lane_registers {
         #[inline(always)]
         #[allow(unused_unsafe)]
         unsafe fn add(self, o: Self) -> Self {
-            // SAFETY: the trait's contract.
             Regs($crate::backend::even_odd::engine::each::<_, K>(
+                // SAFETY: the trait's contract.
                 |r| unsafe { $add(self.0[r], o.0[r]) },
             ))
         }
         #[inline(always)]
         #[allow(unused_unsafe)]
         unsafe fn xor(self, o: Self) -> Self {
-            // SAFETY: the trait's contract.
             Regs($crate::backend::even_odd::engine::each::<_, K>(
+                // SAFETY: the trait's contract.
                 |r| unsafe { $xor(self.0[r], o.0[r]) },
             ))
         }

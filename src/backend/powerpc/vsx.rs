@@ -531,9 +531,6 @@ mod imp {
         };
         use core::mem::transmute;
 
-        // SAFETY (every `unsafe` block in this impl): the trait's contract,
-        // the CPU has POWER8 vectors; loads and stores stay within the
-        // arrays they are given; the vector is the 16 bytes of two u64.
         impl Row<2> for D {
             // Skein-256: fewer register moves and instructions per byte
             // (counted under QEMU: docs/performance.md, "Instruction counts,
@@ -547,6 +544,7 @@ mod imp {
             };
             #[inline(always)]
             unsafe fn splat(v: u64) -> Self {
+                // SAFETY: the vector is the 16 bytes of two `u64`.
                 unsafe { transmute([v, v]) }
             }
             // `vaddudm`, `xxlxor`, `xxland`.
@@ -554,12 +552,18 @@ mod imp {
             /// One `vrld`: a funnel shift of a word with itself is a rotation.
             #[inline(always)]
             unsafe fn rol(self, r: u32) -> Self {
+                // SAFETY: the CPU has POWER8 vectors (the trait's contract);
+                // the count `r` is 1..=63, below the lanes' 64 bits, as
+                // `simd_funnel_shl` requires.
                 unsafe { simd_funnel_shl(self, self, Self::splat(r as u64)) }
             }
             /// A carry out of word 0 (sum < step, an all-ones lane) adds one
             /// to word 1.
             #[inline(always)]
             unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+                // SAFETY: the CPU has POWER8 vectors (the trait's contract);
+                // wrapping lane-wise arithmetic on vectors of one type, and
+                // `simd_lt` gives a mask of the same lanes.
                 unsafe {
                     let sum = simd_add(t0, step);
                     (sum, simd_sub(t1, simd_lt::<D, D>(sum, step)))
@@ -567,18 +571,23 @@ mod imp {
             }
             #[inline(always)]
             unsafe fn load_row(row: &[u64; 2]) -> Self {
+                // SAFETY: the vector is the 16 bytes of two `u64`.
                 unsafe { transmute(*row) }
             }
             #[inline(always)]
             unsafe fn store_row(self, row: &mut [u64; 2]) {
+                // SAFETY: the vector is the 16 bytes of two `u64`.
                 *row = unsafe { transmute::<D, [u64; 2]>(self) };
             }
             /// Each pair of words of lane 0 and lane 1 transposed with two
             /// `xxpermdi`.
             #[inline(always)]
             unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [Self; W] {
+                // SAFETY: the CPU has POWER8 vectors (the trait's contract),
+                // as `load_pair` requires, and there are
                 // 16 readable bytes at `offset + 16 * pair` of each lane,
-                // since 16 * (pair + 1) <= 8 * W.
+                // since 16 * (pair + 1) <= 8 * W (the contract); the
+                // shuffles' indices are below 4, the lanes of `a` and `b`.
                 unsafe {
                     let mut m = [Self::splat(0); W];
                     // Where word 2 * pair and word 2 * pair + 1 of a lane

@@ -180,8 +180,6 @@ unsafe fn gather256(v: [__m256i; 2], i: &[usize]) -> __m256i {
 // multiple of 8 are one byte shuffle, the others two shifts and an or.
 // Seam: `backend::lanes`.
 
-// SAFETY (every `unsafe` block from here on): the trait's contract, the
-// CPU has AVX2; loads and stores stay within the arrays they are given.
 impl Row<4> for __m256i {
     shift_row! {
         4, splat = _mm256_set1_epi64x, load = _mm256_loadu_si256, store = _mm256_storeu_si256,
@@ -193,7 +191,8 @@ impl Row<4> for __m256i {
 
     #[inline(always)]
     unsafe fn load_two_rows(blocks: &[&[u8]; 4], offset: usize) -> [Self; 2] {
-        // Every lane holds `offset + 16` readable bytes (the contract);
+        // SAFETY: the CPU has AVX2 (the trait's contract), and every lane
+        // holds `offset + 16` readable bytes (the contract);
         // the loads are unaligned. Lanes 0 and 2 in the halves of one
         // register, 1 and 3 in another: an unpack pairs lanes 2k and
         // 2k + 1 in half k.
@@ -215,6 +214,8 @@ impl Row<4> for __m256i {
         ks: &[WithScalar<Self, 4>; 17],
         ts: &[WithScalar<Self, 4>; 3],
     ) -> bool {
+        // SAFETY: the CPU has AVX2 (the trait's contract), the one feature
+        // `rounds_beside_scalar` is compiled with.
         unsafe { rounds_beside_scalar::<W>(x, ks, ts) }
     }
 }
@@ -323,6 +324,8 @@ unsafe fn rol_by_shuffle(v: __m256i, r: u32) -> Option<__m256i> {
 /// [`Row::load_rows`]: 4x4 transposes of each 32-byte quarter of the block.
 #[inline(always)]
 unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m256i; W] {
+    // SAFETY: the CPU has AVX2 and every lane holds `offset + 8 * W`
+    // readable bytes (the contract of `Row::load_rows`).
     unsafe {
         let mut m = [_mm256_setzero_si256(); W];
         for quarter in 0..W / 4 {
@@ -349,6 +352,8 @@ unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m2
 /// rows (four words of four lanes) by the same 4x4 transpose.
 #[inline(always)]
 unsafe fn untranspose<const W: usize>(rows: &[__m256i; W], out: &mut [[u64; W]; 4]) {
+    // SAFETY: the CPU has AVX2 (the contract of `Row::store_lanes`); each
+    // store writes 32 bytes inside one lane of `out` (`W` is 4, 8 or 16).
     unsafe {
         for quarter in 0..W / 4 {
             let r = &rows[4 * quarter..4 * quarter + 4];

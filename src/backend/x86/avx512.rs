@@ -157,18 +157,18 @@ fn transpose8(r: [__m512i; 8]) -> [__m512i; 8] {
     ]
 }
 
-// SAFETY (every `unsafe` block in this impl): the trait's contract, the
-// CPU has AVX-512F; loads and stores stay within the arrays they are given.
 impl Row<8> for __m512i {
     register_row! { 8, splat = _mm512_set1_epi64, load = _mm512_loadu_si512, store = _mm512_storeu_si512 }
     lanewise! { add = _mm512_add_epi64, xor = _mm512_xor_si512, and = _mm512_and_si512 }
     /// With `r` a constant after inlining, a single vprolq with an immediate.
     #[inline(always)]
     unsafe fn rol(self, r: u32) -> Self {
+        // SAFETY: the CPU has AVX-512F (the trait's contract).
         unsafe { _mm512_rolv_epi64(self, _mm512_set1_epi64(r as i64)) }
     }
     #[inline(always)]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the CPU has AVX-512F (the trait's contract).
         unsafe {
             let sum = _mm512_add_epi64(t0, step);
             let carry = _mm512_cmplt_epu64_mask(sum, step);
@@ -180,7 +180,8 @@ impl Row<8> for __m512i {
     }
     #[inline(always)]
     unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 8], offset: usize) -> [Self; W] {
-        // Every lane holds `offset + 8 * W` readable bytes (the contract);
+        // SAFETY: the CPU has AVX-512F (the trait's contract), and every
+        // lane holds `offset + 8 * W` readable bytes (the contract);
         // the loads are unaligned.
         unsafe {
             let mut m = [_mm512_setzero_si512(); W];
@@ -224,7 +225,8 @@ impl Row<8> for __m512i {
     }
     #[inline(always)]
     unsafe fn load_two_rows(blocks: &[&[u8]; 8], offset: usize) -> [Self; 2] {
-        // Every lane holds `offset + 16` readable bytes (the contract);
+        // SAFETY: the CPU has AVX-512F (the trait's contract), and every
+        // lane holds `offset + 16` readable bytes (the contract);
         // the loads are unaligned. Lanes 0, 2, 4, 6 in the 128-bit groups
         // of one register, 1, 3, 5, 7 in another: an unpack of the two
         // pairs lanes 2k and 2k + 1 in group k (six inserts and two
@@ -248,14 +250,17 @@ impl Row<8> for __m512i {
     unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 8]) {
         if W == 4 {
             // Half-width rows: row by row (a short state is rare here).
+            // SAFETY: the CPU has AVX-512F (the trait's contract).
             unsafe { store_lanes_row_by_row::<Self, 8, W>(rows, out) };
             return;
         }
         for half in 0..W / 8 {
             let eight: [__m512i; 8] = core::array::from_fn(|i| rows[8 * half + i]);
+            // SAFETY: the CPU has AVX-512F (the trait's contract).
             let lanes = unsafe { transpose8(eight) };
             for (lane, words) in out.iter_mut().zip(lanes) {
-                // Words 8 * half.. of the lane: 64 bytes inside `out[i]`.
+                // SAFETY: the CPU has AVX-512F (the trait's contract), and the
+                // store writes words 8 * half.. of the lane: 64 bytes inside `out[i]`.
                 unsafe { _mm512_storeu_si512(lane[8 * half..].as_mut_ptr().cast(), words) };
             }
         }

@@ -121,8 +121,6 @@ impl<const K: usize> Half for Regs<K> {
 // neither a 64-bit rotate nor a byte shuffle: a rotation by 32 is one
 // 32-bit shuffle, the others two shifts and an or.
 
-// SAFETY (every `unsafe` block from here on): the trait's contract, the
-// CPU has SSE2; loads and stores stay within the arrays they are given.
 impl Row<2> for __m128i {
     shift_row! {
         2, splat = _mm_set1_epi64x, load = _mm_loadu_si128, store = _mm_storeu_si128,
@@ -146,6 +144,8 @@ unsafe fn rol_by_shuffle(v: __m128i, r: u32) -> Option<__m128i> {
 /// [`Row::load_rows`]: row `j` lane `i` is word `j` of `blocks[i]`.
 #[inline(always)]
 unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m128i; W] {
+    // SAFETY: SSE2 is part of x86-64; both lanes hold `offset + 8 * W`
+    // readable bytes (the contract of `Row::load_rows`).
     unsafe {
         let mut m = [_mm_setzero_si128(); W];
         for pair in 0..W / 2 {
@@ -164,6 +164,8 @@ unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m1
 /// [`Row::store_lanes`]: the inverse of [`transpose`], two rows at a time.
 #[inline(always)]
 unsafe fn untranspose<const W: usize>(rows: &[__m128i; W], out: &mut [[u64; W]; 2]) {
+    // SAFETY: SSE2 is part of x86-64; each store writes 16 bytes inside
+    // `out[0]` or `out[1]` (`W` is even).
     unsafe {
         for pair in 0..W / 2 {
             let (r0, r1) = (rows[2 * pair], rows[2 * pair + 1]);

@@ -83,10 +83,6 @@ const WORDS_23: Simd<u32, 4> = if cfg!(target_endian = "big") {
     idx4([6, 2, 7, 3])
 };
 
-// SAFETY (every `unsafe` block in this impl): the trait's contract, the
-// CPU has AltiVec; the operations are lane-wise adds, carries, logic,
-// rotations and shifts by counts below 32, and shuffles; loads stay within
-// the arrays they are given.
 impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
@@ -99,6 +95,9 @@ impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
     unsafe fn add(self, b: Self) -> Self {
+        // SAFETY: the CPU has AltiVec (the trait's contract), which this
+        // function enables; `simd_add` is a wrapping lane-wise add of two
+        // vectors of one type.
         unsafe {
             Halves {
                 h: simd_add(simd_add(self.h, b.h), vec_addc(self.l, b.l)),
@@ -109,6 +108,7 @@ impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
     unsafe fn xor(self, b: Self) -> Self {
+        // SAFETY: lane-wise logic on two vectors of one type.
         unsafe {
             Halves {
                 h: simd_xor(self.h, b.h),
@@ -119,6 +119,7 @@ impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
     unsafe fn and(self, b: Self) -> Self {
+        // SAFETY: lane-wise logic on two vectors of one type.
         unsafe {
             Halves {
                 h: simd_and(self.h, b.h),
@@ -141,6 +142,9 @@ impl Row<4> for Halves {
             if swap { self.h } else { self.l },
         );
         let count = vconst([r % 32; 4]);
+        // SAFETY: the CPU has AltiVec (the trait's contract), which this
+        // function enables; the shift count `r % 32` is below the lanes'
+        // 32 bits, as `simd_shl` requires.
         unsafe {
             let (rh, rl) = (vec_rl(h, count), vec_rl(l, count));
             let high = simd_shl(vconst([u32::MAX; 4]), count);
@@ -154,6 +158,9 @@ impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
     unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the CPU has AltiVec (the trait's contract), which this
+        // function enables; `simd_add` is a wrapping lane-wise add of two
+        // vectors of one type.
         unsafe {
             let carry_lo = vec_addc(t0.l, step.l);
             let h = simd_add(t0.h, step.h);
@@ -169,6 +176,9 @@ impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
     unsafe fn load_row(row: &[u64; 4]) -> Self {
+        // SAFETY: `transmute` between two plain types of 32 bytes; the
+        // indices of `ROW_HI` and `ROW_LO` are below 8, the lanes of the
+        // two vectors shuffled.
         unsafe {
             // Four u64 are the 32 bytes of two vectors.
             let v: [V; 2] = transmute(*row);
@@ -181,6 +191,9 @@ impl Row<4> for Halves {
     #[target_feature(enable = "altivec")]
     #[inline]
     unsafe fn store_row(self, row: &mut [u64; 4]) {
+        // SAFETY: the indices of `WORDS_01` and `WORDS_23` are below 8, the
+        // lanes of the two vectors shuffled; `transmute` between two plain
+        // types of 32 bytes.
         unsafe {
             let w: [V; 2] = [
                 simd_shuffle(self.h, self.l, WORDS_01),
@@ -199,8 +212,11 @@ impl Row<4> for Halves {
         prefetch_stream::<1>(blocks[1].as_ptr().wrapping_add(offset), 8 * W);
         prefetch_stream::<2>(blocks[2].as_ptr().wrapping_add(offset), 8 * W);
         prefetch_stream::<3>(blocks[3].as_ptr().wrapping_add(offset), 8 * W);
+        // SAFETY: the CPU has AltiVec (the trait's contract), which this
+        // function enables, as `load_bytes` requires; there are
         // 16 readable bytes at `offset + 16 * pair` of each lane, since
-        // 16 * (pair + 1) <= 8 * W.
+        // 16 * (pair + 1) <= 8 * W (the contract); the indices of
+        // `halves_of_two` are below 32, the lanes of the two vectors shuffled.
         unsafe {
             let mut m = [Self::splat(0); W];
             // `while`, not `for`: a library iterator would not inline here.

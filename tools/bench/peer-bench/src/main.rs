@@ -58,8 +58,8 @@ mod botan {
         let name = std::ffi::CString::new(format!("Skein-512({output_bits})")).unwrap();
         // SAFETY: a valid C string; the shim throws (aborts) on unknown names.
         let h = unsafe { botan_skein_new(name.as_ptr()) } as usize;
-        // SAFETY: `h` is a live object made above and never freed.
         assert_eq!(
+            // SAFETY: `h` is a live object made above and never freed.
             unsafe { botan_skein_output_len(h as *mut _) } as u64,
             output_bits / 8
         );
