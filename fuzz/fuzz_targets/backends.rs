@@ -138,7 +138,7 @@ fn check<const W: usize>(input: &Input) {
     let want = hash::<W>(&portable, input, true);
     match &want {
         Err(e) => assert!(
-            input.output_bits % MAX_OUTPUT_BITS == 0 && *e == Error::ZeroOutputBits,
+            input.output_bits.is_multiple_of(MAX_OUTPUT_BITS) && *e == Error::ZeroOutputBits,
             "{e:?}"
         ),
         Ok(d) => {

@@ -97,7 +97,9 @@ pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mu
 /// # Safety
 /// The methods execute the instruction set's instructions: call them only
 /// where the CPU runs them, i.e. inside the backend's `#[target_feature]`
-/// function, reached with its token. Implementations are
+/// function, reached with its token. [`rol`](Row::rol) takes a count in
+/// 1..=63 only (some implementations shift by `64 - r` or use a funnel
+/// shift that is undefined at 64). Implementations are
 /// `#[inline(always)]`, so that they inline into that function and the
 /// kernel's indices and rotation counts become constants.
 #[cfg(skein_simd_lanes)]
