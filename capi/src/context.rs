@@ -237,8 +237,15 @@ impl<const W: usize> Ctx<W> {
     #[inline(always)]
     fn process_final(&mut self, p: &Platform) {
         let fill = self.h.b_cnt;
-        self.h.t[1] |= T1_FLAG_FINAL;
-        self.b.as_flattened_mut()[fill..].fill(0);
+        // The flag through `black_box`: with a known constant LLVM narrows
+        // this to a one-byte `or` of the tweak's top byte, which the block
+        // function's 8-byte load of the word cannot take from the store
+        // buffer (a store-forwarding stall at the start of every final
+        // block); opaque, it stays a whole-word `or`, as gcc's `bts`.
+        self.h.t[1] |= core::hint::black_box(T1_FLAG_FINAL);
+        if fill < Self::BLOCK {
+            self.b.as_flattened_mut()[fill..].fill(0);
+        }
         hazmat::compress::<W>(
             p,
             &mut self.x,
@@ -319,7 +326,11 @@ impl<const W: usize> Ctx<W> {
             self.h.t = [8, tweak[1] & !T1_FLAG_FIRST];
             return;
         }
-        let mut chain = self.x;
+        // Word by word, each through `black_box`: the block function has
+        // just stored `X` as 8-byte words, and the 16-byte loads of the
+        // copy LLVM would make cannot take their bytes from two stores
+        // (a store-forwarding stall before the output block can start).
+        let mut chain: [u64; W] = core::array::from_fn(|i| core::hint::black_box(self.x[i]));
         hazmat::compress::<W>(p, &mut chain, &mut self.h.t, self.b.as_flattened(), 8);
         if out.len() == Self::BLOCK {
             // The whole block (`Final` at the state size): fixed-size stores.
