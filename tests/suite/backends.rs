@@ -81,11 +81,16 @@ fn simd128_exactly_in_a_simd128_webassembly_build() {
     assert_eq!(Backend::Simd128.is_available(), simd128);
     assert_eq!(Backend::available().contains(&Backend::Simd128), simd128);
     if simd128 {
-        // Two v128 lanes and, for Skein-512, a scalar lane beside them
-        // (`lane_form` in src/backend/wasm32/simd128.rs).
+        // Two v128 lanes and, for Skein-256 and -512, a scalar lane beside
+        // them; for Skein-1024 the scalar row alone (`lane_form` in
+        // src/backend/wasm32/simd128.rs).
         assert_eq!(Backend::Simd128.lanes(), Some(3));
         let many = skein_simd::SkeinMany::<8>::with_params(&Params::new()).unwrap();
         assert_eq!(many.backend(), Backend::Simd128);
+        let s256 = skein_simd::SkeinMany::<4>::with_params(&Params::new()).unwrap();
+        let s1024 = skein_simd::SkeinMany::<16>::with_params(&Params::new()).unwrap();
+        assert_eq!((s256.lanes(), s1024.lanes()), (3, 1));
+        assert_eq!(s1024.backend(), Backend::Simd128);
     }
 }
 

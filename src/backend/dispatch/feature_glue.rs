@@ -55,9 +55,14 @@ pub(crate) use lane_entry;
 /// `$features`: it is what makes the entries sound. After the lane count,
 /// the kernel's other forms ([`LaneForm`](crate::backend::lanes::LaneForm)):
 /// `two_groups` ([`TwoGroups`](super::isa::TwoGroups) of two rows), `with_scalar`
-/// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane); with
+/// ([`WithScalar`](super::isa::WithScalar): a row and a scalar lane),
+/// `scalar` ([`Scalar`](super::isa::Scalar) alone: one lane); with
 /// other forms, `form by $rule;` names the rule that picks one
-/// ([`Isa::lane_form`](super::isa::Isa::lane_form)).
+/// ([`Isa::lane_form`](super::isa::Isa::lane_form)); `compiled $which;`
+/// names a `const fn(LaneForm, usize) -> bool` that says which forms'
+/// kernels are compiled at which state width (without it, all of them):
+/// a kernel the rule never picks then costs no code
+/// ([`Isa::has_form`](super::isa::Isa::has_form)).
 #[cfg_attr(
     not(any(skein_simd_x86, all(skein_simd_powerpc, target_arch = "powerpc64"))),
     allow(unused_macros)
@@ -69,6 +74,7 @@ macro_rules! feature_backend {
         single stream $stream:ty;
         lanes $row:ty, $lanes:literal $(, $form:ident)*;
         $(form by $rule:path;)?
+        $(compiled $compiled:path;)?
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +89,10 @@ macro_rules! feature_backend {
 
             fn detect() -> Option<Token> {
                 ($detect).then_some(Token(()))
+            }
+
+            fn has_form(form: $crate::backend::lanes::LaneForm, words: usize) -> bool {
+                Self::FORMS.contains(&form) && compiled_kernel(form, words)
             }
 
             $(
@@ -118,10 +128,15 @@ macro_rules! feature_backend {
                 let token = self;
                 $($crate::backend::dispatch::feature_glue::feature_backend!(@run $form, form, job, token, $row, $lanes);)*
                 let _ = form; // the one-group form
-                static ENTRIES: (LaneEntry<Token, 4, $lanes>, LaneEntry<Token, 8, $lanes>, LaneEntry<Token, 16, $lanes>) =
-                    (lanes::<$row, $lanes, 4>, lanes::<$row, $lanes, 8>, lanes::<$row, $lanes, 16>);
-                job.run::<$lanes, _>(Kernel(token, by_width::<W, LaneEntry<Token, W, $lanes>, _, _, _>(&ENTRIES)))
+                type OneGroup = $row;
+                $crate::backend::dispatch::feature_glue::feature_backend!(@entries OneGroup, $lanes, OneGroup, job, token);
             }
+        }
+
+        /// Whether the kernel in `form` for a state of `words` words is
+        /// compiled (see `feature_backend!`).
+        const fn compiled_kernel(form: $crate::backend::lanes::LaneForm, words: usize) -> bool {
+            $crate::backend::dispatch::feature_glue::feature_backend!(@compiled form, words $(, $compiled)?)
         }
 
         /// The single-stream block function with the token's features. Out
@@ -159,36 +174,49 @@ macro_rules! feature_backend {
     };
     (@form two_groups) => { $crate::backend::lanes::LaneForm::TwoGroups };
     (@form with_scalar) => { $crate::backend::lanes::LaneForm::WithScalar };
+    (@form scalar) => { $crate::backend::lanes::LaneForm::Scalar };
+    (@compiled $f:ident, $w:ident) => {{
+        let _ = ($f, $w);
+        true
+    }};
+    (@compiled $f:ident, $w:ident, $which:path) => { $which($f, $w) };
+    // The kernel on rows `$r` of `$l` lanes in form `$form` for the job's
+    // width: its entry among those of the widths where it is compiled. A
+    // static compiles the functions its value points to, so a `None`
+    // (`entry` is evaluated at compile time) leaves that width's kernel out.
+    (@entries $r:ty, $l:expr, $form:ident, $job:ident, $token:ident) => {{
+        const fn entry<const W: usize>() -> Option<LaneEntry<Token, W, { $l }>> {
+            if compiled_kernel($crate::backend::lanes::LaneForm::$form, W) {
+                Some(lanes::<$r, { $l }, W> as LaneEntry<Token, W, { $l }>)
+            } else {
+                None
+            }
+        }
+        static ENTRIES: (
+            Option<LaneEntry<Token, 4, { $l }>>,
+            Option<LaneEntry<Token, 8, { $l }>>,
+            Option<LaneEntry<Token, 16, { $l }>>,
+        ) = (entry::<4>(), entry::<8>(), entry::<16>());
+        let entry = by_width::<W, Option<LaneEntry<Token, W, { $l }>>, _, _, _>(&ENTRIES)
+            .expect("a form's kernel is compiled where the rule picks it");
+        return $job.run::<{ $l }, _>(Kernel($token, entry));
+    }};
     (@run two_groups, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
         if $f == $crate::backend::lanes::LaneForm::TwoGroups {
             type TwoGroups = $crate::backend::dispatch::isa::TwoGroups<$row, $lanes>;
-            static ENTRIES: (
-                LaneEntry<Token, 4, { 2 * $lanes }>,
-                LaneEntry<Token, 8, { 2 * $lanes }>,
-                LaneEntry<Token, 16, { 2 * $lanes }>,
-            ) = (
-                lanes::<TwoGroups, { 2 * $lanes }, 4>,
-                lanes::<TwoGroups, { 2 * $lanes }, 8>,
-                lanes::<TwoGroups, { 2 * $lanes }, 16>,
-            );
-            let entry = by_width::<W, LaneEntry<Token, W, { 2 * $lanes }>, _, _, _>(&ENTRIES);
-            return $job.run::<{ 2 * $lanes }, _>(Kernel($token, entry));
+            $crate::backend::dispatch::feature_glue::feature_backend!(@entries TwoGroups, 2 * $lanes, TwoGroups, $job, $token);
         }
     };
     (@run with_scalar, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
         if $f == $crate::backend::lanes::LaneForm::WithScalar {
             type WithScalar = $crate::backend::dispatch::isa::WithScalar<$row, $lanes>;
-            static ENTRIES: (
-                LaneEntry<Token, 4, { $lanes + 1 }>,
-                LaneEntry<Token, 8, { $lanes + 1 }>,
-                LaneEntry<Token, 16, { $lanes + 1 }>,
-            ) = (
-                lanes::<WithScalar, { $lanes + 1 }, 4>,
-                lanes::<WithScalar, { $lanes + 1 }, 8>,
-                lanes::<WithScalar, { $lanes + 1 }, 16>,
-            );
-            let entry = by_width::<W, LaneEntry<Token, W, { $lanes + 1 }>, _, _, _>(&ENTRIES);
-            return $job.run::<{ $lanes + 1 }, _>(Kernel($token, entry));
+            $crate::backend::dispatch::feature_glue::feature_backend!(@entries WithScalar, $lanes + 1, WithScalar, $job, $token);
+        }
+    };
+    (@run scalar, $f:ident, $job:ident, $token:ident, $row:ty, $lanes:literal) => {
+        if $f == $crate::backend::lanes::LaneForm::Scalar {
+            type Scalar = $crate::backend::dispatch::isa::Scalar;
+            $crate::backend::dispatch::feature_glue::feature_backend!(@entries Scalar, 1, Scalar, $job, $token);
         }
     };
 }

@@ -38,6 +38,16 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
         LaneForm::OneGroup
     }
 
+    /// Whether this build has the kernel in `form` (one of
+    /// [`FORMS`](Self::FORMS)) for a state of `words` words: every form at
+    /// every width, unless the instruction set compiles only what its rule
+    /// picks (`feature_backend!`'s `compiled`). A form without a kernel
+    /// at a width runs the rule's form there.
+    fn has_form(form: LaneForm, words: usize) -> bool {
+        let _ = words;
+        Self::FORMS.contains(&form)
+    }
+
     /// The single-stream block function for a state of `W` words (4, 8 or
     /// 16): for each block of `8 * W` bytes of `run.blocks`, advance the
     /// tweak position by `run.bytes_per_block` (carrying from word 0 into

@@ -63,7 +63,7 @@ impl Choice {
             type Output = LaneForm;
             fn call<I: Isa>(self, _: I) -> LaneForm {
                 let form = I::lane_form(self.0, self.1);
-                if I::FORMS.contains(&form) {
+                if I::has_form(form, self.0) {
                     form
                 } else {
                     LaneForm::OneGroup
@@ -71,5 +71,24 @@ impl Choice {
             }
         }
         self.with(Rule(W, work))
+    }
+
+    /// `form` where this build has its kernel for a state of `W` words, else
+    /// the rule's form for runs of blocks there (a forced form, or the
+    /// one-group form for leftovers, at a width whose kernel the instruction
+    /// set does not compile).
+    pub(in crate::backend) fn compiled_form<const W: usize>(self, form: LaneForm) -> LaneForm {
+        struct Compiled(LaneForm, usize);
+        impl WithIsa for Compiled {
+            type Output = bool;
+            fn call<I: Isa>(self, _: I) -> bool {
+                !I::FORMS.contains(&self.0) || I::has_form(self.0, self.1)
+            }
+        }
+        if self.with(Compiled(form, W)) {
+            form
+        } else {
+            self.form_for::<W>(Workload::Blocks)
+        }
     }
 }

@@ -26,7 +26,8 @@ pub(super) mod kernel;
 /// messages it hashes. Which form is fastest depends on the core and the
 /// state size (docs/lanes.md); digests never do. Public only as a test hook
 /// (`Platform::with_lane_form`).
-// Only x86-64 builds the other forms; public only with the test hooks.
+// Only x86-64, AArch64 and SIMD128 WebAssembly build other forms; public
+// only with the test hooks.
 #[cfg_attr(not(skein_simd_x86), allow(dead_code))]
 #[cfg_attr(not(skein_simd_test_hooks), allow(unreachable_pub))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,6 +41,10 @@ pub enum LaneForm {
     /// beside it (`WithScalar`), for cores whose integer ALUs idle while
     /// the vector unit runs: one lane more.
     WithScalar,
+    /// One lane in general-purpose registers and no vector lanes (the
+    /// kernel on the scalar row alone), for state sizes whose vector rows
+    /// spill so much that the lanes lose to one stream: one lane.
+    Scalar,
 }
 
 impl LaneForm {
@@ -49,6 +54,7 @@ impl LaneForm {
             LaneForm::OneGroup => lanes,
             LaneForm::TwoGroups => 2 * lanes,
             LaneForm::WithScalar => lanes + 1,
+            LaneForm::Scalar => 1,
         }
     }
 }
@@ -334,7 +340,7 @@ impl LaneChoice {
     /// The form calls with a state of `W` words run.
     pub(crate) fn form_for<const W: usize>(self) -> LaneForm {
         match self.form {
-            Form::Fixed(form) => form,
+            Form::Fixed(form) => self.choice.compiled_form::<W>(form),
             Form::Auto => self.choice.form_for::<W>(Workload::Blocks),
         }
     }

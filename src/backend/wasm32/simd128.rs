@@ -30,22 +30,35 @@ feature_backend! {
     /// load the whole module, so no code here runs there).
     token if cfg!(target_feature = "simd128"), features "simd128";
     single stream EvenOdd<Regs<1>, Regs<2>, Regs<4>>;
-    lanes v128, 2, with_scalar;
+    lanes v128, 2, with_scalar, scalar;
     form by lane_form;
+    compiled picked_by_rule;
 }
 
 /// The rule for the kernel's form (docs/wasm.md, "Multi-lane kernel"):
 /// a scalar lane beside the two vector lanes for Skein-256 and -512, on
-/// runs of blocks and short messages alike; one group for Skein-1024,
-/// whose 16 state rows already spill (the scalar lane made it slower).
-/// WebAssembly cannot tell the CPU, so this is one rule for every engine
-/// and core.
-fn lane_form(words: usize, _work: Workload) -> LaneForm {
+/// runs of blocks and short messages alike; for Skein-1024, whose 16 state
+/// rows and 17 key rows spill in V8's 16 vector registers, the scalar row
+/// alone (one lane: faster than the two vector lanes and than the scalar
+/// lane beside them). WebAssembly cannot tell the CPU, so this is one rule
+/// for every engine and core, fixed at compile time.
+const fn lane_form(words: usize, _work: Workload) -> LaneForm {
     if words <= 8 {
         LaneForm::WithScalar
     } else {
-        LaneForm::OneGroup
+        LaneForm::Scalar
     }
+}
+
+/// Only the kernels the rule picks are compiled, and the one-group form
+/// where the rule's form has more lanes (it hashes the messages left over
+/// after the whole groups, `LaneChoice::for_leftovers`): each kernel is a
+/// large unrolled function, and a WebAssembly module is downloaded whole.
+const fn picked_by_rule(form: LaneForm, words: usize) -> bool {
+    let blocks = lane_form(words, Workload::Blocks);
+    let short = lane_form(words, Workload::ShortMessages);
+    let leftovers = matches!(form, LaneForm::OneGroup) && blocks.lanes(2) > 2;
+    form as u8 == blocks as u8 || form as u8 == short as u8 || leftovers
 }
 
 /// `2 * K` lanes in `K` registers.
