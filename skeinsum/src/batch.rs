@@ -2,21 +2,21 @@
 //! window, hashed side by side on the library's lanes ([`SkeinMany`]) and
 //! across the threads of the current rayon pool, and handed back in order.
 //!
-//! A window holds at most [`WINDOW_FILES`] files and [`WINDOW_BYTES`] bytes.
-//! Its names are looked up in parallel (the snapshot: size, mtime and
-//! identity, `crate::files::Snapshot`); then each thread takes a chunk of
-//! [`CHUNK_FILES`] files at a time, opens them and reads them to their end
-//! (under `BATCH_MMAP_MIN`, into buffers reused from chunk to chunk) or maps
-//! them whole with the looked-up size (`crate::files::whole`), hashes them
-//! on lanes and snapshots each open file again. This module plans the
-//! windows and hashes; every open, read, mapping and check of a file is
-//! `crate::files`'s. Another file than the
-//! one looked up (the name replaced before the open) goes to the sequential
-//! path; a change of the same file, or a shrink under its mapping (caught by
-//! the SIGBUS guard of `crate::files::sigbus`), is the same error as on the
+//! A window holds at most [`WINDOW_FILES`] files. Each thread takes a
+//! chunk of [`CHUNK_FILES`] files of it at a time, opens each file and
+//! takes its snapshot of the open file (size, mtime: `crate::files::Snapshot`),
+//! reads it to its end (under `BATCH_MMAP_MIN`, into buffers reused from
+//! chunk to chunk) or maps it whole (`crate::files::whole`), hashes the
+//! chunk on lanes and snapshots each open file again. A chunk holds at most
+//! its share of [`WINDOW_BYTES`] read or mapped at once (it hashes what it
+//! holds before it reads more). This module plans the windows and hashes;
+//! every open, read, mapping and check of a file is `crate::files`'s. A
+//! change of the file while it is read or mapped, or a shrink under its
+//! mapping (caught by the SIGBUS guard of `crate::files::sigbus`), is the
+//! same error as on the
 //! sequential path. Everything else (standard input: the name `-`, never
 //! a file of that name, FIFOs,
-//! devices, directories, names that cannot be looked up, files whose size
+//! devices, directories, names that cannot be opened, files whose size
 //! `stat` gives as 0 or that hold more or less than it says, as procfs and
 //! sysfs files do, files over
 //! [`BATCH_FILE_MAX`], digests over [`BATCH_OUTPUT_MAX`]) is left to the
@@ -30,7 +30,7 @@
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -41,9 +41,8 @@ use skein_simd::{Params, SkeinMany, StateSize};
 use crate::config::HashConfig;
 use crate::files::descriptors::Relief;
 use crate::files::mapped::MAP_WINDOW;
-use crate::files::open::lookup;
-use crate::files::whole::{open_whole, Opened, Whole};
-use crate::files::{InputError, Origin, Snapshot};
+use crate::files::whole::{open_regular, Opened, Whole};
+use crate::files::{InputError, Origin};
 use crate::input::PROGRESS_MIN;
 use crate::testing;
 
@@ -60,11 +59,6 @@ pub const BATCH_FILE_MAX: u64 = 8 << 20;
 /// chunk fills the 16 lanes of the widest kernel, and a window of 256 has
 /// 16 chunks to share out between threads.
 const CHUNK_FILES: usize = 16;
-/// A window of fewer files holding at least this many bytes is cut into
-/// one chunk per thread instead, so that a few large files are still read
-/// or mapped in parallel (bringing them in takes long enough to share:
-/// docs/skeinsum.md, "On Zen 5 with AVX-512: chunks of 16 files").
-const SPLIT_MIN_BYTES: u64 = 8 << 20;
 /// Read buffers up to this capacity are kept for the next chunk.
 const SPARE_MAX: usize = (WINDOW_BYTES / WINDOW_FILES as u64) as usize;
 /// Files of the window at least this large are mapped (unless
@@ -192,73 +186,52 @@ impl<'c> Batch<'c> {
     pub fn hash_window(&mut self, requests: &[Request<'_>]) -> Vec<Outcome> {
         // A window can take a while: the lines before it go out first.
         crate::report::write_pending();
-        // Look the next names up (in parallel: for small files these system
-        // calls cost more than hashing), then choose the window by size. No
-        // further than one window's worth of names: a name looked up here but
-        // left for the next window would be looked up twice.
         let largest = BATCH_FILE_MAX.min(testing::map_window(MAP_WINDOW));
-        let ahead = &requests[..requests.len().min(WINDOW_FILES)];
-        let manys: Vec<Option<usize>> = ahead
+        let window = &requests[..requests.len().min(WINDOW_FILES)];
+        // The hasher of each file; none (the sequential path) for `-`,
+        // which is standard input, never a file of that name.
+        let wanted: Vec<Option<usize>> = window
             .iter()
-            .map(|r| self.many_index((r.state, r.output_bits)))
-            .collect();
-        // The snapshot taken here is the one the file is compared with after
-        // hashing (with its identity: see `Snapshot`), so that the open file
-        // needs no `fstat` of its own.
-        let looked: Vec<Option<Snapshot>> = ahead
-            .par_iter()
-            .zip(&manys)
-            .map(|(request, many)| {
-                // `-` is standard input, never a file of that name.
-                let stdin = request.origin == Origin::Named && request.name == b"-";
-                many.filter(|_| !stdin)
-                    .and_then(|_| lookup(request.name, request.origin).ok())
-                    .and_then(|m| Snapshot::of(&m))
-                    .filter(|s| s.len > 0 && s.len <= largest)
+            .map(|r| {
+                let stdin = r.origin == Origin::Named && r.name == b"-";
+                self.many_index((r.state, r.output_bits)).filter(|_| !stdin)
             })
             .collect();
-        testing::pause("lookup");
-        let mut chosen = Vec::new();
-        let (mut files, mut bytes) = (0, 0u64);
-        for (many, snapshot) in manys.into_iter().zip(looked) {
-            let wanted = many.zip(snapshot);
-            if let Some((_, Snapshot { len, .. })) = wanted {
-                if files > 0 && (files == WINDOW_FILES || bytes + len > WINDOW_BYTES) {
-                    break;
-                }
-                files += 1;
-                bytes += len;
-            }
-            chosen.push(wanted);
-        }
+        testing::pause("window");
 
-        // Open, read or map, hash and check again a chunk of consecutive
-        // files at a time on each thread: what was read is hashed while it
-        // is still in cache, and read buffers go from chunk to chunk, so a
+        // Open, take the snapshot, read or map, hash and check again a
+        // chunk of consecutive files at a time on each thread: each name is
+        // looked up once (by its open), what was read is hashed while it is
+        // still in cache, and read buffers go from chunk to chunk, so a
         // window faults in the buffers of a few chunks, not of every file.
+        // A chunk of a few large files is still hashed on every thread
+        // (`SkeinMany` splits a batch of 128 KiB or more across the pool);
+        // only their reading or mapping is one thread's.
         let use_mmap = self.use_mmap;
         let pool = Mutex::new(std::mem::take(&mut self.spare));
         let manys = &self.manys;
-        let chunk = if bytes >= SPLIT_MIN_BYTES {
-            self.chunk_max
-                .min(chosen.len().div_ceil(rayon::current_num_threads()))
-        } else {
-            self.chunk_max
-        };
+        let chunk = self.chunk_max;
         let exhausted = AtomicBool::new(false);
-        let outcomes: Vec<Vec<Outcome>> = requests[..chosen.len()]
+        let held = AtomicU64::new(0);
+        let shared = Shared {
+            manys,
+            use_mmap,
+            largest,
+            pool: &pool,
+            exhausted: &exhausted,
+            held: &held,
+        };
+        let outcomes: Vec<(Vec<Outcome>, u64)> = window
             .par_chunks(chunk)
-            .zip(chosen.par_chunks(chunk))
-            .map(|(requests, chosen)| {
-                hash_chunk(manys, requests, chosen, use_mmap, &pool, &exhausted)
-            })
+            .zip(wanted.par_chunks(chunk))
+            .map(|(requests, wanted)| hash_chunk(&shared, requests, wanted))
             .collect();
         if exhausted.into_inner() && self.relief.take_step().is_some() {
             self.chunk_max /= 2;
         }
         self.spare = pool.into_inner().unwrap_or_else(PoisonError::into_inner);
-        self.advance(bytes);
-        outcomes.into_iter().flatten().collect()
+        self.advance(outcomes.iter().map(|(_, bytes)| bytes).sum());
+        outcomes.into_iter().flat_map(|(o, _)| o).collect()
     }
 
     /// Count `bytes` more on the progress bar, shown once the batch is large.
@@ -293,48 +266,104 @@ impl Drop for Batch<'_> {
     }
 }
 
-/// Open and read or map the `chosen` files of `requests` (the rest are
-/// the sequential path's), hash them on lanes grouped by their arguments
-/// (`manys`), and check each again: one outcome per request, in order.
-/// Read buffers come from and go back to `pool`; `exhausted` is set when
-/// an open found no descriptor free.
-fn hash_chunk(
-    manys: &[Prepared],
-    requests: &[Request<'_>],
-    chosen: &[Option<(usize, Snapshot)>],
+/// What the chunks of one window share.
+struct Shared<'a> {
+    /// The prepared hashers, by (state size, output bits).
+    manys: &'a [Prepared],
     use_mmap: bool,
-    pool: &Mutex<Vec<Vec<u8>>>,
-    exhausted: &AtomicBool,
-) -> Vec<Outcome> {
-    let locked = || pool.lock().unwrap_or_else(PoisonError::into_inner);
-    let take = || locked().pop().unwrap_or_default();
-    let slots: Vec<Slot> = requests
-        .iter()
-        .zip(chosen)
-        .map(|(request, wanted)| match wanted {
-            None => Slot::Sequential(None),
-            Some((many, looked)) => {
-                let map_min = use_mmap.then_some(BATCH_MMAP_MIN);
-                let (name, origin) = (request.name, request.origin);
-                match open_whole(name, origin, *looked, map_min, BATCH_FILE_MAX, take) {
-                    Ok(Opened::Ready(ready)) => Slot::Ready(ready, *many),
-                    Ok(Opened::Sequential(file)) => Slot::Sequential(file),
-                    // The window's files are closed before the sequential
-                    // path opens it; later windows open fewer at once.
-                    Ok(Opened::NoDescriptor) => {
-                        exhausted.store(true, Ordering::Relaxed);
-                        Slot::Sequential(None)
-                    }
-                    Err(e) => Slot::Failed(e),
-                }
+    /// Larger files take the sequential path.
+    largest: u64,
+    /// Read buffers, from chunk to chunk.
+    pool: &'a Mutex<Vec<Vec<u8>>>,
+    /// Set when an open found no descriptor free.
+    exhausted: &'a AtomicBool,
+    /// Bytes the window's chunks have reserved to read or map
+    /// ([`RESERVE_STEP`] at a time, so that small files touch it once a
+    /// chunk): against [`WINDOW_BYTES`].
+    held: &'a AtomicU64,
+}
+
+/// What a chunk reserves of the window's bytes at a time (at least).
+const RESERVE_STEP: u64 = BATCH_FILE_MAX;
+
+/// Open the files of `requests` for which `wanted` names a hasher (the
+/// rest are the sequential path's), read or map them, hash them on lanes
+/// grouped by their arguments, and check each again: one outcome per
+/// request, in order, and the bytes hashed. When the window holds
+/// [`WINDOW_BYTES`] (with what this chunk would add), what the chunk holds
+/// is hashed and let go before it reads more; a chunk always takes its
+/// first file.
+fn hash_chunk(
+    shared: &Shared<'_>,
+    requests: &[Request<'_>],
+    wanted: &[Option<usize>],
+) -> (Vec<Outcome>, u64) {
+    let locked = || shared.pool.lock().unwrap_or_else(PoisonError::into_inner);
+    let map_min = shared.use_mmap.then_some(BATCH_MMAP_MIN);
+    let mut outcomes = Vec::with_capacity(requests.len());
+    let mut slots: Vec<Slot> = Vec::with_capacity(requests.len());
+    let (mut bytes, mut reserved, mut hashed) = (0u64, 0u64, 0u64);
+    for (request, many) in requests.iter().zip(wanted) {
+        let Some(many) = *many else {
+            slots.push(Slot::Sequential(None));
+            continue;
+        };
+        let regular = match open_regular(request.name, request.origin, shared.largest) {
+            Ok(Opened::Ready(regular)) => regular,
+            Ok(Opened::Sequential(file)) => {
+                slots.push(Slot::Sequential(file));
+                continue;
             }
-        })
-        .collect();
+            // The window's files are closed before the sequential path
+            // opens it; later windows open fewer at once.
+            Ok(Opened::NoDescriptor) => {
+                shared.exhausted.store(true, Ordering::Relaxed);
+                slots.push(Slot::Sequential(None));
+                continue;
+            }
+            Err(e) => {
+                slots.push(Slot::Failed(e));
+                continue;
+            }
+        };
+        let len = regular.len();
+        if bytes + len > reserved {
+            let step = (bytes + len - reserved).max(RESERVE_STEP);
+            let total = shared.held.fetch_add(step, Ordering::Relaxed) + step;
+            reserved += step;
+            if bytes > 0 && total > WINDOW_BYTES {
+                finish(shared, &mut slots, &mut outcomes);
+                shared.held.fetch_sub(reserved, Ordering::Relaxed);
+                hashed += bytes;
+                bytes = 0;
+                reserved = len.max(RESERVE_STEP);
+                shared.held.fetch_add(reserved, Ordering::Relaxed);
+            }
+        }
+        bytes += len;
+        slots.push(
+            match regular.read(map_min, || locked().pop().unwrap_or_default()) {
+                Ok(Opened::Ready(whole)) => Slot::Ready(whole, many),
+                Ok(Opened::Sequential(file)) => Slot::Sequential(file),
+                Ok(Opened::NoDescriptor) => Slot::Sequential(None),
+                Err(e) => Slot::Failed(e),
+            },
+        );
+    }
+    finish(shared, &mut slots, &mut outcomes);
+    shared.held.fetch_sub(reserved, Ordering::Relaxed);
+    (outcomes, hashed + bytes)
+}
+
+/// Hash the ready files of `slots` on lanes, check each again and close
+/// it: the outcomes of all `slots`, in order, go to `outcomes`.
+fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<Outcome>) {
+    let slots = std::mem::take(slots);
     testing::pause("batch");
 
     // Hash each group of equal arguments on lanes.
     let mut digests: Vec<Option<Vec<u8>>> = (0..slots.len()).map(|_| None).collect();
-    for (index, ((_, output_bits), many)) in manys.iter().enumerate() {
+    for (index, ((_, output_bits), many)) in shared.manys.iter().enumerate() {
         let Some(many) = many else { continue };
         let members: Vec<usize> = (0..slots.len())
             .filter(|&i| matches!(slots[i], Slot::Ready(_, m) if m == index))
@@ -359,26 +388,27 @@ fn hash_chunk(
     }
 
     // Check every file again; the outcomes stay in order.
-    slots
-        .into_iter()
-        .zip(digests)
-        .map(|(slot, digest)| match slot {
-            Slot::Sequential(file) => Outcome::Sequential(file),
-            Slot::Failed(e) => Outcome::Failed(e),
-            Slot::Ready(ready, _) => {
-                let (settled, buffer) = ready.settle();
-                // Kept only up to SPARE_MAX, and no more buffers exist than
-                // files of a window: at most WINDOW_FILES * SPARE_MAX =
-                // WINDOW_BYTES.
-                if let Some(buffer) = buffer.filter(|b| b.capacity() <= SPARE_MAX) {
-                    locked().push(buffer);
+    let locked = || shared.pool.lock().unwrap_or_else(PoisonError::into_inner);
+    outcomes.extend(
+        slots
+            .into_iter()
+            .zip(digests)
+            .map(|(slot, digest)| match slot {
+                Slot::Sequential(file) => Outcome::Sequential(file),
+                Slot::Failed(e) => Outcome::Failed(e),
+                Slot::Ready(ready, _) => {
+                    let (settled, buffer) = ready.settle();
+                    // Kept only up to SPARE_MAX, and no more buffers exist than
+                    // files of a window: at most WINDOW_FILES * SPARE_MAX =
+                    // WINDOW_BYTES.
+                    if let Some(buffer) = buffer.filter(|b| b.capacity() <= SPARE_MAX) {
+                        locked().push(buffer);
+                    }
+                    match settled {
+                        Ok(()) => Outcome::Digest(digest.expect("every ready file is hashed")),
+                        Err(e) => Outcome::Failed(e),
+                    }
                 }
-                match settled {
-                    Ok(true) => Outcome::Digest(digest.expect("every ready file is hashed")),
-                    Ok(false) => Outcome::Sequential(None),
-                    Err(e) => Outcome::Failed(e),
-                }
-            }
-        })
-        .collect()
+            }),
+    );
 }

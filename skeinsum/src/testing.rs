@@ -6,12 +6,11 @@
 //! - `SKEINSUM_TEST_PAUSE=STAGE[#N]:PATH`: the Nth time (default the first)
 //!   STAGE is reached ("map": size taken, file not yet mapped; "hash": a
 //!   window mapped, not yet hashed; "read": the first block of a read input
-//!   absorbed; "lookup": the names of a batch window looked up, none opened
+//!   absorbed; "window": a batch window taken, none of its files opened
 //!   yet; "batch": a chunk of a window's files opened and read or
 //!   mapped, not yet hashed, while other chunks go on, so `batch#N` counts
 //!   chunks in the order they get there and a test that changes files
-//!   there keeps to one chunk: at most `CHUNK_FILES` files, under
-//!   `SPLIT_MIN_BYTES` in all; "walk": a directory of `-r` listed, its
+//!   there keeps to one chunk: at most `CHUNK_FILES` files; "walk": a directory of `-r` listed, its
 //!   entries not yet walked), create PATH and wait until the test removes it (at most
 //!   60 s). A test can then truncate, grow or rewrite the file at exactly
 //!   that moment instead of racing.

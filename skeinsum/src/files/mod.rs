@@ -69,10 +69,8 @@ pub enum Origin {
 /// mtime back (which takes intent), or one within one tick of the file
 /// system's clock.
 ///
-/// On Unix it also holds the file's identity (device and inode), so that a
-/// snapshot taken by name (`crate::batch` looks names up before opening
-/// them) equals one taken of the open file afterwards only if the name
-/// still led to that same file when it was opened.
+/// On Unix it also holds the file's identity (device and inode), so that
+/// two snapshots are equal only if they are of the same file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Snapshot {
     pub len: u64,
@@ -92,18 +90,6 @@ impl Snapshot {
             #[cfg(unix)]
             identity: (meta.dev(), meta.ino()),
         })
-    }
-
-    /// Whether both are of the same file (always, where there is no
-    /// identity to compare).
-    pub fn same_file(&self, other: &Snapshot) -> bool {
-        #[cfg(unix)]
-        return self.identity == other.identity;
-        #[cfg(not(unix))]
-        {
-            let _ = other;
-            true
-        }
     }
 }
 

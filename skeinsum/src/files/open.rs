@@ -42,18 +42,6 @@ pub fn open_nonblocking(name: &[u8], origin: Origin) -> io::Result<File> {
     }
 }
 
-/// The metadata of a name before it is opened: a name found by `-r` is not
-/// followed if it is a link now (unless `-L`), so that it is seen as no
-/// regular file.
-pub fn lookup(name: &[u8], origin: Origin) -> io::Result<std::fs::Metadata> {
-    match origin {
-        Origin::Walked {
-            follow_links: false,
-        } => std::fs::symlink_metadata(bytes_os(name)),
-        _ => std::fs::metadata(bytes_os(name)),
-    }
-}
-
 /// Open a name the user gave (a FILE, or a checksum list), with its
 /// metadata. It is opened without waiting first: a FIFO waits for its
 /// writer and a device or a leased file may wait too, so for anything but

@@ -1,15 +1,19 @@
-//! A batch's files (`crate::batch`): each opened after its name was looked
-//! up, read whole with one `pread` or mapped whole, and checked against the
-//! lookup after hashing.
+//! A batch's files (`crate::batch`): each opened, its snapshot taken of
+//! the open file, read whole with one `pread` or mapped whole, and checked
+//! against that snapshot after hashing.
 //!
-//! Five system calls for a file read: the lookup, `open`, one `pread`,
-//! `fstat` after hashing ([`Whole::settle`]) and `close`. The read asks for
-//! one byte more than the size, so that a file holding more than `stat`
-//! says is seen without a second read at the end; a read that stops short
-//! of what it asked for is the end (as a regular file's is). `pread`, not
-//! `read`: should the name have become a FIFO or a terminal since it was
-//! looked up, it fails (`ESPIPE`) without taking a byte from it, and the
-//! open file goes to the sequential path as it is.
+//! Five system calls for a file read: `open`, `fstat` (the snapshot: size,
+//! mtime, and whether it is a regular file at all), one `pread`, `fstat`
+//! after hashing ([`Whole::settle`]) and `close`. The name is looked up
+//! once, by the open: a lookup by name before it (as the batch once made,
+//! to plan its windows) walks the path a second time, which cost more than
+//! the `open` itself for small files (docs/skeinsum.md, "Small files: one
+//! lookup per file"). The read asks for one byte more than the size, so
+//! that a file holding more than `fstat` says is seen without a second
+//! read at the end; a read that stops short of what it asked for is the end
+//! (as a regular file's is). A name that is no regular file when opened
+//! (a FIFO, a device, a directory) is not read here: the sequential path
+//! takes it.
 
 use std::fs::File;
 use std::io;
@@ -36,9 +40,9 @@ pub struct Whole {
     data: Data,
 }
 
-/// What became of a file when opened.
-pub enum Opened {
-    Ready(Whole),
+/// What became of a file when opened (`T`: [`Regular`]) or read ([`Whole`]).
+pub enum Opened<T> {
+    Ready(T),
     /// For the sequential path, with the file if it is open and untouched.
     Sequential(Option<File>),
     /// No descriptor was free (`EMFILE`, `ENFILE`): never this file's
@@ -47,23 +51,24 @@ pub enum Opened {
     NoDescriptor,
 }
 
-/// Open `name` (from `origin`), looked up as `looked`, without waiting,
-/// and read it (into a buffer taken from `buffer` only then) or, if it
-/// holds at least `map_min` bytes, map it whole. `Sequential`: it is not
-/// (or no longer) a regular file of at most `max_len` bytes, or holds more
-/// or less than its size.
-pub fn open_whole(
+/// A regular file open, its snapshot taken, not yet read.
+pub struct Regular {
+    file: File,
+    before: Snapshot,
+}
+
+/// Open `name` (from `origin`) without waiting and take its snapshot.
+/// `Sequential`: it is not a regular file of 1 to `max_len` bytes; a named
+/// file that is no regular file nor directory (a FIFO, a device) is handed
+/// on open, as it is (closing a FIFO and opening it again could wait for
+/// ever for a writer that this open let through).
+pub fn open_regular(
     name: &[u8],
     origin: Origin,
-    looked: Snapshot,
-    map_min: Option<u64>,
     max_len: u64,
-    buffer: impl FnOnce() -> Vec<u8>,
-) -> Result<Opened, InputError> {
+) -> Result<Opened<Regular>, InputError> {
     // A name found by `-r` that is a link now (`ELOOP`) or a FIFO, device
-    // or directory is caught below (the read fails, reads more than the
-    // size, or another file than the looked-up one was opened: `settle`)
-    // and goes to the sequential path, which skips it.
+    // or directory goes to the sequential path, which skips it.
     let file = match open_nonblocking(name, origin) {
         Ok(file) => file,
         Err(e) if out_of_descriptors(&e) => return Ok(Opened::NoDescriptor),
@@ -74,27 +79,54 @@ pub fn open_whole(
         Err(_) if origin != Origin::Named => return Ok(Opened::Sequential(None)),
         Err(e) => return Err(e.into()),
     };
-    // Elsewhere a snapshot has no identity: take it of the open file.
-    #[cfg(not(unix))]
-    let looked = match Snapshot::of(&file.metadata()?) {
-        Some(s) if s.len > 0 && s.len <= max_len => s,
-        _ => return Ok(Opened::Sequential(None)),
-    };
-    #[cfg(unix)]
-    let _ = max_len;
-    let before = looked;
-    if map_min.is_some_and(|min| before.len >= min) {
-        if let Some((guard, map)) = map_whole(&file, before.len as usize) {
-            return Ok(Opened::Ready(Whole {
-                file,
-                before,
-                data: Data::Mapped(guard, map),
-            }));
+    let meta = file.metadata()?;
+    match Snapshot::of(&meta) {
+        Some(before) if before.len > 0 && before.len <= max_len => {
+            Ok(Opened::Ready(Regular { file, before }))
         }
-        // Refused (not a regular file any more, a file system without
-        // mmap, no room in the address space), or every guard slot taken:
-        // read it instead.
+        // Empty (procfs and sysfs files say 0 and hold more) or too large:
+        // read or mapped in windows by the sequential path.
+        Some(_) => Ok(Opened::Sequential(None)),
+        None => Ok(Opened::Sequential(hand_on(file, &meta, origin))),
     }
+}
+
+impl Regular {
+    /// The size its snapshot gives.
+    pub fn len(&self) -> u64 {
+        self.before.len
+    }
+
+    /// Read it (into a buffer taken from `buffer` only then) or, if it
+    /// holds at least `map_min` bytes, map it whole. `Sequential`: it holds
+    /// more or less than its size.
+    pub fn read(
+        self,
+        map_min: Option<u64>,
+        buffer: impl FnOnce() -> Vec<u8>,
+    ) -> Result<Opened<Whole>, InputError> {
+        let Regular { file, before } = self;
+        if map_min.is_some_and(|min| before.len >= min) {
+            if let Some((guard, map)) = map_whole(&file, before.len as usize) {
+                return Ok(Opened::Ready(Whole {
+                    file,
+                    before,
+                    data: Data::Mapped(guard, map),
+                }));
+            }
+            // Refused (a file system without mmap, no room in the address
+            // space), or every guard slot taken: read it instead.
+        }
+        read_whole(file, before, buffer)
+    }
+}
+
+/// [`Regular::read`] without mapping.
+fn read_whole(
+    file: File,
+    before: Snapshot,
+    buffer: impl FnOnce() -> Vec<u8>,
+) -> Result<Opened<Whole>, InputError> {
     // A reused buffer is zeroed only where it grows.
     let mut data = buffer();
     let len = before.len as usize;
@@ -117,18 +149,9 @@ pub fn open_whole(
             Ok(0) => return Ok(Opened::Sequential(None)),
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            // A directory, FIFO or device now (`EISDIR`, `ESPIPE`): the
-            // sequential path's, untouched; a regular file's read error is
-            // this file's.
-            Err(e) => {
-                return match Snapshot::of(&file.metadata()?) {
-                    Some(_) => Err(e.into()),
-                    // A walked name is never handed over (it would be made
-                    // to block): the sequential path opens it again and skips it.
-                    None if origin != Origin::Named => Ok(Opened::Sequential(None)),
-                    None => Ok(Opened::Sequential(Some(file))),
-                };
-            }
+            // A regular file's read error is this file's (what an open
+            // file is cannot change).
+            Err(e) => return Err(e.into()),
         }
     }
     // More than its size: the same (procfs says 0 for files with content).
@@ -141,6 +164,15 @@ pub fn open_whole(
         before,
         data: Data::Read(data),
     }))
+}
+
+/// The open file of a name that is no regular file, for the sequential
+/// path: a named FIFO or device as it is (see [`open_regular`]); a directory
+/// (whose read error that path reports) or a walked name (never handed
+/// over: it would be made to block; that path opens it again and skips it)
+/// closed.
+fn hand_on(file: File, meta: &std::fs::Metadata, origin: Origin) -> Option<File> {
+    (origin == Origin::Named && !meta.is_dir()).then_some(file)
 }
 
 #[cfg(unix)]
@@ -165,11 +197,9 @@ impl Whole {
     }
 
     /// After hashing: drop the mapping (a fault under it is a change) and
-    /// compare the file's snapshot with the one taken when it was looked
-    /// up. `Ok(false)`: the name led to another file by the time it was
-    /// opened (replaced in between), which the sequential path hashes
-    /// instead. The read buffer comes back for reuse.
-    pub fn settle(self) -> (Result<bool, InputError>, Option<Vec<u8>>) {
+    /// compare the file's snapshot with the one taken when it was opened.
+    /// The read buffer comes back for reuse.
+    pub fn settle(self) -> (Result<(), InputError>, Option<Vec<u8>>) {
         let (faulted, buffer) = match self.data {
             Data::Mapped(guard, map) => {
                 let faulted = guard.disarm();
@@ -178,17 +208,12 @@ impl Whole {
             }
             Data::Read(buffer) => (false, Some(buffer)),
         };
-        // Identity first: a file put in the name's place between the lookup
-        // and the open was mapped with the length of the one looked up, so
-        // a shorter one faults; that is no change of either file.
-        let now = match self.file.metadata() {
-            Ok(now) => Snapshot::of(&now),
-            Err(e) => return (Err(e.into()), buffer),
-        };
-        let settled = match now {
-            Some(now) if !self.before.same_file(&now) => Ok(false),
-            _ if faulted => Err(InputError::Changed),
-            now => unchanged(Some(self.before), now).map(|()| true),
+        if faulted {
+            return (Err(InputError::Changed), buffer);
+        }
+        let settled = match self.file.metadata() {
+            Ok(now) => unchanged(Some(self.before), Snapshot::of(&now)),
+            Err(e) => Err(e.into()),
         };
         (settled, buffer)
     }

@@ -446,10 +446,10 @@ pub fn through_batch(dir: &Dir, args: &[&str], change: impl FnOnce()) -> Output 
     through_stage(dir, "batch", args, change)
 }
 
-/// [`through_batch`] with a pause at `stage`: "lookup" (the window's names
-/// looked up, none opened yet) or "batch" (a chunk of up to 16 files
+/// [`through_batch`] with a pause at `stage`: "window" (a window taken,
+/// none of its files opened yet) or "batch" (a chunk of up to 16 files
 /// opened and read or mapped: the callers that change files give fewer,
-/// under 8 MiB in all, so that the window is one chunk).
+/// so that the window is one chunk).
 pub fn through_stage(dir: &Dir, stage: &str, args: &[&str], change: impl FnOnce()) -> Output {
     let sentinel = dir.path().join("batch-paused");
     let child = std::process::Command::new(&*BIN)
