@@ -10,7 +10,8 @@
 # runs of one target after each other, so that each target is built once
 # where their rustflags agree):
 #   ppc32-7450 (AltiVec; with the doctests), ppc32-750 (no AltiVec)
-#   aarch64-max (NEON with SHA3: XAR), aarch64-a53 (NEON without SHA3),
+#   aarch64-max (NEON with SHA3: XAR), aarch64-a53 (NEON without SHA3,
+#   in-order: the lanes one by one), aarch64-n1 (without SHA3, four-wide),
 #   aarch64-a72 (without SHA3, in full: the NEON and scalar hybrid lanes)
 #   ppc64-power8 (VSX lanes, big-endian), ppc64-power7 (no vsx backend)
 #   ppc64le-power9
