@@ -404,7 +404,11 @@ pub mod checks {
     pub fn both_kernels_match_portable() {
         let token = Token::detect().expect("NEON on every AArch64 Linux");
         // The form rule per core (docs/aarch64.md, "Without SHA3").
-        for w in [Workload::Blocks, Workload::ShortMessages] {
+        for w in [
+            Workload::Blocks,
+            Workload::ShortMessages,
+            Workload::OneBlockMessages,
+        ] {
             for (sha3, lse, words, form) in [
                 (true, true, 8, LaneForm::OneGroup),
                 (false, true, 4, LaneForm::WithScalar),

@@ -294,11 +294,17 @@ pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -
 /// What a form is chosen for: runs of blocks (long messages, trees, the
 /// general scheduler), or the whole-message call of short messages
 /// (`lanes::MessageRun`, the equal-length path), where the two-groups
-/// form may lose what it wins on long runs (docs/lanes.md).
+/// form may lose what it wins on long runs (docs/lanes.md). Short
+/// messages of one block apart from longer ones: their call runs two
+/// inlined block functions, not three, so a larger form's code may still
+/// fit the instruction cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Workload {
     Blocks,
+    /// Messages of two to [`SHORT_MESSAGE_BLOCKS`] blocks.
     ShortMessages,
+    /// Messages of one block (at most `8 * W` bytes).
+    OneBlockMessages,
 }
 
 /// Messages of up to this many blocks take the form for short messages
@@ -348,7 +354,12 @@ impl LaneChoice {
         if self.form != Form::Auto || bytes > SHORT_MESSAGE_BLOCKS * 8 * W {
             return self;
         }
-        let form = self.choice.form_for::<W>(Workload::ShortMessages);
+        let work = if bytes <= 8 * W {
+            Workload::OneBlockMessages
+        } else {
+            Workload::ShortMessages
+        };
+        let form = self.choice.form_for::<W>(work);
         LaneChoice {
             form: Form::Fixed(form),
             ..self
