@@ -294,10 +294,10 @@ pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -
 /// What a form is chosen for: runs of blocks (long messages, trees, the
 /// general scheduler), or the whole-message call of short messages
 /// (`lanes::MessageRun`, the equal-length path), where the two-groups
-/// form may lose what it wins on long runs (docs/lanes.md). Short
-/// messages of one block apart from longer ones: their call runs two
-/// inlined block functions, not three, so a larger form's code may still
-/// fit the instruction cache.
+/// form may lose what it wins on long runs (docs/lanes.md). Messages of
+/// one block are a workload of their own: their call runs two of its
+/// inlined block functions, longer ones three, so a form's code may fit
+/// the instruction cache for one and not for the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Workload {
     Blocks,
