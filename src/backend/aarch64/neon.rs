@@ -153,7 +153,10 @@ enum Pipeline {
 
 /// What the part number of a MIDR_EL1 value says: cores designed by Arm
 /// (implementer 0x41) only; `None` for every other core.
-#[cfg(all(feature = "std", any(target_os = "linux", target_os = "android")))]
+// Built with std everywhere, so that the internal checks run on every OS;
+// used outside them only where MIDR_EL1 is read (Linux, Android).
+#[cfg(feature = "std")]
+#[cfg_attr(not(any(target_os = "linux", target_os = "android")), allow(dead_code))]
 fn pipeline(midr: u64) -> Option<Pipeline> {
     let implementer = (midr >> 24) & 0xff;
     let part = (midr >> 4) & 0xfff;
@@ -190,7 +193,8 @@ fn pipeline(midr: u64) -> Option<Pipeline> {
 /// stream on the little cores, which lose most (1.24x the single stream's
 /// cycles at Skein-512 on the Cortex-A55 model, where a big core's hybrid
 /// gains 1.07x to 1.32x); else the narrowest, if every core is known.
-#[cfg(all(feature = "std", any(target_os = "linux", target_os = "android")))]
+#[cfg(feature = "std")]
+#[cfg_attr(not(any(target_os = "linux", target_os = "android")), allow(dead_code))]
 fn pipeline_of_cores(midrs: impl IntoIterator<Item = u64>) -> Option<Pipeline> {
     let kinds: Vec<Option<Pipeline>> = midrs.into_iter().map(pipeline).collect();
     if kinds.contains(&Some(Pipeline::InOrder)) {
