@@ -300,17 +300,12 @@ pub(crate) fn block_count<const W: usize, const L: usize>(blocks: &[&[u8]; L]) -
 /// What a form is chosen for: runs of blocks (long messages, trees, the
 /// general scheduler), or the whole-message call of short messages
 /// (`lanes::MessageRun`, the equal-length path), where the two-groups
-/// form may lose what it wins on long runs (docs/lanes.md). Messages of
-/// one block are a workload of their own: their call runs two of its
-/// inlined block functions, longer ones three, so a form's code may fit
-/// the instruction cache for one and not for the other.
+/// form may lose what it wins on long runs (docs/lanes.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Workload {
     Blocks,
-    /// Messages of two to [`SHORT_MESSAGE_BLOCKS`] blocks.
+    /// Messages of up to [`SHORT_MESSAGE_BLOCKS`] blocks.
     ShortMessages,
-    /// Messages of one block (at most `8 * W` bytes).
-    OneBlockMessages,
 }
 
 /// Messages of up to this many blocks take the form for short messages
@@ -360,12 +355,7 @@ impl LaneChoice {
         if self.form != Form::Auto || bytes > SHORT_MESSAGE_BLOCKS * 8 * W {
             return self;
         }
-        let work = if bytes <= 8 * W {
-            Workload::OneBlockMessages
-        } else {
-            Workload::ShortMessages
-        };
-        let form = self.choice.form_for::<W>(work);
+        let form = self.choice.form_for::<W>(Workload::ShortMessages);
         LaneChoice {
             form: Form::Fixed(form),
             ..self

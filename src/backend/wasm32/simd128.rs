@@ -57,12 +57,8 @@ const fn lane_form(words: usize, _work: Workload) -> LaneForm {
 const fn picked_by_rule(form: LaneForm, words: usize) -> bool {
     let blocks = lane_form(words, Workload::Blocks);
     let short = lane_form(words, Workload::ShortMessages);
-    let one_block = lane_form(words, Workload::OneBlockMessages);
     let leftovers = matches!(form, LaneForm::OneGroup) && blocks.lanes(2) > 2;
-    form as u8 == blocks as u8
-        || form as u8 == short as u8
-        || form as u8 == one_block as u8
-        || leftovers
+    form as u8 == blocks as u8 || form as u8 == short as u8 || leftovers
 }
 
 /// `2 * K` lanes in `K` registers.

@@ -23,17 +23,17 @@ feature_backend! {
 /// The rule for the kernel's form (docs/lanes.md, "The forms of each x86
 /// kernel"): two groups for runs of blocks of Skein-256 and -512 (their
 /// chains leave one group's pipes idle); for short Skein-512 messages two
-/// groups on Intel, one on Zen 4 (whose whole batches lose with two), and
-/// on Golden Cove two groups for one-block messages but one for two-block
-/// ones (that call's three inlined two-group blocks, 48 KiB of code, do
-/// not stay in the 32 KiB instruction cache); one group for Skein-1024 (32
+/// groups on Intel, one on Zen 4 (whose whole batches lose with two) and
+/// on Golden Cove (a two-block message's call runs three inlined two-group
+/// blocks, 48 KiB of code, past the 32 KiB instruction cache; at one block,
+/// 33 KiB, the forms were within 3% in most processes and one group 23–35%
+/// faster in the others: docs/performance.md); one group for Skein-1024 (32
 /// state rows fill the 32 registers).
 fn lane_form(words: usize, work: Workload) -> LaneForm {
-    use Workload::{Blocks, OneBlockMessages, ShortMessages};
+    use Workload::{Blocks, ShortMessages};
     match (work, words, super::core()) {
         (Blocks, 4 | 8, _) => LaneForm::TwoGroups,
-        (ShortMessages | OneBlockMessages, 8, Core::Other) => LaneForm::TwoGroups,
-        (OneBlockMessages, 8, Core::IntelGoldenCove) => LaneForm::TwoGroups,
+        (ShortMessages, 8, Core::Other) => LaneForm::TwoGroups,
         _ => LaneForm::OneGroup,
     }
 }
