@@ -7,30 +7,45 @@
 //! takes its snapshot of the open file (size, mtime: `crate::files::Snapshot`),
 //! reads it to its end (under `BATCH_MMAP_MIN`, into buffers reused from
 //! chunk to chunk) or maps it whole (`crate::files::whole`), hashes the
-//! chunk on lanes and snapshots each open file again. A chunk holds at most
-//! its share of [`WINDOW_BYTES`] read or mapped at once (it hashes what it
-//! holds before it reads more). This module plans the windows and hashes;
-//! every open, read, mapping and check of a file is `crate::files`'s. A
-//! change of the file while it is read or mapped, or a shrink under its
-//! mapping (caught by the SIGBUS guard of `crate::files::sigbus`), is the
-//! same error as on the
-//! sequential path. Everything else (standard input: the name `-`, never
-//! a file of that name, FIFOs,
-//! devices, directories, names that cannot be opened, files whose size
-//! `stat` gives as 0 or that hold more or less than it says, as procfs and
-//! sysfs files do, files over
-//! [`BATCH_FILE_MAX`], digests over [`BATCH_OUTPUT_MAX`]) is left to the
-//! sequential path, in its place: [`Outcome::Sequential`]. So is a file
-//! whose open found no descriptor free (`EMFILE`, `ENFILE`: the sequential
-//! path opens it once the window's files are closed, and later windows open
-//! fewer files at once), a file for which neither a mapping nor a read
-//! buffer could be had (memory is never a file's own error: the sequential
-//! path maps one window at a time, or reads in small blocks) or a lease on
-//! it (the sequential path's open waits for the holder to let go).
+//! chunk on lanes and snapshots each open file again. The chunks keep the
+//! window's bytes read or mapped at once to [`WINDOW_BYTES`], plus at most
+//! one file (of up to [`BATCH_FILE_MAX`]) per chunk running when that is
+//! reached: a chunk that would pass it hashes what it holds and lets go of
+//! it before it reads more, and always takes its first file. This module
+//! plans the windows and hashes; every open, read, mapping and check of a
+//! file is `crate::files`'s. A change of the file while it is read or
+//! mapped, or a shrink under its mapping (caught by the SIGBUS guard of
+//! `crate::files::sigbus`), is the same error as on the sequential path.
+//!
+//! Everything else (standard input: the name `-`, never a file of that
+//! name, FIFOs, devices, directories, names that cannot be opened, files
+//! whose size `stat` gives as 0 or that hold more or less than it says, as
+//! procfs and sysfs files do, files over [`BATCH_FILE_MAX`], digests over
+//! [`BATCH_OUTPUT_MAX`]) is left to the sequential path, in its place:
+//! [`Outcome::Sequential`]. So is a file whose open found no descriptor
+//! free (`EMFILE`, `ENFILE`: the sequential path opens it when its turn
+//! comes, and later windows open fewer files at once), a file for which
+//! neither a mapping nor a read buffer could be had (memory is never a
+//! file's own error: the sequential path maps one window at a time, or
+//! reads in small blocks) or a lease on it (the sequential path's open
+//! waits for the holder to let go).
+//!
+//! A FIFO or device named by the user is handed to the sequential path
+//! open, as the window's open left it (`crate::input::Reader::adopt`):
+//! closing it could lose what a writer let through by that open wrote. Of
+//! each such file only its first name in the window is handed on; a later
+//! name of it is opened again when its turn comes, as `sha256sum` does
+//! (`crate::files::whole::keep_first_of_each`). And once a chunk has
+//! handed one on, no chunk opens a name past it (`Shared::handed`): the
+//! descriptors held for their turn are at most one per chunk, not one per
+//! name, so the sequential path's own opens find one free. The window then
+//! ends at the first name left unopened, the next window taking the rest,
+//! unless a chunk handed on a file beyond it (then those names take the
+//! sequential path).
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -41,7 +56,7 @@ use skein_simd::{Params, SkeinMany, StateSize};
 use crate::config::HashConfig;
 use crate::files::descriptors::Relief;
 use crate::files::mapped::MAP_WINDOW;
-use crate::files::whole::{open_regular, Opened, Whole};
+use crate::files::whole::{keep_first_of_each, open_regular, Opened, Whole};
 use crate::files::{InputError, Origin};
 use crate::input::PROGRESS_MIN;
 use crate::testing;
@@ -74,8 +89,8 @@ pub enum Outcome {
     Digest(Vec<u8>),
     Failed(InputError),
     /// Not for a batch: hash it on the sequential path, in its place; with
-    /// the file if it was opened already (it turned into something other
-    /// than a regular file after it was looked up: see
+    /// the file if the window opened it and must not close it (a FIFO or
+    /// device, the first name of it in the window: see
     /// `crate::input::Reader::adopt`).
     Sequential(Option<File>),
 }
@@ -213,6 +228,8 @@ impl<'c> Batch<'c> {
         let chunk = self.chunk_max;
         let exhausted = AtomicBool::new(false);
         let held = AtomicU64::new(0);
+        let handed = AtomicUsize::new(usize::MAX);
+        let passed = AtomicUsize::new(usize::MAX);
         let shared = Shared {
             manys,
             use_mmap,
@@ -220,18 +237,41 @@ impl<'c> Batch<'c> {
             pool: &pool,
             exhausted: &exhausted,
             held: &held,
+            handed: &handed,
+            passed: &passed,
         };
-        let outcomes: Vec<(Vec<Outcome>, u64)> = window
+        let mut outcomes: Vec<(Outcome, u64)> = window
             .par_chunks(chunk)
             .zip(wanted.par_chunks(chunk))
-            .map(|(requests, wanted)| hash_chunk(&shared, requests, wanted))
+            .enumerate()
+            .map(|(i, (requests, wanted))| hash_chunk(&shared, i * chunk, requests, wanted))
+            .flatten_iter()
             .collect();
         if exhausted.into_inner() && self.relief.take_step().is_some() {
             self.chunk_max /= 2;
         }
         self.spare = pool.into_inner().unwrap_or_else(PoisonError::into_inner);
+        keep_first_of_each(
+            outcomes
+                .iter_mut()
+                .filter_map(|(outcome, _)| match outcome {
+                    Outcome::Sequential(file) => Some(file),
+                    _ => None,
+                }),
+        );
+        // The window ends at its first name left unopened, unless a file
+        // handed on lies beyond it (which must not be closed): what was
+        // hashed past that name is hashed again in the next window.
+        let passed = passed.into_inner();
+        if passed < outcomes.len()
+            && !outcomes[passed..]
+                .iter()
+                .any(|(outcome, _)| matches!(outcome, Outcome::Sequential(Some(_))))
+        {
+            outcomes.truncate(passed);
+        }
         self.advance(outcomes.iter().map(|(_, bytes)| bytes).sum());
-        outcomes.into_iter().flat_map(|(o, _)| o).collect()
+        outcomes.into_iter().map(|(outcome, _)| outcome).collect()
     }
 
     /// Count `bytes` more on the progress bar, shown once the batch is large.
@@ -281,29 +321,43 @@ struct Shared<'a> {
     /// ([`RESERVE_STEP`] at a time, so that small files touch it once a
     /// chunk): against [`WINDOW_BYTES`].
     held: &'a AtomicU64,
+    /// The lowest index in the window of a file handed on open (a FIFO
+    /// or device: [`Outcome::Sequential`]); no name past it is opened, so
+    /// that a chunk hands on one file at most, and the window holds a few
+    /// such descriptors for their turn, not up to [`WINDOW_FILES`].
+    handed: &'a AtomicUsize,
+    /// The lowest index in the window of a name left unopened for that
+    /// reason: where the window ends, if nothing handed on lies beyond.
+    passed: &'a AtomicUsize,
 }
 
 /// What a chunk reserves of the window's bytes at a time (at least).
 const RESERVE_STEP: u64 = BATCH_FILE_MAX;
 
-/// Open the files of `requests` for which `wanted` names a hasher (the
-/// rest are the sequential path's), read or map them, hash them on lanes
-/// grouped by their arguments, and check each again: one outcome per
-/// request, in order, and the bytes hashed. When the window holds
-/// [`WINDOW_BYTES`] (with what this chunk would add), what the chunk holds
-/// is hashed and let go before it reads more; a chunk always takes its
-/// first file.
+/// Open the files of `requests` (the window's from index `first` on) for
+/// which `wanted` names a hasher (the rest are the sequential path's), read
+/// or map them, hash them on lanes grouped by their arguments, and check
+/// each again: one outcome per request, in order, each with the bytes
+/// hashed for it. When the window holds [`WINDOW_BYTES`] (with what this
+/// chunk would add), what the chunk holds is hashed and let go before it
+/// reads more; a chunk always takes its first file.
 fn hash_chunk(
     shared: &Shared<'_>,
+    first: usize,
     requests: &[Request<'_>],
     wanted: &[Option<usize>],
-) -> (Vec<Outcome>, u64) {
+) -> Vec<(Outcome, u64)> {
     let locked = || shared.pool.lock().unwrap_or_else(PoisonError::into_inner);
     let map_min = shared.use_mmap.then_some(BATCH_MMAP_MIN);
     let mut outcomes = Vec::with_capacity(requests.len());
     let mut slots: Vec<Slot> = Vec::with_capacity(requests.len());
-    let (mut bytes, mut reserved, mut hashed) = (0u64, 0u64, 0u64);
-    for (request, many) in requests.iter().zip(wanted) {
+    let (mut bytes, mut reserved) = (0u64, 0u64);
+    for (index, (request, many)) in (first..).zip(requests.iter().zip(wanted)) {
+        if index > shared.handed.load(Ordering::Relaxed) {
+            shared.passed.fetch_min(index, Ordering::Relaxed);
+            slots.push(Slot::Sequential(None));
+            continue;
+        }
         let Some(many) = *many else {
             slots.push(Slot::Sequential(None));
             continue;
@@ -311,11 +365,16 @@ fn hash_chunk(
         let regular = match open_regular(request.name, request.origin, shared.largest) {
             Ok(Opened::Ready(regular)) => regular,
             Ok(Opened::Sequential(file)) => {
+                if file.is_some() {
+                    shared.handed.fetch_min(index, Ordering::Relaxed);
+                }
                 slots.push(Slot::Sequential(file));
                 continue;
             }
-            // The window's files are closed before the sequential path
-            // opens it; later windows open fewer at once.
+            // The sequential path opens it when its turn comes: by then the
+            // window's regular files are closed, and of the files it handed
+            // on only those of later names are still held (one per chunk at
+            // most: `Shared::handed`). Later windows open fewer at once.
             Ok(Opened::NoDescriptor) => {
                 shared.exhausted.store(true, Ordering::Relaxed);
                 slots.push(Slot::Sequential(None));
@@ -334,7 +393,6 @@ fn hash_chunk(
             if bytes > 0 && total > WINDOW_BYTES {
                 finish(shared, &mut slots, &mut outcomes);
                 shared.held.fetch_sub(reserved, Ordering::Relaxed);
-                hashed += bytes;
                 bytes = 0;
                 reserved = len.max(RESERVE_STEP);
                 shared.held.fetch_add(reserved, Ordering::Relaxed);
@@ -343,21 +401,21 @@ fn hash_chunk(
         bytes += len;
         slots.push(
             match regular.read(map_min, || locked().pop().unwrap_or_default()) {
-                Ok(Opened::Ready(whole)) => Slot::Ready(whole, many),
-                Ok(Opened::Sequential(file)) => Slot::Sequential(file),
-                Ok(Opened::NoDescriptor) => Slot::Sequential(None),
+                Ok(Some(whole)) => Slot::Ready(whole, many),
+                Ok(None) => Slot::Sequential(None),
                 Err(e) => Slot::Failed(e),
             },
         );
     }
     finish(shared, &mut slots, &mut outcomes);
     shared.held.fetch_sub(reserved, Ordering::Relaxed);
-    (outcomes, hashed + bytes)
+    outcomes
 }
 
 /// Hash the ready files of `slots` on lanes, check each again and close
-/// it: the outcomes of all `slots`, in order, go to `outcomes`.
-fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<Outcome>) {
+/// it: the outcomes of all `slots`, in order, with the bytes hashed for
+/// each, go to `outcomes`.
+fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<(Outcome, u64)>) {
     let slots = std::mem::take(slots);
     testing::pause("batch");
 
@@ -394,9 +452,10 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<Outcome
             .into_iter()
             .zip(digests)
             .map(|(slot, digest)| match slot {
-                Slot::Sequential(file) => Outcome::Sequential(file),
-                Slot::Failed(e) => Outcome::Failed(e),
+                Slot::Sequential(file) => (Outcome::Sequential(file), 0),
+                Slot::Failed(e) => (Outcome::Failed(e), 0),
                 Slot::Ready(ready, _) => {
+                    let len = ready.bytes().len() as u64;
                     let (settled, buffer) = ready.settle();
                     // Kept only up to SPARE_MAX, and no more buffers exist than
                     // files of a window: at most WINDOW_FILES * SPARE_MAX =
@@ -404,10 +463,11 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<Outcome
                     if let Some(buffer) = buffer.filter(|b| b.capacity() <= SPARE_MAX) {
                         locked().push(buffer);
                     }
-                    match settled {
+                    let outcome = match settled {
                         Ok(()) => Outcome::Digest(digest.expect("every ready file is hashed")),
                         Err(e) => Outcome::Failed(e),
-                    }
+                    };
+                    (outcome, len)
                 }
             }),
     );

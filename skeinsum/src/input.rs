@@ -80,10 +80,10 @@ impl Reader {
 
     /// The next [`hash`](Self::hash) of `name` reads `file` (if given), not
     /// the file it finds by that name then. The batch opens files without
-    /// waiting (`O_NONBLOCK`), and one that turned out to be no regular
-    /// file any more (a FIFO since it was looked up) must not be closed and
-    /// opened again: a writer let through by the first open may have
-    /// written and gone by the second, which would then wait for ever.
+    /// waiting (`O_NONBLOCK`), and a FIFO or device it opened that way
+    /// (the first name of it in its window) must not be closed and opened
+    /// again: a writer let through by the first open may have written and
+    /// gone by the second, which would then wait for ever.
     pub fn adopt(&mut self, name: &[u8], file: Option<File>) {
         self.adopted = file.map(|file| (name.to_vec(), file));
     }

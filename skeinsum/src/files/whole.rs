@@ -40,14 +40,15 @@ pub struct Whole {
     data: Data,
 }
 
-/// What became of a file when opened (`T`: [`Regular`]) or read ([`Whole`]).
-pub enum Opened<T> {
-    Ready(T),
-    /// For the sequential path, with the file if it is open and untouched.
+/// What became of a name when opened ([`open_regular`]).
+pub enum Opened {
+    Ready(Regular),
+    /// For the sequential path, with the file if it is a FIFO or device
+    /// open and untouched, to be handed on as it is.
     Sequential(Option<File>),
     /// No descriptor was free (`EMFILE`, `ENFILE`): never this file's
-    /// error; the sequential path opens it once the caller's files are
-    /// closed (see [`super::descriptors`]).
+    /// error; the sequential path opens it when its turn comes (see
+    /// [`super::descriptors`]).
     NoDescriptor,
 }
 
@@ -62,11 +63,7 @@ pub struct Regular {
 /// file that is no regular file nor directory (a FIFO, a device) is handed
 /// on open, as it is (closing a FIFO and opening it again could wait for
 /// ever for a writer that this open let through).
-pub fn open_regular(
-    name: &[u8],
-    origin: Origin,
-    max_len: u64,
-) -> Result<Opened<Regular>, InputError> {
+pub fn open_regular(name: &[u8], origin: Origin, max_len: u64) -> Result<Opened, InputError> {
     // A name found by `-r` that is a link now (`ELOOP`) or a FIFO, device
     // or directory goes to the sequential path, which skips it.
     let file = match open_nonblocking(name, origin) {
@@ -98,17 +95,18 @@ impl Regular {
     }
 
     /// Read it (into a buffer taken from `buffer` only then) or, if it
-    /// holds at least `map_min` bytes, map it whole. `Sequential`: it holds
-    /// more or less than its size.
+    /// holds at least `map_min` bytes, map it whole. `None`, for the
+    /// sequential path: it holds more or less than its size, or no memory
+    /// was to be had for it.
     pub fn read(
         self,
         map_min: Option<u64>,
         buffer: impl FnOnce() -> Vec<u8>,
-    ) -> Result<Opened<Whole>, InputError> {
+    ) -> Result<Option<Whole>, InputError> {
         let Regular { file, before } = self;
         if map_min.is_some_and(|min| before.len >= min) {
             if let Some((guard, map)) = map_whole(&file, before.len as usize) {
-                return Ok(Opened::Ready(Whole {
+                return Ok(Some(Whole {
                     file,
                     before,
                     data: Data::Mapped(guard, map),
@@ -126,7 +124,7 @@ fn read_whole(
     file: File,
     before: Snapshot,
     buffer: impl FnOnce() -> Vec<u8>,
-) -> Result<Opened<Whole>, InputError> {
+) -> Result<Option<Whole>, InputError> {
     // A reused buffer is zeroed only where it grows.
     let mut data = buffer();
     let len = before.len as usize;
@@ -137,7 +135,7 @@ fn read_whole(
         // Refused memory is never the file's own error (the other files
         // of the window hold it, or a limit on the address space): the
         // sequential path hashes it in small pieces once they are let go.
-        return Ok(Opened::Sequential(None));
+        return Ok(None);
     }
     data.resize(len + 1, 0);
     let mut filled = 0;
@@ -146,7 +144,7 @@ fn read_whole(
             // Less than its size: a pseudo-file whose size is a guess (sysfs
             // says 4096), or a file that shrank since; the sequential path
             // reads it to its end.
-            Ok(0) => return Ok(Opened::Sequential(None)),
+            Ok(0) => return Ok(None),
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             // A regular file's read error is this file's (what an open
@@ -156,10 +154,10 @@ fn read_whole(
     }
     // More than its size: the same (procfs says 0 for files with content).
     if filled > len {
-        return Ok(Opened::Sequential(None));
+        return Ok(None);
     }
     data.truncate(len);
-    Ok(Opened::Ready(Whole {
+    Ok(Some(Whole {
         file,
         before,
         data: Data::Read(data),
@@ -173,6 +171,44 @@ fn read_whole(
 /// closed.
 fn hand_on(file: File, meta: &std::fs::Metadata, origin: Origin) -> Option<File> {
     (origin == Origin::Named && !meta.is_dir()).then_some(file)
+}
+
+/// Of the files a window's opens handed on (FIFOs and devices, in the
+/// order of their names), keep the first of each file (by device and
+/// inode) and close the others: the sequential path opens those names
+/// again when their turn comes, as `sha256sum` would. A second name of the
+/// same FIFO must not read through a descriptor of its own taken at window
+/// time: once the first name's writer has come and gone, that descriptor
+/// reads the end at once (the empty input), where a fresh open waits for
+/// the next writer. Closing it is harmless while the first is held (the
+/// pipe keeps what a writer wrote as long as one reader is open), unlike
+/// closing the first ([`open_regular`]). A file whose identity cannot be
+/// had is kept.
+pub fn keep_first_of_each<'a>(handed: impl IntoIterator<Item = &'a mut Option<File>>) {
+    let mut seen = Vec::new();
+    for slot in handed {
+        let Some(id) = slot.as_ref().and_then(identity) else {
+            continue;
+        };
+        if seen.contains(&id) {
+            *slot = None;
+        } else {
+            seen.push(id);
+        }
+    }
+}
+
+/// The device and inode of an open file.
+#[cfg(unix)]
+fn identity(file: &File) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata().ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_file: &File) -> Option<(u64, u64)> {
+    None
 }
 
 #[cfg(unix)]

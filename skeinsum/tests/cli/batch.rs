@@ -32,9 +32,10 @@ const BATCH_SIZES: [usize; 18] = [
     3_000_001,
 ];
 
-/// A window of a few large files (12 MiB in 5 files, over SPLIT_MIN_BYTES)
-/// is shared out between the threads, a chunk each: the digests are
-/// RustCrypto's and the output is `-j 1`'s, with `--no-mmap` too.
+/// A window of a few large files (12 MiB in 5 files: one chunk, read or
+/// mapped on one thread and hashed across the pool, as `SkeinMany` splits
+/// a batch of 128 KiB or more): the digests are RustCrypto's and the
+/// output is `-j 1`'s, with `--no-mmap` too.
 #[test]
 fn few_large_files_in_a_batch_match_reference() {
     let dir = Dir::new();
@@ -417,4 +418,85 @@ fn shorter_file_renamed_before_the_batch_opens_it() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// A FIFO named twice, with one writer for each name in turn (as in
+/// `(echo a >p; echo b >p) & skeinsum p p`): each name gives its own
+/// writer's digest and exit 0, as with `sha256sum` and `-j 1`. The second
+/// name is opened when its turn comes and waits for the second writer; a
+/// descriptor of it taken at window time with the first's would read the
+/// end as soon as the first writer had gone (the empty input's digest).
+/// Next to each other, in two chunks of one window (15 files between),
+/// and twice in a `-c` list; `-j 1` for the way the test runs.
+#[cfg(unix)]
+#[test]
+fn fifo_named_twice_gives_each_writers_digest() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let (a, b) = (line(b"a\n", "p"), line(b"b\n", "p"));
+    let files: Vec<String> = (1..16).map(|i| format!("f{i:02}")).collect();
+    let mut apart = vec!["-j2", "p"];
+    apart.extend(files.iter().map(String::as_str));
+    apart.push("p");
+    for args in [
+        vec!["-j2", "p", "p"],
+        apart,
+        vec!["-j2", "-c", "list"],
+        vec!["-j1", "p", "p"],
+    ] {
+        let dir = Dir::new();
+        let fifo = dir.fifo("p");
+        let mut between = String::new();
+        for (i, name) in files.iter().enumerate() {
+            let data = pattern(100 + i, 70 + i as u32);
+            dir.file(name, &data);
+            between.push_str(&line(&data, name));
+        }
+        dir.file("list", format!("{a}{b}").as_bytes());
+        let (first, expected) = if args.contains(&"-c") {
+            ("p: OK\n".to_string(), "p: OK\np: OK\n".to_string())
+        } else if args.len() > 3 {
+            (a.clone(), format!("{a}{between}{b}"))
+        } else {
+            (a.clone(), format!("{a}{b}"))
+        };
+        let mut child = std_skeinsum()
+            .current_dir(dir.path())
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sent, lines) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let _ = sent.send(line.unwrap() + "\n");
+            }
+        });
+        assert!(
+            write_when_read(&fifo, b"a\n", &mut child),
+            "{args:?}: p never opened"
+        );
+        // The first line goes out before the second name waits for its
+        // writer.
+        let got = lines.recv_timeout(Duration::from_secs(30));
+        assert_eq!(got.as_deref(), Ok(first.as_str()), "{args:?}");
+        // Time for a descriptor taken at window time to read its end.
+        std::thread::sleep(Duration::from_millis(200));
+        let second = write_when_read(&fifo, b"b\n", &mut child);
+        let out = wait_bounded(child, Duration::from_secs(60));
+        reader.join().unwrap();
+        let all: String = std::iter::once(first).chain(lines.try_iter()).collect();
+        assert!(
+            second,
+            "{args:?}: ended without waiting for the second writer: {all}"
+        );
+        assert_eq!(
+            (out.status.code(), all, stderr_of(&out)),
+            (Some(0), expected, String::new()),
+            "{args:?}"
+        );
+    }
 }

@@ -136,6 +136,47 @@ fn list_from_standard_input_takes_no_descriptor() {
     }
 }
 
+/// FIFOs named after a name that the sequential path opens in its turn
+/// (an empty file), with one descriptor more than plain hashing needs (0,
+/// 1, 2, the empty file, and one FIFO held open for its turn: the batch
+/// must not close a FIFO it opened, which could lose what a writer wrote):
+/// every FIFO gives its writer's digest, the empty file its own, status 0.
+/// A batch that held a descriptor for every FIFO of its window would find
+/// none free for the empty file.
+#[test]
+fn few_descriptors_fifos_after_a_file_opened_in_its_turn() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    fs::write(d.join("empty"), b"").unwrap();
+    let mut args = vec!["-j2".to_string(), "empty".to_string()];
+    let mut expected = line(b"", "empty");
+    let mut fifos = Vec::new();
+    for i in 0..6 {
+        let name = format!("p{i}");
+        let made = StdCommand::new("mkfifo").arg(d.join(&name)).status();
+        assert!(made.unwrap().success(), "mkfifo {name}");
+        let data = format!("written into {name}\n");
+        expected.push_str(&line(data.as_bytes(), &name));
+        fifos.push((d.join(&name), data));
+        args.push(name);
+    }
+    let mut written = Vec::new();
+    let out = run_with(
+        d,
+        &strs(&prlimit("--nofile=5")),
+        &strs(&args),
+        Input::Pipe(None),
+        &[],
+        |child| {
+            for (fifo, data) in &fifos {
+                written.push(write_when_read(fifo, data.as_bytes(), child));
+            }
+        },
+    );
+    assert_clean(&out, &expected, "--nofile=5 -j2");
+    assert_eq!(written, [true; 6]);
+}
+
 /// `-r` lists the next directories of a level on two threads at once.
 /// With the minimum of descriptors, one listing is held (the `walk` pause)
 /// with its directory open, so the other finds no descriptor free: it is

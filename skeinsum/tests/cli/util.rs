@@ -358,6 +358,36 @@ pub fn wait_bounded(child: Child, limit: Duration) -> Output {
     }
 }
 
+/// Once a reader has the FIFO `fifo` open, open it for writing, write
+/// `data` (a few bytes: the pipe takes them at once) and close it, as a
+/// writer of a FIFO does, without waiting for ever: the open is tried
+/// without waiting (`ENXIO` while no reader has it open) until a reader
+/// has, `child` has exited, or 30 s have passed. Whether `data` was
+/// written.
+#[cfg(unix)]
+pub fn write_when_read(fifo: &Path, data: &[u8], child: &mut Child) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        match fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo)
+        {
+            Ok(mut writer) => {
+                writer.write_all(data).unwrap();
+                return true;
+            }
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {}
+            Err(e) => panic!("{}: {e}", fifo.display()),
+        }
+        if Instant::now() > deadline || child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Run `cmd` with `stdin` (and `input` written to it, if given), killed
 /// after `limit`: a hang fails the test instead of hanging it.
 pub fn run_with_timeout(
