@@ -45,7 +45,7 @@
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -227,7 +227,7 @@ impl<'c> Batch<'c> {
         let manys = &self.manys;
         let chunk = self.chunk_max;
         let exhausted = AtomicBool::new(false);
-        let held = AtomicU64::new(0);
+        let held = AtomicUsize::new(0);
         let handed = AtomicUsize::new(usize::MAX);
         let passed = AtomicUsize::new(usize::MAX);
         let shared = Shared {
@@ -319,8 +319,10 @@ struct Shared<'a> {
     exhausted: &'a AtomicBool,
     /// Bytes the window's chunks have reserved to read or map
     /// ([`RESERVE_STEP`] at a time, so that small files touch it once a
-    /// chunk): against [`WINDOW_BYTES`].
-    held: &'a AtomicU64,
+    /// chunk): against [`WINDOW_BYTES`]. A `usize`, as 32-bit targets
+    /// without 64-bit atomics (32-bit PowerPC) have no `AtomicU64`: the
+    /// sum stays below `WINDOW_BYTES` plus a step a chunk.
+    held: &'a AtomicUsize,
     /// The lowest index in the window of a file handed on open (a FIFO
     /// or device: [`Outcome::Sequential`]); no name past it is opened, so
     /// that a chunk hands on one file at most, and the window holds a few
@@ -333,6 +335,13 @@ struct Shared<'a> {
 
 /// What a chunk reserves of the window's bytes at a time (at least).
 const RESERVE_STEP: u64 = BATCH_FILE_MAX;
+
+/// A chunk's reservation as the shared count's `usize`: files in a batch
+/// hold at most [`BATCH_FILE_MAX`] bytes, so a reservation is at most a
+/// window's bytes and a step, far below 4 GiB.
+fn in_usize(bytes: u64) -> usize {
+    usize::try_from(bytes).expect("a chunk's reservation fits in usize")
+}
 
 /// Open the files of `requests` (the window's from index `first` on) for
 /// which `wanted` names a hasher (the rest are the sequential path's), read
@@ -388,14 +397,14 @@ fn hash_chunk(
         let len = regular.len();
         if bytes + len > reserved {
             let step = (bytes + len - reserved).max(RESERVE_STEP);
-            let total = shared.held.fetch_add(step, Ordering::Relaxed) + step;
+            let total = shared.held.fetch_add(in_usize(step), Ordering::Relaxed) as u64 + step;
             reserved += step;
             if bytes > 0 && total > WINDOW_BYTES {
                 finish(shared, &mut slots, &mut outcomes);
-                shared.held.fetch_sub(reserved, Ordering::Relaxed);
+                shared.held.fetch_sub(in_usize(reserved), Ordering::Relaxed);
                 bytes = 0;
                 reserved = len.max(RESERVE_STEP);
-                shared.held.fetch_add(reserved, Ordering::Relaxed);
+                shared.held.fetch_add(in_usize(reserved), Ordering::Relaxed);
             }
         }
         bytes += len;
@@ -408,7 +417,7 @@ fn hash_chunk(
         );
     }
     finish(shared, &mut slots, &mut outcomes);
-    shared.held.fetch_sub(reserved, Ordering::Relaxed);
+    shared.held.fetch_sub(in_usize(reserved), Ordering::Relaxed);
     outcomes
 }
 
