@@ -78,6 +78,7 @@ impl<const W: usize, M: AsRef<[u8]>> EqualLengths<'_, W, M> {
             tweak,
             out_tweak,
             len,
+            out_blocks: len.div_ceil(block),
             lasts: None,
             dirty: 0,
             further: None,
@@ -87,18 +88,22 @@ impl<const W: usize, M: AsRef<[u8]>> EqualLengths<'_, W, M> {
             Groups::First(n) => {
                 let (whole, rest) = messages[..n].as_chunks::<L>();
                 assert!(rest.is_empty(), "equal lengths: whole groups");
+                // One length for all (the caller's promise; the kernel
+                // checks each group): the last block's place once.
+                let size = whole.first().map_or(0, |g| g[0].as_ref().len());
+                let last = last_block::<W>(size);
                 if len == block {
                     // Digests of a whole block: straight from the lanes to
                     // `out`, no copy, no per-lane offsets.
                     for (group, out) in whole.iter().zip(out.chunks_exact_mut(L * block)) {
                         let msgs = group.each_ref().map(|m| m.as_ref());
-                        batch.group(kernel, msgs, Digests::Whole(out));
+                        batch.group(kernel, msgs, last, Digests::Whole(out));
                     }
                 } else {
                     for (g, group) in whole.iter().enumerate() {
                         let msgs = group.each_ref().map(|m| m.as_ref());
                         let at = core::array::from_fn(|l| g * L + l);
-                        batch.group(kernel, msgs, Digests::At(at, &mut *out));
+                        batch.group(kernel, msgs, last, Digests::At(at, &mut *out));
                     }
                 }
             }
@@ -107,11 +112,21 @@ impl<const W: usize, M: AsRef<[u8]>> EqualLengths<'_, W, M> {
                 assert!(rest.is_empty(), "equal lengths: whole groups");
                 for &at in whole {
                     let msgs = at.map(|i| messages[i].as_ref());
-                    batch.group(kernel, msgs, Digests::At(at, &mut *out));
+                    let last = last_block::<W>(msgs[0].len());
+                    batch.group(kernel, msgs, last, Digests::At(at, &mut *out));
                 }
             }
         }
     }
+}
+
+/// Where the last block of a message of `size` bytes starts, and the bytes
+/// of it that count (1 to a block; none for an empty message).
+#[inline(always)]
+fn last_block<const W: usize>(size: usize) -> (usize, usize) {
+    let block = 8 * W;
+    let body_len = size.saturating_sub(1) / block * block;
+    (body_len, size - body_len)
 }
 
 /// Where a group's digests go: `L` whole blocks side by side, or digest
@@ -130,6 +145,8 @@ struct Batch<'c, const W: usize, const L: usize> {
     tweak: [u64; 2],
     out_tweak: [u64; 2],
     len: usize,
+    /// Output blocks a digest takes.
+    out_blocks: usize,
     /// Zero-padded last blocks (where they are neither whole nor 16
     /// bytes, read in place); bytes past `dirty` are still zero.
     lasts: Option<[[u8; MAX_BLOCK_BYTES]; L]>,
@@ -143,13 +160,17 @@ struct Batch<'c, const W: usize, const L: usize> {
 }
 
 impl<const W: usize, const L: usize> Batch<'_, W, L> {
-    /// Hash one group of `L` messages of one length.
+    /// Hash one group of `L` messages of one length, whose last block is
+    /// at `body_len` and has `tail` bytes ([`last_block`]).
     #[inline(always)]
-    fn group<K: LaneKernel<W, L>>(&mut self, kernel: K, msgs: [&[u8]; L], to: Digests<'_, L>) {
+    fn group<K: LaneKernel<W, L>>(
+        &mut self,
+        kernel: K,
+        msgs: [&[u8]; L],
+        (body_len, tail): (usize, usize),
+        to: Digests<'_, L>,
+    ) {
         let block = 8 * W;
-        let size = msgs[0].len();
-        let body_len = size.saturating_sub(1) / block * block;
-        let tail = size - body_len;
         // A whole last block, or one of exactly 16 bytes (the kernel
         // reads no more), is read in place; other partial ones are
         // copied. (The kernel checks that the lengths are equal.)
@@ -166,7 +187,7 @@ impl<const W: usize, const L: usize> Batch<'_, W, L> {
             self.dirty = tail;
             Some(&*lasts)
         };
-        let out_blocks = self.len.div_ceil(block);
+        let out_blocks = self.out_blocks;
         let more = (out_blocks > 1).then(|| self.further.get_or_insert_with(Further::new));
         let (first, at, out) = match to {
             Digests::Whole(out) => (out, None, None),

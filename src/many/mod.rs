@@ -263,13 +263,17 @@ impl<const W: usize> SkeinMany<W> {
         // One look at every message: the bytes in all (threads or not) and
         // whether they are all of one length (the batch's groups then need
         // no look of their own).
+        // (Wrapping: only the choice of threads reads the total, and no
+        // batch of real slices reaches `usize::MAX` bytes; neither
+        // accumulator branches, so the loop vectorizes.)
         let first_len = messages[0].as_ref().len();
-        let (mut total, mut one_length) = (0usize, true);
+        let (mut total, mut differ) = (0usize, 0usize);
         for m in messages {
             let n = m.as_ref().len();
-            total = total.saturating_add(n);
-            one_length &= n == first_len;
+            total = total.wrapping_add(n);
+            differ |= n ^ first_len;
         }
+        let one_length = differ == 0;
         // A copy of the chain (keyed, so wiped below).
         let mut chain = self.start;
         let mut tweak = self.tweak;
