@@ -423,12 +423,14 @@ pub(crate) mod kernel_check {
 
     /// The kernel's whole-message call ([`MessageRun`]) against
     /// `portable::compress` on each lane: 0 to 3 body blocks, every kind of
-    /// last block, tweaks that carry into their second word, unaligned
-    /// data, with and without the chain after the message.
+    /// last block (whole and 16 bytes read in place, with random bytes
+    /// after them; the others from zero-padded copies), tweaks that carry
+    /// into their second word, unaligned data, with and without the chain
+    /// after the message; the digests as little-endian bytes.
     fn messages<const W: usize, const L: usize, K: LaneKernel<W, L>>(kernel: K, rng: &mut TestRng) {
         let block = 8 * W;
-        for (case, n) in [0usize, 1, 2, 3, 0, 1].into_iter().enumerate() {
-            let tail = [0, 1, block - 1, block, rng.gen_range(1..block), 8][case];
+        for (case, n) in [0usize, 1, 2, 3, 0, 1, 2].into_iter().enumerate() {
+            let tail = [0, 1, block - 1, block, rng.gen_range(1..block), 8, 16][case];
             let chain: [u64; W] = core::array::from_fn(|_| rng.gen());
             // Positions the message, or the output's 8 bytes, carry out of.
             let advance = (n * block + tail).max(1) as u64;
@@ -440,22 +442,25 @@ pub(crate) mod kernel_check {
                 [0, u64::MAX - rng.gen_range(0..8)][case % 2],
                 rng.gen::<u64>() & !T1_FINAL | T1_FIRST,
             ];
-            let mut data: Vec<Vec<u8>> = (0..L)
+            // Random bytes after every message: read in place, the kernel
+            // must stop at the message's end.
+            let data: Vec<Vec<u8>> = (0..L)
                 .map(|_| (0..(n + 1) * block + 7).map(|_| rng.gen()).collect())
                 .collect();
-            // The last block zero-padded past `tail` (the seam's contract).
-            for (i, d) in data.iter_mut().enumerate() {
-                d[i % 8 + n * block + tail..].fill(0);
+            let messages: [&[u8]; L] =
+                core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * block + tail]);
+            // The last blocks zero-padded past `tail` (the seam's contract).
+            let mut padded = [[0u8; crate::spec::MAX_BLOCK_BYTES]; L];
+            for (pad, m) in padded.iter_mut().zip(messages) {
+                pad[..tail].copy_from_slice(&m[n * block..]);
             }
-            let body: [&[u8]; L] = core::array::from_fn(|i| &data[i][i % 8..i % 8 + n * block]);
-            let last: [&[u8]; L] =
-                core::array::from_fn(|i| &data[i][i % 8 + n * block..i % 8 + (n + 1) * block]);
-            let (mut finals, mut out) = ([[0u64; L]; W], [[0u64; W]; L]);
+            let in_place = tail == block || tail == 16;
+            let (mut finals, mut out) = ([[0u64; L]; W], vec![0u8; L * block]);
             kernel.messages(MessageRun {
                 chain: &chain,
                 tweak,
-                body,
-                last,
+                messages,
+                lasts: (!in_place).then_some(&padded),
                 tail: tail as u64,
                 out_tweak,
                 finals: (case % 2 == 0).then_some(&mut finals),
@@ -463,16 +468,21 @@ pub(crate) mod kernel_check {
             });
             for i in 0..L {
                 let (mut c, mut t) = (chain, tweak);
-                portable::compress::<W>(&mut c, &mut t, body[i], block as u64);
+                portable::compress::<W>(&mut c, &mut t, &messages[i][..n * block], block as u64);
                 t[1] |= T1_FINAL;
-                portable::compress::<W>(&mut c, &mut t, last[i], tail as u64);
+                portable::compress::<W>(&mut c, &mut t, &padded[i][..block], tail as u64);
                 let after = c;
                 let mut t = out_tweak;
                 t[1] |= T1_FINAL;
                 portable::compress::<W>(&mut c, &mut t, &[0; 128][..block], 8);
                 let lane =
                     |rows: &[[u64; L]; W]| -> [u64; W] { core::array::from_fn(|j| rows[j][i]) };
-                assert_eq!(out[i], c, "W={W} L={L} n={n} tail {tail} lane {i}");
+                let want: Vec<u8> = c.iter().flat_map(|w| w.to_le_bytes()).collect();
+                assert_eq!(
+                    &out[i * block..(i + 1) * block],
+                    &want[..],
+                    "W={W} L={L} n={n} tail {tail} lane {i}"
+                );
                 if case % 2 == 0 {
                     assert_eq!(lane(&finals), after, "W={W} L={L} n={n} lane {i} finals");
                 }

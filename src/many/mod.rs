@@ -17,7 +17,7 @@ use crate::spec::BlockType;
 use crate::ubi::{output_on_lanes, start_tweak};
 use crate::{Backend, Error, Params, Platform, Skein};
 use alloc::vec::Vec;
-use equal_lengths::EqualLengths;
+use equal_lengths::{EqualLengths, Groups};
 use zeroize::Zeroize;
 
 mod equal_lengths;
@@ -260,11 +260,29 @@ impl<const W: usize> SkeinMany<W> {
             }
             return;
         }
+        // One look at every message: the bytes in all (threads or not) and
+        // whether they are all of one length (the batch's groups then need
+        // no look of their own).
+        // (Wrapping: only the choice of threads reads the total, and no
+        // batch of real slices reaches `usize::MAX` bytes; neither
+        // accumulator branches, so the loop vectorizes.)
+        let first_len = messages[0].as_ref().len();
+        let (mut total, mut differ) = (0usize, 0usize);
+        for m in messages {
+            let n = m.as_ref().len();
+            total = total.wrapping_add(n);
+            differ |= n ^ first_len;
+        }
+        let one_length = differ == 0;
         // A copy of the chain (keyed, so wiped below).
         let mut chain = self.start;
         let mut tweak = self.tweak;
         let mut head = &self.head[..self.head_len];
-        if head.len() == 8 * W && messages.iter().all(|m| !m.as_ref().is_empty()) {
+        let none_empty = || match one_length {
+            true => first_len > 0,
+            false => messages.iter().all(|m| !m.as_ref().is_empty()),
+        };
+        if head.len() == 8 * W && none_empty() {
             // Not the last block of any message: compress it once, for all.
             (self.platform).compress::<W>(&mut chain, &mut tweak, head, head.len() as u64);
             head = &[];
@@ -274,14 +292,13 @@ impl<const W: usize> SkeinMany<W> {
             tweak,
             head,
         };
-        let total: usize = messages.iter().map(|m| m.as_ref().len()).sum();
         for_each_chunk(
             messages.len(),
             self.lanes(),
             total >= PARALLEL_MIN_BYTES,
             out,
             len,
-            |range, out| hash_batch(self.lanes, &start, &messages[range], out, len),
+            |range, out| hash_batch(self.lanes, &start, &messages[range], out, len, one_length),
         );
         chain.zeroize();
     }
@@ -320,16 +337,19 @@ struct Continuation<'a, const W: usize> {
 
 /// Digest `i` (`len` bytes, `out[i * len..]`) of the message `start`
 /// continued by `messages[i]`: message UBIs, then output UBIs, on lanes.
+/// `same_length`: the caller saw every message of one length.
 fn hash_batch<const W: usize, M: AsRef<[u8]>>(
     lanes: LaneChoice,
     start: &Continuation<'_, W>,
     messages: &[M],
     out: &mut [u8],
     len: usize,
+    same_length: bool,
 ) {
     let output_tweak = start_tweak(BlockType::Output, 0, 0);
     let size = messages.first().map_or(0, |m| m.as_ref().len());
-    let one_length = start.head.is_empty() && messages.iter().all(|m| m.as_ref().len() == size);
+    let one_length =
+        start.head.is_empty() && (same_length || messages.iter().all(|m| m.as_ref().len() == size));
     let lanes = if one_length {
         lanes.for_messages::<W>(size)
     } else {
@@ -342,9 +362,8 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
         EqualLengths {
             chain: start.chain,
             tweaks: [start.tweak, output_tweak],
-            count: whole,
             messages,
-            index: |i: usize| i,
+            groups: Groups::First(whole),
         }
         .run(lanes, out, len);
         (whole..messages.len()).collect()
@@ -358,9 +377,8 @@ fn hash_batch<const W: usize, M: AsRef<[u8]>>(
             EqualLengths {
                 chain: start.chain,
                 tweaks: [start.tweak, output_tweak],
-                count: grouped.len(),
                 messages,
-                index: |i: usize| grouped[i],
+                groups: Groups::At(&grouped),
             }
             .run(lanes, out, len);
         }

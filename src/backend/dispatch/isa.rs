@@ -159,11 +159,17 @@ pub(crate) trait Row<const L: usize>: Copy {
         // SAFETY: the caller's.
         unsafe { [Self::load_row(&rows[0]), Self::load_row(&rows[1])] }
     }
-    /// The transposing store: lane `i` of row `j` into `out[i][j]` (each
-    /// lane's words together, as a digest is laid out). Row by row here;
-    /// instruction sets with wide registers transpose in them.
+    /// The transposing store, as bytes: lane `i` of row `j` little-endian
+    /// at byte `8 * (W * i + j)` of `out` (each lane's words together, as
+    /// a digest is laid out: `L` digests of a block side by side, straight
+    /// into the caller's output).
+    /// Row by row here; instruction sets with wide registers transpose in
+    /// them.
+    ///
+    /// # Panics
+    /// If `out` is shorter than `L * 8 * W` bytes.
     #[inline(always)]
-    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; L]) {
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
         // SAFETY: the caller's.
         unsafe { store_lanes_row_by_row::<Self, L, W>(rows, out) }
     }
@@ -204,14 +210,15 @@ pub(crate) trait Row<const L: usize>: Copy {
 #[inline(always)]
 pub(crate) unsafe fn store_lanes_row_by_row<R: Row<L>, const L: usize, const W: usize>(
     rows: &[R; W],
-    out: &mut [[u64; W]; L],
+    out: &mut [u8],
 ) {
+    let out = &mut out[..L * 8 * W];
     let mut row = [0u64; L];
     for (j, r) in rows.iter().enumerate() {
         // SAFETY: the caller's.
         unsafe { r.store_row(&mut row) };
-        for (lane, &word) in out.iter_mut().zip(&row) {
-            lane[j] = word;
+        for (lane, &word) in out.chunks_exact_mut(8 * W).zip(&row) {
+            lane[8 * j..8 * j + 8].copy_from_slice(&word.to_le_bytes());
         }
     }
 }
@@ -360,14 +367,14 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for TwoGroups<R, L> {
         [TwoGroups([lo[0], hi[0]]), TwoGroups([lo[1], hi[1]])]
     }
     #[inline(always)]
-    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {
-        let (lo, hi) = out.split_at_mut(L);
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
+        let (lo, hi) = out.split_at_mut(L * 8 * W);
         let lo_rows: [R; W] = core::array::from_fn(|j| rows[j].0[0]);
         let hi_rows: [R; W] = core::array::from_fn(|j| rows[j].0[1]);
         // SAFETY: the caller's.
         unsafe {
-            R::store_lanes::<W>(&lo_rows, lo.try_into().expect("half the lanes"));
-            R::store_lanes::<W>(&hi_rows, hi.try_into().expect("half the lanes"));
+            R::store_lanes::<W>(&lo_rows, lo);
+            R::store_lanes::<W>(&hi_rows, hi);
         }
     }
 }
@@ -478,8 +485,10 @@ impl Row<1> for Scalar {
         })
     }
     #[inline(always)]
-    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 1]) {
-        out[0] = rows.map(|r| r.0);
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
+        for (word, r) in out[..8 * W].chunks_exact_mut(8).zip(rows) {
+            word.copy_from_slice(&r.0.to_le_bytes());
+        }
     }
 }
 
@@ -588,11 +597,14 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
         [WithScalar(lo[0], hi[0]), WithScalar(lo[1], hi[1])]
     }
     #[inline(always)]
-    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; T]) {
-        let (lo, hi) = out.split_at_mut(L);
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
+        let (lo, hi) = out.split_at_mut(L * 8 * W);
         let vector: [R; W] = core::array::from_fn(|j| rows[j].0);
-        // SAFETY: the caller's.
-        unsafe { R::store_lanes::<W>(&vector, lo.try_into().expect("the vector lanes")) };
-        hi[0] = rows.map(|r| r.1 .0);
+        let scalar: [Scalar; W] = core::array::from_fn(|j| rows[j].1);
+        // SAFETY: the caller's (`Scalar`'s is plain Rust).
+        unsafe {
+            R::store_lanes::<W>(&vector, lo);
+            Scalar::store_lanes::<W>(&scalar, hi);
+        }
     }
 }

@@ -17,6 +17,7 @@
 //! an unused lane may be given any readable bytes of the right length.
 
 use super::{Backend, Choice};
+use crate::spec::MAX_BLOCK_BYTES;
 
 pub(super) mod form;
 #[cfg(skein_simd_lanes)]
@@ -103,25 +104,28 @@ impl<const W: usize, const L: usize> Drop for LaneState<W, L> {
 }
 
 /// Whole messages of one length, one in each lane, from one chain and tweak
-/// (a scalar each, the same in every lane): the message UBI (the `body`
-/// blocks, then the `last` block of which `tail` bytes count, with the
-/// final flag) and the first block of the output stage (counter 0, from
-/// `out_tweak`, final flag added). What the kernel runs in one call with
-/// the state kept in registers, where the per-block seam would take a
-/// call, a state load and a state store per block kind
-/// ([`LaneCall::Messages`]).
+/// (a scalar each, the same in every lane): the message UBI (the whole
+/// blocks before the last, then the last block of which `tail` bytes
+/// count, with the final flag) and the first block of the output stage
+/// (counter 0, from `out_tweak`, final flag added). What the kernel runs in
+/// one call with the state kept in registers, where the per-block seam
+/// would take a call, a state load and a state store per block kind
+/// ([`LaneCall::Messages`]). Only the messages and `out` change from one
+/// group of a batch to the next: each lane is one slice, its last block
+/// read in place or from `lasts`.
 pub(crate) struct MessageRun<'a, const W: usize, const L: usize> {
     /// The chaining value every lane starts from.
     pub(crate) chain: &'a [u64; W],
     /// The message UBI's starting tweak (first flag, no final flag).
     pub(crate) tweak: [u64; 2],
-    /// The whole blocks before the last: the same number in every lane.
-    pub(crate) body: [&'a [u8]; L],
-    /// The last block of every lane (zero-padded past `tail`): at least one
-    /// block of bytes, or, where `tail` is at most 16, at least 16 bytes
-    /// (the rest of the block is zero; a message's own last 16 bytes are
-    /// read in place).
-    pub(crate) last: [&'a [u8]; L],
+    /// Every lane's whole message, all of one length: whole blocks, then
+    /// the last block's `tail` bytes.
+    pub(crate) messages: [&'a [u8]; L],
+    /// The last blocks, zero-padded past `tail`, where they are not read
+    /// from the messages in place. In place only where the last block is
+    /// whole, or is 16 bytes (the kernel then reads 16: the rest of the
+    /// block is zero).
+    pub(crate) lasts: Option<&'a [[u8; MAX_BLOCK_BYTES]; L]>,
     /// The bytes of the last block that count (the tweak advances by it).
     pub(crate) tail: u64,
     /// The output UBI's starting tweak (first flag, no final flag).
@@ -129,38 +133,53 @@ pub(crate) struct MessageRun<'a, const W: usize, const L: usize> {
     /// Where the chain after the message goes, if wanted (for output
     /// blocks after the first).
     pub(crate) finals: Option<&'a mut [[u64; L]; W]>,
-    /// Where the chain after the first output block goes: lane by lane
-    /// (`out[i]` is lane `i`'s words, the layout of a digest).
-    pub(crate) out: &'a mut [[u64; W]; L],
+    /// Where the chain after the first output block goes, as bytes: lane
+    /// `i`'s words little-endian at `8 * W * i` (the layout of `L` whole
+    /// digests side by side); at least `8 * W * L` bytes.
+    pub(crate) out: &'a mut [u8],
 }
 
 impl<const W: usize, const L: usize> MessageRun<'_, W, L> {
-    /// The number of body blocks.
+    /// The number of whole blocks before the last.
     ///
     /// # Panics
-    /// If the lanes' bodies differ in length or are not whole blocks, or a
-    /// last block is short of a block (of 16 bytes where `tail <= 16`), or
-    /// `tail` is more than a block.
+    /// If the messages differ in length or are shorter than `tail`, their
+    /// length less `tail` is not whole blocks, `tail` is more than a block,
+    /// a last block read in place is neither whole nor 16 bytes, or `out`
+    /// is short of `L` digests of a block.
     pub(crate) fn body_blocks(&self) -> usize {
         let block = 8 * W;
-        let total = self.body[0].len();
+        let size = self.messages[0].len();
+        let tail = self.tail as usize;
         assert!(
-            total.is_multiple_of(block)
-                && self.body.iter().all(|b| b.len() == total)
-                && self.tail <= block as u64
-                && self.last.iter().all(|b| b.len() >= self.last_len()),
+            self.tail <= block as u64
+                && size >= tail
+                && (size - tail).is_multiple_of(block)
+                && self.messages.iter().all(|m| m.len() == size)
+                && (self.lasts.is_some() || tail == block || tail == 16)
+                && self.out.len() >= L * block,
             "lanes: unequal messages"
         );
-        total / block
+        (size - tail) / block
     }
 
-    /// The bytes of every `last` block a kernel reads: a block, or 16
+    /// The bytes of every last block a kernel reads: a block, or 16
     /// where at most 16 count.
     pub(crate) fn last_len(&self) -> usize {
         if self.tail <= 16 {
             16
         } else {
             8 * W
+        }
+    }
+
+    /// The last block of every lane, at least [`last_len`](Self::last_len)
+    /// bytes, after `n` body blocks ([`body_blocks`](Self::body_blocks)).
+    #[inline(always)]
+    pub(crate) fn last_blocks(&self, n: usize) -> [&[u8]; L] {
+        match self.lasts {
+            Some(lasts) => lasts.each_ref().map(|b| &b[..]),
+            None => self.messages.map(|m| &m[n * 8 * W..]),
         }
     }
 }
@@ -201,16 +220,21 @@ impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
         state.chain = core::array::from_fn(|j| [run.chain[j]; L]);
         state.tweak = [[run.tweak[0]; L], [run.tweak[1]; L]];
         if n > 0 {
-            compress_lanes(&mut state, run.body, [block as u64; L]);
+            compress_lanes(
+                &mut state,
+                run.messages.map(|m| &m[..n * block]),
+                [block as u64; L],
+            );
         }
         state.tweak[1] = state.tweak[1].map(|t| t | crate::spec::T1_FINAL);
         // A last block of 16 bytes, zero-padded to a whole one.
-        let mut padded = [[0u8; crate::spec::MAX_BLOCK_BYTES]; L];
+        let mut padded = [[0u8; MAX_BLOCK_BYTES]; L];
         let last_len = run.last_len();
+        let lasts = run.last_blocks(n);
         let last: [&[u8]; L] = if last_len == block {
-            run.last.map(|b| &b[..block])
+            lasts.map(|b| &b[..block])
         } else {
-            for (pad, b) in padded.iter_mut().zip(run.last) {
+            for (pad, b) in padded.iter_mut().zip(lasts) {
                 pad[..last_len].copy_from_slice(&b[..last_len]);
             }
             core::array::from_fn(|i| &padded[i][..block])
@@ -226,9 +250,13 @@ impl<const W: usize, const L: usize> LaneCall<'_, W, L> {
             [run.out_tweak[0]; L],
             [run.out_tweak[1] | crate::spec::T1_FINAL; L],
         ];
-        const ZEROS: [u8; crate::spec::MAX_BLOCK_BYTES] = [0; crate::spec::MAX_BLOCK_BYTES];
+        const ZEROS: [u8; MAX_BLOCK_BYTES] = [0; MAX_BLOCK_BYTES];
         compress_lanes(&mut state, [&ZEROS[..block]; L], [8; L]);
-        *run.out = core::array::from_fn(|i| core::array::from_fn(|j| state.chain[j][i]));
+        for (i, digest) in run.out.chunks_exact_mut(block).take(L).enumerate() {
+            for (j, word) in digest.chunks_exact_mut(8).enumerate() {
+                word.copy_from_slice(&state.chain[j][i].to_le_bytes());
+            }
+        }
     }
 }
 

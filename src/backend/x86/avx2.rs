@@ -351,9 +351,11 @@ unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [__m2
 /// [`Row::store_lanes`]: the inverse of [`transpose`], each quarter of the
 /// rows (four words of four lanes) by the same 4x4 transpose.
 #[inline(always)]
-unsafe fn untranspose<const W: usize>(rows: &[__m256i; W], out: &mut [[u64; W]; 4]) {
+unsafe fn untranspose<const W: usize>(rows: &[__m256i; W], out: &mut [u8]) {
+    let out = &mut out[..4 * 8 * W];
     // SAFETY: the CPU has AVX2 (the contract of `Row::store_lanes`); each
-    // store writes 32 bytes inside one lane of `out` (`W` is 4, 8 or 16).
+    // store writes 32 bytes inside one lane's `8 * W` bytes of `out` (`W`
+    // is 4, 8 or 16).
     unsafe {
         for quarter in 0..W / 4 {
             let r = &rows[4 * quarter..4 * quarter + 4];
@@ -367,9 +369,11 @@ unsafe fn untranspose<const W: usize>(rows: &[__m256i; W], out: &mut [[u64; W]; 
                 _mm256_permute2x128_si256::<0x31>(lo01, lo23),
                 _mm256_permute2x128_si256::<0x31>(hi01, hi23),
             ];
-            for (lane, words) in out.iter_mut().zip(lanes) {
-                // Words 4 * quarter.. of the lane: 32 bytes inside `out[i]`.
-                _mm256_storeu_si256(lane[4 * quarter..].as_mut_ptr().cast(), words);
+            for (i, words) in lanes.into_iter().enumerate() {
+                // Words 4 * quarter.. of lane i (little-endian, as a
+                // digest has them): 32 bytes inside its 8 * W.
+                let at = out.as_mut_ptr().add(8 * W * i + 32 * quarter);
+                _mm256_storeu_si256(at.cast(), words);
             }
         }
     }

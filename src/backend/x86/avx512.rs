@@ -252,7 +252,8 @@ impl Row<8> for __m512i {
         }
     }
     #[inline(always)]
-    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 8]) {
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
+        let out = &mut out[..8 * 8 * W];
         if W == 4 {
             // Half-width rows: row by row (a short state is rare here).
             // SAFETY: the CPU has AVX-512F (the trait's contract).
@@ -263,10 +264,14 @@ impl Row<8> for __m512i {
             let eight: [__m512i; 8] = core::array::from_fn(|i| rows[8 * half + i]);
             // SAFETY: the CPU has AVX-512F (the trait's contract).
             let lanes = unsafe { transpose8(eight) };
-            for (lane, words) in out.iter_mut().zip(lanes) {
+            for (i, words) in lanes.into_iter().enumerate() {
                 // SAFETY: the CPU has AVX-512F (the trait's contract), and the
-                // store writes words 8 * half.. of the lane: 64 bytes inside `out[i]`.
-                unsafe { _mm512_storeu_si512(lane[8 * half..].as_mut_ptr().cast(), words) };
+                // store writes words 8 * half.. of lane i (little-endian, as
+                // a digest has them): 64 bytes inside its 8 * W of `out`.
+                unsafe {
+                    let at = out.as_mut_ptr().add(8 * W * i + 64 * half);
+                    _mm512_storeu_si512(at.cast(), words)
+                };
             }
         }
     }

@@ -54,7 +54,7 @@ macro_rules! shift_row {
             unsafe { $transpose::<W>(blocks, offset) }
         }
         #[inline(always)]
-        unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; $lanes]) {
+        unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
             // SAFETY: the trait's contract.
             unsafe { $untranspose::<W>(rows, out) }
         }

@@ -163,21 +163,19 @@ unsafe fn transpose<const W: usize>(blocks: &[&[u8]; 2], offset: usize) -> [__m1
 
 /// [`Row::store_lanes`]: the inverse of [`transpose`], two rows at a time.
 #[inline(always)]
-unsafe fn untranspose<const W: usize>(rows: &[__m128i; W], out: &mut [[u64; W]; 2]) {
+unsafe fn untranspose<const W: usize>(rows: &[__m128i; W], out: &mut [u8]) {
+    let out = &mut out[..2 * 8 * W];
     // SAFETY: SSE2 is part of x86-64; each store writes 16 bytes inside
-    // `out[0]` or `out[1]` (`W` is even).
+    // `out`, which holds two lanes of `8 * W` bytes (`W` is even).
     unsafe {
         for pair in 0..W / 2 {
             let (r0, r1) = (rows[2 * pair], rows[2 * pair + 1]);
-            // Words 2 * pair.. of each lane: 16 bytes inside `out[i]`.
-            _mm_storeu_si128(
-                out[0][2 * pair..].as_mut_ptr().cast(),
-                _mm_unpacklo_epi64(r0, r1),
-            );
-            _mm_storeu_si128(
-                out[1][2 * pair..].as_mut_ptr().cast(),
-                _mm_unpackhi_epi64(r0, r1),
-            );
+            // Words 2 * pair.. of lanes 0 and 1: bytes 16 * pair.. and
+            // 8 * W + 16 * pair.. (x86 is little-endian: the words' bytes
+            // as a digest has them).
+            let at = out.as_mut_ptr().add(16 * pair);
+            _mm_storeu_si128(at.cast(), _mm_unpacklo_epi64(r0, r1));
+            _mm_storeu_si128(at.add(8 * W).cast(), _mm_unpackhi_epi64(r0, r1));
         }
     }
 }

@@ -28,9 +28,9 @@ pub(crate) unsafe fn run<R: Row<L>, const L: usize, const W: usize>(call: LaneCa
         }
         LaneCall::Messages(run) => {
             let n = run.body_blocks();
-            // SAFETY: the caller's; every body holds `n` whole blocks and
-            // every last block a whole one, or 16 bytes where at most 16
-            // count.
+            // SAFETY: the caller's; every message holds `n` whole blocks
+            // and every last block a whole one, or 16 bytes where at most
+            // 16 count, and `out` holds `L` digests of a block.
             unsafe { messages::<R, L, W>(run, n) }
         }
     }
@@ -75,14 +75,15 @@ unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
 /// broadcast, not a row advanced lane by lane.
 ///
 /// # Safety
-/// The CPU runs `R`'s instructions; every `run.body[i]` holds `n * 8 * W`
-/// bytes and every `run.last[i]` at least `8 * W`, or 16 where `run.tail`
-/// is at most 16.
+/// The CPU runs `R`'s instructions; every `run.messages[i]` holds `n * 8
+/// * W` bytes, every last block ([`MessageRun::last_blocks`]) at least `8
+/// * W`, or 16 where `run.tail` is at most 16, and `run.out` `L * 8 * W`.
 #[inline(always)]
 unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_, W, L>, n: usize) {
     let block = 8 * W;
     // SAFETY: the caller's; body block k ends at (k + 1) * 8 * W <= n * 8 * W
     // bytes, and the last block at 8 * W (16 where `run.tail <= 16`).
+    // `R::store_lanes` writes the first `L * 8 * W` bytes of `run.out`.
     unsafe {
         let mut chain = [R::splat(0); W];
         upto!(j < W, chain[j] = R::splat(run.chain[j]));
@@ -98,10 +99,10 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         if cfg!(target_arch = "wasm32") {
             while k <= n {
                 let (m, step) = if k < n {
-                    (R::load_rows::<W>(&run.body, k * block), block as u64)
+                    (R::load_rows::<W>(&run.messages, k * block), block as u64)
                 } else {
                     tweak[1] |= spec::T1_FINAL;
-                    (last_rows::<R, L, W>(&run), run.tail)
+                    (last_rows::<R, L, W>(&run, n), run.tail)
                 };
                 tweak = spec::advance_tweak(tweak, step);
                 chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
@@ -110,14 +111,14 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
             }
         } else {
             while k < n {
-                let m = R::load_rows::<W>(&run.body, k * block);
+                let m = R::load_rows::<W>(&run.messages, k * block);
                 tweak = spec::advance_tweak(tweak, block as u64);
                 chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
                 tweak[1] &= !spec::T1_FIRST;
                 k += 1;
             }
             tweak[1] |= spec::T1_FINAL;
-            let m = last_rows::<R, L, W>(&run);
+            let m = last_rows::<R, L, W>(&run, n);
             tweak = spec::advance_tweak(tweak, run.tail);
             chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
         }
@@ -133,15 +134,22 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
     }
 }
 
-/// The rows of the last block of every lane of `run`.
+/// The rows of the last block of every lane of `run`, after `n` body
+/// blocks: read from the messages in place (offset `n * 8 * W`) or from
+/// `run.lasts`.
 ///
 /// # Safety
-/// The CPU runs `R`'s instructions; every `run.last[i]` holds at least
+/// The CPU runs `R`'s instructions; every last block holds at least
 /// `8 * W` bytes, or 16 where `run.tail` is at most 16.
 #[inline(always)]
 unsafe fn last_rows<R: Row<L>, const L: usize, const W: usize>(
     run: &MessageRun<'_, W, L>,
+    n: usize,
 ) -> [R; W] {
+    let (blocks, offset) = match run.lasts {
+        Some(lasts) => (lasts.each_ref().map(|b| &b[..]), 0),
+        None => (run.messages, n * 8 * W),
+    };
     // SAFETY: the caller's.
     unsafe {
         if run.tail <= 16 {
@@ -149,10 +157,10 @@ unsafe fn last_rows<R: Row<L>, const L: usize, const W: usize>(
             // last block): two rows from 16 bytes of each lane, the others
             // zero, without the block's transpose.
             let mut m = [R::splat(0); W];
-            [m[0], m[1]] = R::load_two_rows(&run.last, 0);
+            [m[0], m[1]] = R::load_two_rows(&blocks, offset);
             m
         } else {
-            R::load_rows::<W>(&run.last, 0)
+            R::load_rows::<W>(&blocks, offset)
         }
     }
 }
