@@ -51,6 +51,7 @@ use std::sync::{Mutex, PoisonError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use skein_simd::mask_unused_bits;
+use smallvec::SmallVec;
 use skein_simd::{Params, SkeinMany, StateSize};
 
 use crate::config::HashConfig;
@@ -84,9 +85,15 @@ const BATCH_MMAP_MIN: u64 = 512 << 10;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;
 
+/// A digest of the batch: held inline up to 512 bits (the default output
+/// of `-a 256` and `-a 512`), so that thousands of small files cost no
+/// allocation each; a longer one spills to the heap. Not longer inline:
+/// each outcome is moved a few times on its way to the output.
+pub type Digest = SmallVec<[u8; 64]>;
+
 /// What became of one requested file.
 pub enum Outcome {
-    Digest(Vec<u8>),
+    Digest(Digest),
     Failed(InputError),
     /// Not for a batch: hash it on the sequential path, in its place; with
     /// the file if the window opened it and must not close it (a FIFO or
@@ -428,17 +435,19 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<(Outcom
     let slots = std::mem::take(slots);
     testing::pause("batch");
 
-    // Hash each group of equal arguments on lanes.
-    let mut digests: Vec<Option<Vec<u8>>> = (0..slots.len()).map(|_| None).collect();
+    // Hash each group of equal arguments on lanes. A chunk holds at most
+    // CHUNK_FILES files: its lists stay on the stack.
+    let mut digests: SmallVec<[Option<Digest>; CHUNK_FILES]> =
+        (0..slots.len()).map(|_| None).collect();
     for (index, ((_, output_bits), many)) in shared.manys.iter().enumerate() {
         let Some(many) = many else { continue };
-        let members: Vec<usize> = (0..slots.len())
+        let members: SmallVec<[usize; CHUNK_FILES]> = (0..slots.len())
             .filter(|&i| matches!(slots[i], Slot::Ready(_, m) if m == index))
             .collect();
         if members.is_empty() {
             continue;
         }
-        let messages: Vec<&[u8]> = members
+        let messages: SmallVec<[&[u8]; CHUNK_FILES]> = members
             .iter()
             .map(|&i| match &slots[i] {
                 Slot::Ready(ready, _) => ready.bytes(),
@@ -446,11 +455,11 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<(Outcom
             })
             .collect();
         let len = output_bits.div_ceil(8) as usize;
-        let mut out = vec![0u8; members.len() * len];
+        let mut out: SmallVec<[u8; CHUNK_FILES * 64]> = smallvec::smallvec![0u8; members.len() * len];
         many.hash_many_into(&messages, &mut out);
         for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
             mask_unused_bits(digest, *output_bits);
-            digests[i] = Some(digest.to_vec());
+            digests[i] = Some(Digest::from_slice(digest));
         }
     }
 
