@@ -237,10 +237,13 @@ impl<'c> Batch<'c> {
         let held = AtomicUsize::new(0);
         let handed = AtomicUsize::new(usize::MAX);
         let passed = AtomicUsize::new(usize::MAX);
+        let window_bytes = testing::window_bytes(WINDOW_BYTES);
         let shared = Shared {
             manys,
             use_mmap,
             largest,
+            window_bytes,
+            reserve_step: RESERVE_STEP.min(window_bytes),
             pool: &pool,
             exhausted: &exhausted,
             held: &held,
@@ -320,13 +323,17 @@ struct Shared<'a> {
     use_mmap: bool,
     /// Larger files take the sequential path.
     largest: u64,
+    /// Bytes the window holds read or mapped at once ([`WINDOW_BYTES`]).
+    window_bytes: u64,
+    /// What a chunk reserves of them at a time, at least ([`RESERVE_STEP`]).
+    reserve_step: u64,
     /// Read buffers, from chunk to chunk.
     pool: &'a Mutex<Vec<Vec<u8>>>,
     /// Set when an open found no descriptor free.
     exhausted: &'a AtomicBool,
     /// Bytes the window's chunks have reserved to read or map
-    /// ([`RESERVE_STEP`] at a time, so that small files touch it once a
-    /// chunk): against [`WINDOW_BYTES`]. A `usize`, as 32-bit targets
+    /// (`reserve_step` at a time, so that small files touch it once a
+    /// chunk): against `window_bytes`. A `usize`, as 32-bit targets
     /// without 64-bit atomics (32-bit PowerPC) have no `AtomicU64`: the
     /// sum stays below `WINDOW_BYTES` plus a step a chunk.
     held: &'a AtomicUsize,
@@ -403,14 +410,14 @@ fn hash_chunk(
         };
         let len = regular.len();
         if bytes + len > reserved {
-            let step = (bytes + len - reserved).max(RESERVE_STEP);
+            let step = (bytes + len - reserved).max(shared.reserve_step);
             let total = shared.held.fetch_add(in_usize(step), Ordering::Relaxed) as u64 + step;
             reserved += step;
-            if bytes > 0 && total > WINDOW_BYTES {
+            if bytes > 0 && total > shared.window_bytes {
                 finish(shared, &mut slots, &mut outcomes);
                 shared.held.fetch_sub(in_usize(reserved), Ordering::Relaxed);
                 bytes = 0;
-                reserved = len.max(RESERVE_STEP);
+                reserved = len.max(shared.reserve_step);
                 shared.held.fetch_add(in_usize(reserved), Ordering::Relaxed);
             }
         }
