@@ -51,8 +51,8 @@ use std::sync::{Mutex, PoisonError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use skein_simd::mask_unused_bits;
-use smallvec::SmallVec;
 use skein_simd::{Params, SkeinMany, StateSize};
+use smallvec::SmallVec;
 
 use crate::config::HashConfig;
 use crate::files::descriptors::Relief;
@@ -462,7 +462,8 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<(Outcom
             })
             .collect();
         let len = output_bits.div_ceil(8) as usize;
-        let mut out: SmallVec<[u8; CHUNK_FILES * 64]> = smallvec::smallvec![0u8; members.len() * len];
+        let mut out: SmallVec<[u8; CHUNK_FILES * 64]> =
+            smallvec::smallvec![0u8; members.len() * len];
         many.hash_many_into(&messages, &mut out);
         for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
             mask_unused_bits(digest, *output_bits);
