@@ -52,6 +52,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use skein_simd::mask_unused_bits;
 use skein_simd::{Params, SkeinMany, StateSize};
+use smallvec::SmallVec;
 
 use crate::config::HashConfig;
 use crate::files::descriptors::Relief;
@@ -84,9 +85,15 @@ const BATCH_MMAP_MIN: u64 = 512 << 10;
 /// Longer digests take the sequential path (the window's digests stay small).
 pub const BATCH_OUTPUT_MAX: usize = 4096;
 
+/// A digest of the batch: held inline up to 512 bits (the default output
+/// of `-a 256` and `-a 512`), so that thousands of small files cost no
+/// allocation each; a longer one spills to the heap. Not longer inline:
+/// each outcome is moved a few times on its way to the output.
+pub type Digest = SmallVec<[u8; 64]>;
+
 /// What became of one requested file.
 pub enum Outcome {
-    Digest(Vec<u8>),
+    Digest(Digest),
     Failed(InputError),
     /// Not for a batch: hash it on the sequential path, in its place; with
     /// the file if the window opened it and must not close it (a FIFO or
@@ -230,10 +237,13 @@ impl<'c> Batch<'c> {
         let held = AtomicUsize::new(0);
         let handed = AtomicUsize::new(usize::MAX);
         let passed = AtomicUsize::new(usize::MAX);
+        let window_bytes = testing::window_bytes(WINDOW_BYTES);
         let shared = Shared {
             manys,
             use_mmap,
             largest,
+            window_bytes,
+            reserve_step: RESERVE_STEP.min(window_bytes),
             pool: &pool,
             exhausted: &exhausted,
             held: &held,
@@ -313,13 +323,17 @@ struct Shared<'a> {
     use_mmap: bool,
     /// Larger files take the sequential path.
     largest: u64,
+    /// Bytes the window holds read or mapped at once ([`WINDOW_BYTES`]).
+    window_bytes: u64,
+    /// What a chunk reserves of them at a time, at least ([`RESERVE_STEP`]).
+    reserve_step: u64,
     /// Read buffers, from chunk to chunk.
     pool: &'a Mutex<Vec<Vec<u8>>>,
     /// Set when an open found no descriptor free.
     exhausted: &'a AtomicBool,
     /// Bytes the window's chunks have reserved to read or map
-    /// ([`RESERVE_STEP`] at a time, so that small files touch it once a
-    /// chunk): against [`WINDOW_BYTES`]. A `usize`, as 32-bit targets
+    /// (`reserve_step` at a time, so that small files touch it once a
+    /// chunk): against `window_bytes`. A `usize`, as 32-bit targets
     /// without 64-bit atomics (32-bit PowerPC) have no `AtomicU64`: the
     /// sum stays below `WINDOW_BYTES` plus a step a chunk.
     held: &'a AtomicUsize,
@@ -396,14 +410,14 @@ fn hash_chunk(
         };
         let len = regular.len();
         if bytes + len > reserved {
-            let step = (bytes + len - reserved).max(RESERVE_STEP);
+            let step = (bytes + len - reserved).max(shared.reserve_step);
             let total = shared.held.fetch_add(in_usize(step), Ordering::Relaxed) as u64 + step;
             reserved += step;
-            if bytes > 0 && total > WINDOW_BYTES {
+            if bytes > 0 && total > shared.window_bytes {
                 finish(shared, &mut slots, &mut outcomes);
                 shared.held.fetch_sub(in_usize(reserved), Ordering::Relaxed);
                 bytes = 0;
-                reserved = len.max(RESERVE_STEP);
+                reserved = len.max(shared.reserve_step);
                 shared.held.fetch_add(in_usize(reserved), Ordering::Relaxed);
             }
         }
@@ -428,17 +442,19 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<(Outcom
     let slots = std::mem::take(slots);
     testing::pause("batch");
 
-    // Hash each group of equal arguments on lanes.
-    let mut digests: Vec<Option<Vec<u8>>> = (0..slots.len()).map(|_| None).collect();
+    // Hash each group of equal arguments on lanes. A chunk holds at most
+    // CHUNK_FILES files: its lists stay on the stack.
+    let mut digests: SmallVec<[Option<Digest>; CHUNK_FILES]> =
+        (0..slots.len()).map(|_| None).collect();
     for (index, ((_, output_bits), many)) in shared.manys.iter().enumerate() {
         let Some(many) = many else { continue };
-        let members: Vec<usize> = (0..slots.len())
+        let members: SmallVec<[usize; CHUNK_FILES]> = (0..slots.len())
             .filter(|&i| matches!(slots[i], Slot::Ready(_, m) if m == index))
             .collect();
         if members.is_empty() {
             continue;
         }
-        let messages: Vec<&[u8]> = members
+        let messages: SmallVec<[&[u8]; CHUNK_FILES]> = members
             .iter()
             .map(|&i| match &slots[i] {
                 Slot::Ready(ready, _) => ready.bytes(),
@@ -446,11 +462,12 @@ fn finish(shared: &Shared<'_>, slots: &mut Vec<Slot>, outcomes: &mut Vec<(Outcom
             })
             .collect();
         let len = output_bits.div_ceil(8) as usize;
-        let mut out = vec![0u8; members.len() * len];
+        let mut out: SmallVec<[u8; CHUNK_FILES * 64]> =
+            smallvec::smallvec![0u8; members.len() * len];
         many.hash_many_into(&messages, &mut out);
         for (&i, digest) in members.iter().zip(out.chunks_exact_mut(len)) {
             mask_unused_bits(digest, *output_bits);
-            digests[i] = Some(digest.to_vec());
+            digests[i] = Some(Digest::from_slice(digest));
         }
     }
 

@@ -1,5 +1,8 @@
 //! The Skein arguments of a run, owned, and the hashers built from them.
 
+use std::borrow::Cow;
+use std::ffi::OsStr;
+
 use skein_simd::{Backend, DynSkein, OwnedParams, Params, StateSize};
 use zeroize::Zeroizing;
 
@@ -47,7 +50,7 @@ impl HashConfig {
             }
         }
         let personalization = match (&args.personalization, args.personalization_hex.take()) {
-            (Some(text), _) => os_bytes(text),
+            (Some(text), _) => os_bytes(text).into_owned(),
             (None, Some(mut hex)) => std::mem::take(&mut *hex.0),
             (None, None) => Vec::new(),
         };
@@ -125,28 +128,37 @@ pub fn tag_name(state: StateSize, output_bits: u64) -> String {
     format!("Skein-{}-{}", state.bits(), output_bits)
 }
 
-/// The raw bytes of an OS string (exact on Unix, UTF-8 elsewhere).
-pub fn os_bytes(s: &std::ffi::OsStr) -> Vec<u8> {
+/// The raw bytes of an OS string (exact on Unix, UTF-8 elsewhere),
+/// borrowed where they can be: a run over thousands of names copies none.
+pub fn os_bytes(s: &OsStr) -> Cow<'_, [u8]> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        s.as_bytes().to_vec()
+        Cow::Borrowed(s.as_bytes())
     }
     #[cfg(not(unix))]
     {
-        s.to_string_lossy().into_owned().into_bytes()
+        match s.to_string_lossy() {
+            Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+            Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+        }
     }
 }
 
-/// The OS string of raw bytes (exact on Unix, UTF-8 elsewhere).
-pub fn bytes_os(b: &[u8]) -> std::ffi::OsString {
+/// The OS string of raw bytes (exact on Unix, UTF-8 elsewhere), borrowed
+/// where it can be: opening a name copies it no more than the system call
+/// needs.
+pub fn bytes_os(b: &[u8]) -> Cow<'_, OsStr> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        std::ffi::OsStr::from_bytes(b).to_os_string()
+        Cow::Borrowed(OsStr::from_bytes(b))
     }
     #[cfg(not(unix))]
     {
-        String::from_utf8_lossy(b).into_owned().into()
+        match String::from_utf8_lossy(b) {
+            Cow::Borrowed(text) => Cow::Borrowed(OsStr::new(text)),
+            Cow::Owned(text) => Cow::Owned(text.into()),
+        }
     }
 }

@@ -208,17 +208,19 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     };
     let tag = args.tag.then(|| tag_name(config.state, config.output_bits));
     let end = line_end(args.zero);
-    let names: Vec<Vec<u8>> = if args.recursive {
+    // The operands' own bytes (on Unix), not copies.
+    let operands: Vec<std::borrow::Cow<[u8]>> = if args.recursive {
         Vec::new()
     } else {
         files.iter().map(|f| os_bytes(f)).collect()
     };
+    let names: Vec<&[u8]> = operands.iter().map(|name| &**name).collect();
     let mut ok = true;
-    let mut report = |name: &[u8], digest: Result<Vec<u8>, files::InputError>| {
+    let mut report = |name: &[u8], digest: Result<&[u8], &files::InputError>| {
         match digest {
-            Ok(digest) if args.raw => out.line(&digest)?,
+            Ok(digest) if args.raw => out.line(digest)?,
             Ok(digest) => out.line_with(|line| {
-                format::push_result_line(line, &digest, name, tag.as_deref(), end)
+                format::push_result_line(line, digest, name, tag.as_deref(), end)
             })?,
             Err(e) => {
                 warn(format_args!("{}: {}", quote_name(name), e.reason()));
@@ -234,11 +236,11 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
             .hash_from(name, origin, &mut hasher)
             .and_then(|()| input::finish(hasher, config.output_bits))
     };
-    let mut hash_names = |names: &[Vec<u8>], origin| -> Result<(), OutputClosed> {
+    let mut hash_names = |names: &[&[u8]], origin| -> Result<(), OutputClosed> {
         match &mut batcher {
             None => {
                 for name in names {
-                    report(name, sequential(&mut reader, name, origin))?;
+                    report(name, sequential(&mut reader, name, origin).as_deref())?;
                 }
             }
             Some(batcher) => {
@@ -280,7 +282,7 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                                             unreachable!("reported alone")
                                         }
                                     };
-                                    report(request.name, digest)?;
+                                    report(request.name, digest.as_deref())?;
                                 }
                                 // Out now, not after the next window.
                                 crate::report::write_pending();
@@ -297,15 +299,16 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
                         break;
                     };
                     for (request, outcome) in window.iter().zip(outcomes) {
-                        let digest = match outcome {
-                            batch::Outcome::Digest(digest) => Ok(digest),
-                            batch::Outcome::Failed(e) => Err(e),
+                        match outcome {
+                            batch::Outcome::Digest(digest) => report(request.name, Ok(&digest))?,
+                            batch::Outcome::Failed(e) => report(request.name, Err(&e))?,
                             batch::Outcome::Sequential(opened) => {
                                 reader.adopt(request.name, opened);
-                                batcher.suspend(|| sequential(&mut reader, request.name, origin))
+                                let digest = batcher
+                                    .suspend(|| sequential(&mut reader, request.name, origin));
+                                report(request.name, digest.as_deref())?
                             }
-                        };
-                        report(request.name, digest)?;
+                        }
                     }
                 }
             }
@@ -314,7 +317,10 @@ fn run_files(args: &Args, config: &HashConfig, out: &mut Output) -> Result<bool,
     };
     let walked = if args.recursive {
         let parallel = args.thread_count() > 1;
-        walk::hash_below(files, args.dereference, parallel, hash_names)?
+        walk::hash_below(files, args.dereference, parallel, |names, origin| {
+            let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+            hash_names(&names, origin)
+        })?
     } else {
         hash_names(&names, files::Origin::Named)?;
         true

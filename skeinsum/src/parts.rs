@@ -370,7 +370,7 @@ pub fn run_merge(args: &Args, config: &HashConfig, out: &mut Output) -> Result<b
     let mut index = std::collections::HashMap::new();
     for list in lists {
         let list = os_bytes(list);
-        let label = if list == b"-" {
+        let label = if *list == *b"-" {
             quote_name(b"standard input")
         } else {
             quote_name(&list)

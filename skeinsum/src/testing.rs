@@ -16,6 +16,9 @@
 //!   that moment instead of racing.
 //! - `SKEINSUM_TEST_MAP_WINDOW=BYTES`: map in windows of BYTES instead of
 //!   `MAP_WINDOW`, so that small files cross windows.
+//! - `SKEINSUM_TEST_WINDOW_BYTES=BYTES`: a batch window holds BYTES read or
+//!   mapped at once instead of `WINDOW_BYTES` (256 MiB), its chunks
+//!   reserving at most BYTES at a time, so that a few small files pass it.
 //! - `SKEINSUM_TEST_REFUSE_MAP=OFFSET`: the mapping of the window starting at
 //!   or after byte OFFSET fails, as on a file system that refuses mmap.
 //! - `SKEINSUM_TEST_REFUSE_THREAD=1`: starting a helper thread (reading
@@ -80,6 +83,12 @@ mod hooks {
             .unwrap_or(default)
     }
 
+    pub fn window_bytes(default: u64) -> u64 {
+        number("SKEINSUM_TEST_WINDOW_BYTES")
+            .filter(|&w| w > 0)
+            .unwrap_or(default)
+    }
+
     pub fn refuse_map(at: u64) -> bool {
         number("SKEINSUM_TEST_REFUSE_MAP").is_some_and(|from| at >= from)
     }
@@ -90,7 +99,7 @@ mod hooks {
 }
 
 #[cfg(feature = "test-hooks")]
-pub use hooks::{map_window, pause, refuse_map, refuse_thread};
+pub use hooks::{map_window, pause, refuse_map, refuse_thread, window_bytes};
 
 #[cfg(not(feature = "test-hooks"))]
 #[inline(always)]
@@ -99,6 +108,12 @@ pub fn pause(_stage: &str) {}
 #[cfg(not(feature = "test-hooks"))]
 #[inline(always)]
 pub fn map_window(default: u64) -> u64 {
+    default
+}
+
+#[cfg(not(feature = "test-hooks"))]
+#[inline(always)]
+pub fn window_bytes(default: u64) -> u64 {
     default
 }
 

@@ -260,7 +260,7 @@ impl<'a> Walk<'a> {
 
     /// The next operand: walked if it is a directory, else passed on.
     fn start(&mut self, operand: &OsString) -> Option<Found> {
-        let name = os_bytes(operand);
+        let name = os_bytes(operand).into_owned();
         if name == b"-" || !std::fs::metadata(operand).is_ok_and(|m| m.is_dir()) {
             return Some(Found::Operand(name));
         }
@@ -278,7 +278,7 @@ impl<'a> Walk<'a> {
                 });
                 None
             }
-            Err(e) => Some(Found::Failed(os_bytes(operand), e)),
+            Err(e) => Some(Found::Failed(os_bytes(operand).into_owned(), e)),
         }
     }
 
@@ -505,7 +505,7 @@ fn list_by_path(path: &[u8], follow_links: bool) -> io::Result<Listing> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(&path)? {
         let entry = entry?;
-        let name = os_bytes(&entry.file_name());
+        let name = os_bytes(&entry.file_name()).into_owned();
         // The type comes with the entry on most file systems (no `stat`).
         let kind = match entry.file_type() {
             Ok(t) if t.is_file() => Kind::File,

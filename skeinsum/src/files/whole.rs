@@ -3,8 +3,8 @@
 //! against that snapshot after hashing.
 //!
 //! Five system calls for a file read: `open`, `fstat` (the snapshot: size,
-//! mtime, and whether it is a regular file at all), one `pread`, `fstat`
-//! after hashing ([`Whole::settle`]) and `close`. The name is looked up
+//! mtime, and whether it is a regular file at all: `Snapshot::of_open`),
+//! one `pread`, `fstat` after hashing ([`Whole::settle`]) and `close`. The name is looked up
 //! once, by the open: a lookup by name before it (as the batch once made,
 //! to plan its windows) walks the path a second time, which cost more than
 //! the `open` itself for small files (docs/skeinsum.md, "Small files: one
@@ -76,15 +76,14 @@ pub fn open_regular(name: &[u8], origin: Origin, max_len: u64) -> Result<Opened,
         Err(_) if origin != Origin::Named => return Ok(Opened::Sequential(None)),
         Err(e) => return Err(e.into()),
     };
-    let meta = file.metadata()?;
-    match Snapshot::of(&meta) {
-        Some(before) if before.len > 0 && before.len <= max_len => {
+    match Snapshot::of_open(&file)? {
+        (Some(before), _) if before.len > 0 && before.len <= max_len => {
             Ok(Opened::Ready(Regular { file, before }))
         }
         // Empty (procfs and sysfs files say 0 and hold more) or too large:
         // read or mapped in windows by the sequential path.
-        Some(_) => Ok(Opened::Sequential(None)),
-        None => Ok(Opened::Sequential(hand_on(file, &meta, origin))),
+        (Some(_), _) => Ok(Opened::Sequential(None)),
+        (None, is_dir) => Ok(Opened::Sequential(hand_on(file, is_dir, origin))),
     }
 }
 
@@ -169,8 +168,8 @@ fn read_whole(
 /// (whose read error that path reports) or a walked name (never handed
 /// over: it would be made to block; that path opens it again and skips it)
 /// closed.
-fn hand_on(file: File, meta: &std::fs::Metadata, origin: Origin) -> Option<File> {
-    (origin == Origin::Named && !meta.is_dir()).then_some(file)
+fn hand_on(file: File, is_dir: bool, origin: Origin) -> Option<File> {
+    (origin == Origin::Named && !is_dir).then_some(file)
 }
 
 /// Of the files a window's opens handed on (FIFOs and devices, in the
@@ -247,8 +246,8 @@ impl Whole {
         if faulted {
             return (Err(InputError::Changed), buffer);
         }
-        let settled = match self.file.metadata() {
-            Ok(now) => unchanged(Some(self.before), Snapshot::of(&now)),
+        let settled = match Snapshot::of_open(&self.file) {
+            Ok((now, _)) => unchanged(Some(self.before), now),
             Err(e) => Err(e.into()),
         };
         (settled, buffer)

@@ -500,3 +500,56 @@ fn fifo_named_twice_gives_each_writers_digest() {
         );
     }
 }
+
+/// A chunk that would pass the window's byte budget hashes what it holds
+/// and lets go of it before it opens more (the budget shrunk by
+/// `SKEINSUM_TEST_WINDOW_BYTES` to four 16 KiB files, so that one chunk of
+/// 16 files hashes in four groups). Paused in the second group's hashing
+/// (files 5-8 open and read, 9-16 not yet opened): file 6 truncated then
+/// is that file's error; file 10 rewritten then, before its open, is
+/// hashed as it is now; file 3, hashed and closed in the first group,
+/// keeps its digest. Without the flush every file is open before the
+/// first pause, and no second one comes.
+#[test]
+fn chunk_over_the_byte_budget_hashes_what_it_holds_first() {
+    let dir = Dir::new();
+    let mut data: Vec<Vec<u8>> = (1..=16).map(|i| pattern(16 << 10, 700 + i)).collect();
+    let names: Vec<String> = (1..=16).map(|i| format!("f{i:02}")).collect();
+    for (name, bytes) in names.iter().zip(&data) {
+        dir.file(name, bytes);
+    }
+    let sentinel = dir.path().join("paused");
+    let child = std::process::Command::new(&*BIN)
+        .current_dir(dir.path())
+        .args(["-a", "512", "-l", "256", "-j", "2"])
+        .args(&names)
+        .env("SKEINSUM_TEST_WINDOW_BYTES", (64 << 10).to_string())
+        .env(
+            "SKEINSUM_TEST_PAUSE",
+            format!("batch#2:{}", sentinel.display()),
+        )
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_pause(&sentinel, "the second group of the chunk");
+    truncate_to(1000)(&dir.path().join("f06"));
+    data[9] = pattern(5000, 800);
+    dir.file("f10", &data[9]);
+    dir.file("f03", &pattern(16 << 10, 801));
+    fs::remove_file(&sentinel).unwrap();
+    let out = wait_bounded(child, Duration::from_secs(60));
+    let expected: String = names
+        .iter()
+        .zip(&data)
+        .filter(|(name, _)| *name != "f06")
+        .map(|(name, bytes)| format!("{}  {name}\n", reference(512, 256, bytes)))
+        .collect();
+    assert_eq!(stdout_of(&out), expected);
+    assert_eq!(
+        stderr_of(&out),
+        "skeinsum: f06: file changed while being read; no digest\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
