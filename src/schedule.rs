@@ -70,20 +70,24 @@ pub(crate) fn for_each_chunk<T: Send>(
     f: impl Fn(core::ops::Range<usize>, &mut [T]) + Sync,
 ) {
     debug_assert_eq!(out.len(), count * per_item);
-    let threads = threads();
+    // (`threads()` asks for the process id: only when threads could help,
+    // not for every small batch.)
     #[cfg(feature = "rayon")]
-    if worth_threads && threads > 1 && count > lanes && per_item > 0 {
-        use rayon::prelude::*;
-        let per_chunk = count.div_ceil(4 * threads).next_multiple_of(lanes);
-        out.par_chunks_mut(per_chunk * per_item)
-            .enumerate()
-            .for_each(|(c, out)| {
-                let first = c * per_chunk;
-                f(first..first + out.len() / per_item, out)
-            });
-        return;
+    if worth_threads && count > lanes && per_item > 0 {
+        let threads = threads();
+        if threads > 1 {
+            use rayon::prelude::*;
+            let per_chunk = count.div_ceil(4 * threads).next_multiple_of(lanes);
+            out.par_chunks_mut(per_chunk * per_item)
+                .enumerate()
+                .for_each(|(c, out)| {
+                    let first = c * per_chunk;
+                    f(first..first + out.len() / per_item, out)
+                });
+            return;
+        }
     }
-    let _ = (worth_threads, threads, lanes);
+    let _ = (worth_threads, lanes);
     f(0..count, out)
 }
 
