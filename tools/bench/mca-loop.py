@@ -15,7 +15,9 @@ These are estimates from LLVM's scheduling model of that core (steady
 state, perfect caches and branch prediction), not measurements.
 Environment: LLVM_OBJDUMP (default llvm-objdump-19), LLVM_MCA (llvm-mca-19),
 MCA_MATTR (extra -mattr for llvm-mca, e.g. +sha3 for XAR on cores whose
-LLVM model leaves it out).
+LLVM model leaves it out), MCA_ARGS (more llvm-mca options, split at spaces,
+e.g. -dispatch=4 for Neoverse N1's real decode width: LLVM's model
+dispatches 8).
 """
 import os
 import re
@@ -86,7 +88,8 @@ def main():
     asm = "\n".join(loop_body(body)) + "\n"
     for cpu in sys.argv[5:]:
         out = subprocess.run(
-            [mca, f"-mtriple={triple}", f"-mcpu={cpu}", f"-mattr={os.environ.get('MCA_MATTR', '')}", "-iterations=200", "-summary-view", "-resource-pressure=false", "-instruction-info=false"],
+            [mca, f"-mtriple={triple}", f"-mcpu={cpu}", f"-mattr={os.environ.get('MCA_MATTR', '')}", "-iterations=200", "-summary-view", "-resource-pressure=false", "-instruction-info=false"]
+            + os.environ.get("MCA_ARGS", "").split(),
             input=asm, capture_output=True, text=True,
         )
         if out.returncode != 0:
