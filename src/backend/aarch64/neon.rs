@@ -386,7 +386,7 @@ impl Row<4> for AsmHybrid {
         unsafe { <Hybrid as Row<4>>::load_two_rows(blocks, offset) }.map(AsmHybrid)
     }
     #[inline(always)]
-    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [[u64; W]; 4]) {
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
         // SAFETY: the caller's (the trait's contract).
         unsafe { <Hybrid as Row<4>>::store_lanes::<W>(&rows.map(|r| r.0), out) }
     }
