@@ -5,7 +5,7 @@ usage: tools/bench/mca-loop.py BINARY SYMBOL BYTES TRIPLE CPU [CPU...]
 
 Disassembles BINARY (llvm-objdump), takes the first function whose name
 contains SYMBOL, finds its block loop (the backward branch spanning the most
-instructions), drops the branches and feeds the loop body to
+instructions and no call), drops the branches and feeds the loop body to
 `llvm-mca -mtriple=TRIPLE -mcpu=CPU`. BYTES is the message bytes one
 iteration consumes (lanes x block size). Prints, per CPU, one line:
 
@@ -15,7 +15,9 @@ These are estimates from LLVM's scheduling model of that core (steady
 state, perfect caches and branch prediction), not measurements.
 Environment: LLVM_OBJDUMP (default llvm-objdump-19), LLVM_MCA (llvm-mca-19),
 MCA_MATTR (extra -mattr for llvm-mca, e.g. +sha3 for XAR on cores whose
-LLVM model leaves it out).
+LLVM model leaves it out), MCA_ARGS (more llvm-mca options, split at spaces,
+e.g. -dispatch=4 for Neoverse N1's real decode width: LLVM's model
+dispatches 8).
 """
 import os
 import re
@@ -42,6 +44,9 @@ def functions(dump):
 BRANCH = re.compile(r"^(b|b\.\w+|bc|bdnz\w*|bne\w*|beq\w*|blt\w*|bgt\w*|ble\w*|bge\w*|cbn?z|tbn?z|j[a-z]+)\s+(.*)$")
 
 
+CALL = re.compile(r"^(bl|blr|call\w*|bctrl)\s")
+
+
 def clean(insn):
     insn = insn.split("//")[0]  # AArch64 comments
     insn = re.sub(r"\s+<[^>]*>", "", insn)
@@ -61,6 +66,10 @@ def loop_body(body):
         if t >= addr:
             continue
         start = next((j for j, (a, _) in enumerate(body) if a == t), None)
+        # A loop with a call in it is one around the block loop (a kernel
+        # inlined into its caller), not the block loop.
+        if start is not None and any(CALL.match(x.replace("\t", " ")) for _, x in body[start:i]):
+            continue
         if start is not None and (best is None or i - start > best[1] - best[0]):
             best = (start, i)
     if best is None:
@@ -86,7 +95,8 @@ def main():
     asm = "\n".join(loop_body(body)) + "\n"
     for cpu in sys.argv[5:]:
         out = subprocess.run(
-            [mca, f"-mtriple={triple}", f"-mcpu={cpu}", f"-mattr={os.environ.get('MCA_MATTR', '')}", "-iterations=200", "-summary-view", "-resource-pressure=false", "-instruction-info=false"],
+            [mca, f"-mtriple={triple}", f"-mcpu={cpu}", f"-mattr={os.environ.get('MCA_MATTR', '')}", "-iterations=200", "-summary-view", "-resource-pressure=false", "-instruction-info=false"]
+            + os.environ.get("MCA_ARGS", "").split(),
             input=asm, capture_output=True, text=True,
         )
         if out.returncode != 0:

@@ -23,7 +23,9 @@
 //! row ([`Half`]) and two more in general-purpose registers beside them
 //! ([`Scalar`](crate::backend::dispatch::isa::Scalar) rows, `WithScalar`), which the out-of-order core runs on the
 //! vector and the integer pipes at once; the `WithScalar` form adds a third
-//! scalar lane (five messages). Which form runs: [`lane_form`].
+//! scalar lane (five messages). For Skein-512 the four-lane form runs its
+//! rounds in generated assembly ([`AsmHybrid`]), where nothing spills.
+//! Which form runs: [`lane_form`].
 //!
 //! **Single stream**: the portable block function. A64's scalar code does a
 //! MIX in two instructions (`ADD`, then `EOR` with a rotated operand) on four
@@ -34,7 +36,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::backend::dispatch::feature_glue::lane_entry;
-use crate::backend::dispatch::isa::{by_width, BlockRun, Isa, LaneEntry, Row, WithScalar};
+use crate::backend::dispatch::isa::{by_width, BlockRun, Isa, LaneEntry, Row, Scalar, WithScalar};
 use crate::backend::lanes::{Kernel, LaneCall, LaneJob};
 use crate::backend::lanes::{LaneForm, Workload};
 use crate::backend::portable;
@@ -47,9 +49,6 @@ cpufeatures::new!(sha3_cpuid, "sha3");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Token {
     sha3: bool,
-    /// FEAT_LSE, the rule's sign of a four-wide core where the part
-    /// number says nothing ([`lane_shape`]).
-    lse: bool,
     /// What MIDR_EL1's part number says of the cores ([`Pipeline`]).
     core: Option<Pipeline>,
 }
@@ -57,7 +56,7 @@ pub(crate) struct Token {
 impl Token {
     /// This CPU's kernel for Skein with `words` words of state.
     fn shape(self, words: usize) -> Shape {
-        lane_shape(self.sha3, self.lse, self.core, words)
+        lane_shape(self.sha3, self.core, words)
     }
 }
 
@@ -76,10 +75,9 @@ impl Isa for Token {
 
     fn detect() -> Option<Token> {
         // NEON is part of every AArch64 Linux target (so a compile-time
-        // fact); SHA3, LSE and the core are asked of the OS at run time.
+        // fact); SHA3 and the core are asked of the OS at run time.
         cfg!(target_feature = "neon").then(|| Token {
             sha3: sha3_cpuid::get(),
-            lse: lse_detected(),
             core: core_detected(),
         })
     }
@@ -114,21 +112,6 @@ impl Isa for Token {
             by_width::<W, LaneEntry<Token, W, 4>, _, _, _>(&ENTRIES),
         ))
     }
-}
-
-/// Whether the CPU has FEAT_LSE (the ARMv8.1 atomics): the rule's sign of
-/// a core of the Neoverse N1 / Cortex-A76 generation or later (four-wide
-/// decode) rather than an ARMv8.0 core (Cortex-A72, A57, A53: three-wide
-/// or in-order), where MIDR_EL1 names no core [`Pipeline`] knows.
-#[cfg(feature = "std")]
-fn lse_detected() -> bool {
-    std::arch::is_aarch64_feature_detected!("lse")
-}
-
-/// Without std, no run-time detection: LSE where the build has it.
-#[cfg(not(feature = "std"))]
-fn lse_detected() -> bool {
-    cfg!(target_feature = "lse")
 }
 
 /// The kind of core, by MIDR_EL1's part number, as far as the kernel
@@ -273,7 +256,8 @@ fn mrs_midr() -> Option<u64> {
 enum Shape {
     /// Four NEON lanes, rotations by `XAR`.
     Xar,
-    /// Two NEON lanes (`SHL` + `SRI`) and two scalar lanes.
+    /// Two NEON lanes (`SHL` + `SRI`) and two scalar lanes; for
+    /// Skein-512 with the rounds in assembly ([`AsmHybrid`]).
     HybridOfFour,
     /// Two NEON lanes and three scalar lanes (the `WithScalar` form).
     HybridOfFive,
@@ -286,17 +270,15 @@ enum Shape {
 /// the four `XAR` lanes. Without, on an in-order core every form hashes
 /// the lanes one by one (every hybrid is slower than one stream there);
 /// elsewhere Skein-1024 hashes its lanes one by one (every hybrid spills),
-/// and Skein-256 takes the hybrid of five. At Skein-512 the cores differ
-/// (llvm-mca): a four-wide core (by its part number, else by LSE) the
-/// hybrid of five, a three-wide one (Cortex-A72, whose model dispatches
-/// three instructions a cycle) the hybrid of four, which spills less.
-fn lane_shape(sha3: bool, lse: bool, core: Option<Pipeline>, words: usize) -> Shape {
-    let four_wide = core.map_or(lse, |core| core == Pipeline::FourWide);
+/// Skein-256 takes the hybrid of five and Skein-512 the hybrid of four,
+/// whose rounds are assembly there (fastest by the Neoverse N1 and
+/// Cortex-A72 models, at N1's real four-wide dispatch too).
+fn lane_shape(sha3: bool, core: Option<Pipeline>, words: usize) -> Shape {
     if sha3 {
         Shape::Xar
     } else if words == 16 || core == Some(Pipeline::InOrder) {
         Shape::OneByOne
-    } else if words == 8 && !four_wide {
+    } else if words == 8 {
         Shape::HybridOfFour
     } else {
         Shape::HybridOfFive
@@ -332,6 +314,146 @@ macro_rules! with_const_count {
 /// SHA3 (see the module documentation).
 type Hybrid = WithScalar<WithScalar<Half, 2>, 3>;
 
+/// [`Hybrid`] with Threefish-512's rounds in generated assembly
+/// ([`Row::own_rounds`]; `tools/gen/gen-aarch64-hybrid-asm.py` says why):
+/// the Skein-512 kernel without SHA3. Every other operation is
+/// [`Hybrid`]'s.
+#[derive(Clone, Copy)]
+struct AsmHybrid(Hybrid);
+
+impl AsmHybrid {
+    /// The NEON lanes' word (lanes 0 and 1) and the scalar lanes' (2, 3).
+    #[inline(always)]
+    fn parts(self) -> (uint64x2_t, u64, u64) {
+        let WithScalar(WithScalar(Half(v), a), b) = self.0;
+        (v, a.0, b.0)
+    }
+}
+
+include!("hybrid_generated.rs");
+
+impl Row<4> for AsmHybrid {
+    const ROUNDS_INLINED_LATE: usize = <Hybrid as Row<4>>::ROUNDS_INLINED_LATE;
+    #[inline(always)]
+    unsafe fn splat(v: u64) -> Self {
+        // SAFETY: the caller's (the trait's contract).
+        AsmHybrid(unsafe { <Hybrid as Row<4>>::splat(v) })
+    }
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        // SAFETY: the caller's (the trait's contract).
+        AsmHybrid(unsafe { <Hybrid as Row<4>>::add(self.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor(self, b: Self) -> Self {
+        // SAFETY: the caller's (the trait's contract).
+        AsmHybrid(unsafe { <Hybrid as Row<4>>::xor(self.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn and(self, b: Self) -> Self {
+        // SAFETY: the caller's (the trait's contract).
+        AsmHybrid(unsafe { <Hybrid as Row<4>>::and(self.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn rol(self, r: u32) -> Self {
+        // SAFETY: the caller's (the trait's contract).
+        AsmHybrid(unsafe { <Hybrid as Row<4>>::rol(self.0, r) })
+    }
+    #[inline(always)]
+    unsafe fn advance(t0: Self, t1: Self, step: Self) -> (Self, Self) {
+        // SAFETY: the caller's (the trait's contract).
+        let (t0, t1) = unsafe { <Hybrid as Row<4>>::advance(t0.0, t1.0, step.0) };
+        (AsmHybrid(t0), AsmHybrid(t1))
+    }
+    #[inline(always)]
+    unsafe fn load_row(row: &[u64; 4]) -> Self {
+        // SAFETY: the caller's (the trait's contract).
+        AsmHybrid(unsafe { <Hybrid as Row<4>>::load_row(row) })
+    }
+    #[inline(always)]
+    unsafe fn store_row(self, row: &mut [u64; 4]) {
+        // SAFETY: the caller's (the trait's contract).
+        unsafe { <Hybrid as Row<4>>::store_row(self.0, row) }
+    }
+    #[inline(always)]
+    unsafe fn load_rows<const W: usize>(blocks: &[&[u8]; 4], offset: usize) -> [Self; W] {
+        // SAFETY: the caller's (the trait's contract and the bytes).
+        unsafe { <Hybrid as Row<4>>::load_rows::<W>(blocks, offset) }.map(AsmHybrid)
+    }
+    #[inline(always)]
+    unsafe fn load_two_rows(blocks: &[&[u8]; 4], offset: usize) -> [Self; 2] {
+        // SAFETY: the caller's (the trait's contract and the bytes).
+        unsafe { <Hybrid as Row<4>>::load_two_rows(blocks, offset) }.map(AsmHybrid)
+    }
+    #[inline(always)]
+    unsafe fn store_lanes<const W: usize>(rows: &[Self; W], out: &mut [u8]) {
+        // SAFETY: the caller's (the trait's contract).
+        unsafe { <Hybrid as Row<4>>::store_lanes::<W>(&rows.map(|r| r.0), out) }
+    }
+    /// Threefish-512 in the generated assembly; false (the generic
+    /// rounds) for the other state sizes.
+    #[inline(always)]
+    unsafe fn own_rounds<const W: usize>(
+        x: &mut [Self; W],
+        ks: &[Self; 17],
+        ts: &[Self; 3],
+    ) -> bool {
+        if W != 8 {
+            return false;
+        }
+        let ks: [(uint64x2_t, u64, u64); 9] = core::array::from_fn(|j| ks[j].parts());
+        let ts: [(uint64x2_t, u64, u64); 3] = core::array::from_fn(|i| ts[i].parts());
+        let mut v: [uint64x2_t; 8] = core::array::from_fn(|j| x[j].parts().0);
+        let mut a: [u64; 8] = core::array::from_fn(|j| x[j].parts().1);
+        let mut b: [u64; 8] = core::array::from_fn(|j| x[j].parts().2);
+        // The scalar key words the assembly loads (its layout): the second
+        // lane's key schedule, then e[i] = ks[i] + ts[(i + 1) % 3] of the
+        // second lane and of the first, then the first lane's key word 8.
+        let mut words = [0u64; 28];
+        for i in 0..9 {
+            words[i] = ks[i].2;
+            words[9 + i] = ks[i].2.wrapping_add(ts[(i + 1) % 3].2);
+            words[18 + i] = ks[i].1.wrapping_add(ts[(i + 1) % 3].1);
+        }
+        words[27] = ks[8].1;
+        // SAFETY: the CPU has NEON (the trait's contract). The code reads
+        // the 28 words of `words` and no other memory, writes no memory,
+        // and only the registers named here.
+        unsafe {
+            let (zero, one) = (vdupq_n_u64(0), vdupq_n_u64(1));
+            hybrid_rounds_512!(
+                v0 = inout(vreg) v[0], v1 = inout(vreg) v[1],
+                v2 = inout(vreg) v[2], v3 = inout(vreg) v[3],
+                v4 = inout(vreg) v[4], v5 = inout(vreg) v[5],
+                v6 = inout(vreg) v[6], v7 = inout(vreg) v[7],
+                k0 = in(vreg) ks[0].0, k1 = in(vreg) ks[1].0, k2 = in(vreg) ks[2].0,
+                k3 = in(vreg) ks[3].0, k4 = in(vreg) ks[4].0, k5 = in(vreg) ks[5].0,
+                k6 = in(vreg) ks[6].0, k7 = in(vreg) ks[7].0, k8 = in(vreg) ks[8].0,
+                t0 = in(vreg) ts[0].0, t1 = in(vreg) ts[1].0, t2 = in(vreg) ts[2].0,
+                vc = inout(vreg) zero => _, one = in(vreg) one, vt = out(vreg) _,
+                a0 = inout(reg) a[0], a1 = inout(reg) a[1], a2 = inout(reg) a[2],
+                a3 = inout(reg) a[3], a4 = inout(reg) a[4], a5 = inout(reg) a[5],
+                a6 = inout(reg) a[6], a7 = inout(reg) a[7],
+                b0 = inout(reg) b[0], b1 = inout(reg) b[1], b2 = inout(reg) b[2],
+                b3 = inout(reg) b[3], b4 = inout(reg) b[4], b5 = inout(reg) b[5],
+                b6 = inout(reg) b[6], b7 = inout(reg) b[7],
+                c0 = in(reg) ks[0].1, c1 = in(reg) ks[1].1, c2 = in(reg) ks[2].1,
+                c3 = in(reg) ks[3].1, c4 = in(reg) ks[4].1, c5 = in(reg) ks[5].1,
+                c6 = in(reg) ks[6].1, c7 = in(reg) ks[7].1,
+                p = in(reg) words.as_ptr(), u = out(reg) _, w = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        for j in 0..8 {
+            x[j] = AsmHybrid(WithScalar(
+                WithScalar(Half(v[j]), Scalar(a[j])),
+                Scalar(b[j]),
+            ));
+        }
+        true
+    }
+}
+
 /// The multi-lane kernel (seam in `backend::lanes`): the `XAR` kernel
 /// where the token found SHA3, else the hybrid one, but for Skein-1024
 /// the lanes one by one on the portable block function.
@@ -344,8 +466,12 @@ fn lanes<const W: usize>(token: Token, call: LaneCall<'_, W, 4>) {
         match token.shape(W) {
             Shape::Xar => lanes_xar::<Neon, 4, W>(call),
             Shape::OneByOne => one_by_one(call),
-            // The hybrid of five's rows without its third scalar lane
-            // where the one-group form is forced.
+            // Skein-512: the rounds in assembly. Elsewhere the hybrid of
+            // five's rows without its third scalar lane, where the
+            // one-group form is forced.
+            Shape::HybridOfFour | Shape::HybridOfFive if W == 8 => {
+                lanes_shift::<AsmHybrid, 4, W>(call)
+            }
             Shape::HybridOfFour | Shape::HybridOfFive => lanes_shift::<Hybrid, 4, W>(call),
         }
     }
@@ -635,44 +761,34 @@ pub mod checks {
         assert_eq!(pipeline_of_cores([0x414f_d0b1, 0x611f_0221]), None);
         assert_eq!(pipeline_of_cores([]), None);
         // The rule per core (docs/aarch64.md, "Without SHA3"), Skein-256,
-        // Skein-512 and Skein-1024: (SHA3, LSE, kind of core, shapes).
+        // Skein-512 and Skein-1024: (SHA3, kind of core, shapes).
         use Shape::*;
-        for (sha3, lse, core, shapes) in [
+        for (sha3, core, shapes) in [
             // Cortex-A53 and A55 (in-order): one stream per message
-            (false, false, Some(InOrder), [OneByOne, OneByOne, OneByOne]),
-            (false, true, Some(InOrder), [OneByOne, OneByOne, OneByOne]),
-            // Cortex-A72, A73 (three-wide, no LSE), A75 (three-wide, LSE)
+            (false, Some(InOrder), [OneByOne, OneByOne, OneByOne]),
+            // Cortex-A72, A73, A75 (three-wide)
             (
                 false,
-                false,
-                Some(ThreeWide),
-                [HybridOfFive, HybridOfFour, OneByOne],
-            ),
-            (
-                false,
-                true,
                 Some(ThreeWide),
                 [HybridOfFive, HybridOfFour, OneByOne],
             ),
             // Cortex-A76, Neoverse N1
             (
                 false,
-                true,
                 Some(FourWide),
-                [HybridOfFive, HybridOfFive, OneByOne],
+                [HybridOfFive, HybridOfFour, OneByOne],
             ),
-            // Unknown cores: by LSE
-            (false, false, None, [HybridOfFive, HybridOfFour, OneByOne]),
-            (false, true, None, [HybridOfFive, HybridOfFive, OneByOne]),
+            // Unknown cores
+            (false, None, [HybridOfFive, HybridOfFour, OneByOne]),
             // SHA3 (Apple M1, Neoverse V1/V2/N2, QEMU `max`)
-            (true, true, None, [Xar, Xar, Xar]),
-            (true, true, Some(InOrder), [Xar, Xar, Xar]),
+            (true, None, [Xar, Xar, Xar]),
+            (true, Some(InOrder), [Xar, Xar, Xar]),
         ] {
             for (words, shape) in [4, 8, 16].into_iter().zip(shapes) {
                 assert_eq!(
-                    lane_shape(sha3, lse, core, words),
+                    lane_shape(sha3, core, words),
                     shape,
-                    "sha3 {sha3} lse {lse} core {core:?} words {words}"
+                    "sha3 {sha3} core {core:?} words {words}"
                 );
             }
         }
@@ -695,11 +811,7 @@ pub mod checks {
         // lanes one by one.
         let mut kernels = vec![token];
         for core in [None, Some(InOrder)] {
-            let other = Token {
-                sha3: false,
-                core,
-                ..token
-            };
+            let other = Token { sha3: false, core };
             if !kernels.contains(&other) {
                 kernels.push(other);
             }
