@@ -316,16 +316,19 @@ impl<const W: usize> Ctx<W> {
                 whole,
             );
         } else {
-            let mut block = [[0u8; 8]; W];
+            // Words, so that the wipe is W stores (bytes would take 8 W).
+            let mut block = [0u64; W];
+            let bytes = bytemuck::cast_slice_mut::<u64, [u8; 8]>(&mut block);
+            let bytes = <&mut [[u8; 8]; W]>::try_from(bytes).expect("W words");
             hazmat::compress_then_output::<W>(
                 p,
                 &mut self.x,
                 &mut self.h.t,
                 self.b.as_flattened(),
                 fill as u64,
-                &mut block,
+                bytes,
             );
-            out.copy_from_slice(&block.as_flattened()[..out.len()]);
+            out.copy_from_slice(&bytes.as_flattened()[..out.len()]);
             block.zeroize();
         }
         // What the output stage of one block leaves: counter 0 in `b`, the
