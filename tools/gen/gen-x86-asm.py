@@ -61,16 +61,13 @@ on, are in docs/x86-64.md, "The generated assembly, measured"):
     slower; GPR to vector moves cost an ALU slot each), reusing Skein-512's
     sums across the period lcm(9, 3) = 9 of their indices (slightly fewer
     cycles per block on long runs, but a one-block call slower).
-  * Skein-256 and -512 also make the first output block after the loop
-    when r9 is not null (where its 8 * W bytes go): the end of every hash
-    whose digest fits in one block (the C API's `Final`, the one-shot
-    hashes). The chain stays in registers from the message's last block
-    into the output block: no second entry, frame and wipe, nor a store
-    and reload of the chain between the two. The output block runs the
-    loop's own body once more (its message, counter 0, is r9's block
-    zeroed first) rather than a copy of it specialised to a zero message
-    (no message loads, no feed-forward: 3 W instructions fewer), which
-    doubled the generated code (13,706 lines instead of 6,478).
+  * Skein-256 and -512 also come with the first output block after the
+    loop (`..._output`, r9 = where its 8 * W bytes go): the end of every
+    hash whose digest fits in one block (the C API's `Final`, the
+    one-shot hashes). The chain stays in registers from the message's last
+    block into the output block, whose message (counter 0) and tweak are
+    constants: no message loads, no feed-forward, and no second entry,
+    frame and wipe, nor a store and reload of the chain between the two.
   * Skein-1024 has 16 state words and 15 usable registers: one word at a
     time lives in its spill slot, chosen by furthest next use (Belady), about
     one store and one load per round on the load/store ports. Its chain is
@@ -196,19 +193,16 @@ FORMS = {
 }
 
 
-def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
+def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False, output=False):
     """Skein-256/512: state, t0, t1 and the block pointer in registers.
 
     interleave: each MIX's add, rotate and xor together, else a round's
     xors after its adds and rotates. sum_mid: word W-2's key and tweak
     words summed ahead too. counter_lea: word W-1 takes its key word and
-    the subkey number in one `lea`, the key word loaded ahead.
-
-    With r9 not null, after the blocks (the last one of a UBI) the loop
-    runs once more from the chain still in registers: the first block of
-    the output stage, written to r9 (8 * W bytes, any alignment), which
-    is zeroed first to be that block's message (counter 0). The same loop
-    body serves both, so each form is generated once."""
+    the subkey number in one `lea`, the key word loaded ahead. output:
+    after the blocks (the last one of a UBI), the first block of the
+    output stage from the chain in registers, written to r9 (8 * W
+    bytes, any alignment)."""
     f = Frame(w)
     x = ["r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"][:w]
     blk, t0, t1 = "rdi", "rax", "rbx"
@@ -217,7 +211,7 @@ def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
     sa, sc, tmp = "rdx", "rsi", "rcx"
     t = [t0, t1, f.t(2)]
     out = []
-    prologue(w, f, out, output=True)
+    prologue(w, f, out, output)
     out += [f"mov {t0}, qword ptr [rsi]", f"mov {t1}, qword ptr [rsi + 8]"]
     out += [f"mov {x[i]}, qword ptr [rdi + {8 * i}]" for i in range(w)]
     out.append(f"mov {blk}, rdx")
@@ -239,45 +233,53 @@ def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
             return ops + [f"lea {x[w - 1]}, [{x[w - 1]} + {sc} + {s}]"]
         return ops + [f"add {x[w - 1]}, {sc}"]
 
+    def block(zero_message):
+        """One block: the key schedule from the chain in x, Threefish, and
+        the feed-forward. zero_message: the first output block, whose
+        message is counter 0 (all zero) and whose tweak is a constant (the
+        position 8, the first and final flags, type Output): no message
+        loads and no feed-forward."""
+        if zero_message:
+            out.extend([f"mov {t0}, 8", f"mov {t1}, {OUT_T1:#x}", f"mov {tmp}, {OUT_T1 | 8:#x}", f"mov {f.t(2)}, {tmp}"])
+        else:
+            out.extend([f"add {t0}, {f.at(f.bpb)}", f"adc {t1}, 0", f"mov {tmp}, {t0}", f"xor {tmp}, {t1}",
+                        f"mov {f.t(2)}, {tmp}"])
+        out.extend(f"mov {f.k(i)}, {x[i]}" for i in range(w))
+        # Parity word: a tree of xors (depth 4 for 8 words).
+        out.extend([f"mov {sa}, {x[0]}", f"xor {sa}, {x[1]}", f"mov {sc}, {x[2]}", f"xor {sc}, {x[3]}"])
+        for i in range(4, w, 2):
+            out.extend([f"mov {tmp}, {x[i]}", f"xor {tmp}, {x[i + 1]}", f"xor {[sa, sc][i // 2 % 2]}, {tmp}"])
+        out.extend([f"xor {sa}, {sc}", f"mov {sc}, {C240:#x}", f"xor {sa}, {sc}", f"mov {f.k(w)}, {sa}"])
+        # Injection 0 together with the message words.
+        if not zero_message:
+            out.extend(f"add {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w))
+        out.extend([f"add {x[w - 3]}, {t0}", f"add {x[w - 2]}, {t1}"])
+        out.extend(sums(1))
+        for s in range(1, rounds(w) // 4 + 1):
+            for d in range(4 * (s - 1), 4 * s):
+                xors = []
+                for a, b, r in mixes(w, d):
+                    out.extend([f"add {x[a]}, {x[b]}", f"rol {x[b]}, {r}"])
+                    (out if interleave else xors).append(f"xor {x[b]}, {x[a]}")
+                out.extend(xors)
+            out.extend(inject(s))
+            if s < rounds(w) // 4:
+                out.extend(sums(s + 1))
+        if not zero_message:
+            out.extend(f"xor {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w))
+
     out.append("2:")
-    out += [f"add {t0}, {f.at(f.bpb)}", f"adc {t1}, 0"]
-    # The output block enters here, its tweak already in t0 and t1.
-    out.append("3:")
-    out += [f"mov {tmp}, {t0}", f"xor {tmp}, {t1}", f"mov {f.t(2)}, {tmp}"]
-    out += [f"mov {f.k(i)}, {x[i]}" for i in range(w)]
-    # Parity word: a tree of xors (depth 4 for 8 words).
-    out += [f"mov {sa}, {x[0]}", f"xor {sa}, {x[1]}", f"mov {sc}, {x[2]}", f"xor {sc}, {x[3]}"]
-    for i in range(4, w, 2):
-        out += [f"mov {tmp}, {x[i]}", f"xor {tmp}, {x[i + 1]}", f"xor {[sa, sc][i // 2 % 2]}, {tmp}"]
-    out += [f"xor {sa}, {sc}", f"mov {sc}, {C240:#x}", f"xor {sa}, {sc}", f"mov {f.k(w)}, {sa}"]
-    # Injection 0 together with the message words.
-    out += [f"add {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w)]
-    out += [f"add {x[w - 3]}, {t0}", f"add {x[w - 2]}, {t1}"]
-    out += sums(1)
-    for s in range(1, rounds(w) // 4 + 1):
-        for d in range(4 * (s - 1), 4 * s):
-            xors = []
-            for a, b, r in mixes(w, d):
-                out += [f"add {x[a]}, {x[b]}", f"rol {x[b]}, {r}"]
-                (out if interleave else xors).append(f"xor {x[b]}, {x[a]}")
-            out += xors
-        out += inject(s)
-        if s < rounds(w) // 4:
-            out += sums(s + 1)
-    out += [f"xor {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w)]
+    block(False)
     out += [f"btr {t1}, {T1_FIRST_BIT}", f"add {blk}, {8 * w}", f"cmp {blk}, {f.at(f.end)}", "jb 2b"]
     out.append(f"mov {tmp}, {f.at(f.chainp)}")
     out += [f"mov qword ptr [{tmp} + {8 * i}], {x[i]}" for i in range(w)]
     out += [f"mov {tmp}, {f.at(f.tweakp)}", f"mov qword ptr [{tmp}], {t0}", f"mov qword ptr [{tmp} + 8], {t1}"]
-    # The output block, once (outp is cleared): its message is r9's block,
-    # zeroed; the chain goes there; its tweak (a constant: position 8,
-    # first and final flags, type Output) to the tweak schedule's slots,
-    # which are wiped.
-    out += [f"mov {tmp}, {f.at(f.outp)}", f"test {tmp}, {tmp}", "jz 4f", f"xor {sa}, {sa}"]
-    out += [f"mov qword ptr [{tmp} + {8 * i}], {sa}" for i in range(w)]
-    out += [f"mov {f.at(f.outp)}, {sa}", f"mov {f.at(f.chainp)}, {tmp}", f"mov {blk}, {tmp}",
-            f"add {tmp}, {8 * w}", f"mov {f.at(f.end)}, {tmp}", f"lea {tmp}, {f.t(0)}",
-            f"mov {f.at(f.tweakp)}, {tmp}", f"mov {t0}, 8", f"mov {t1}, {OUT_T1:#x}", "jmp 3b", "4:"]
+    if output:
+        # The first output block from the chain still in registers: no
+        # store and reload of the chain, no second call.
+        block(True)
+        out.append(f"mov {tmp}, {f.at(f.outp)}")
+        out += [f"mov qword ptr [{tmp} + {8 * i}], {x[i]}" for i in range(w)]
     wipe_and_return(f, tmp, out)
     return out
 
@@ -396,10 +398,10 @@ def gen_spilling(w=16):
     return out
 
 
-def loop(w, form="grouped"):
-    """The block loop of state size w in `form` (Skein-256 and -512: with
-    the first output block after it when r9 is not null)."""
-    return gen_resident(w, **FORMS[form][w]) if w < 16 else gen_spilling(w)
+def loop(w, form="grouped", output=False):
+    """The block loop of state size w in `form`; with output (Skein-256 and
+    -512), the first output block after it (gen_resident)."""
+    return gen_resident(w, **FORMS[form][w], output=output) if w < 16 else gen_spilling(w)
 
 
 def functions():
@@ -411,7 +413,7 @@ def functions():
         for form in FORMS:
             name = f"skein_loop_{form}_{64 * w}"
             out += [f".globl {name}", f".type {name}, @function", ".p2align 5", f"{name}:"]
-            out += [f"push {r}" for r in ("r12", "r13", "r14", "r15")] + ["xor r9d, r9d"] + loop(w, form)
+            out += [f"push {r}" for r in ("r12", "r13", "r14", "r15")] + loop(w, form)
             out += [f"pop {r}" for r in ("r15", "r14", "r13", "r12")] + ["ret", f".size {name}, . - {name}"]
     return out + ['.section .note.GNU-stack,"",@progbits']
 
@@ -442,6 +444,9 @@ def emit():
             body = loop(w, form)
             docs = [f"The UBI block loop of Skein-{64 * w}, {form} form ({len(body)} instructions; see gen-x86-asm.py)."]
             lines += asm_macro(docs, f"ubi_loop_{64 * w}_{form}", body)
+            body = loop(w, form, output=True)
+            docs = [f"The same loop, then the first output block into r9 ({len(body)} instructions; see gen-x86-asm.py)."]
+            lines += asm_macro(docs, f"ubi_loop_{64 * w}_{form}_output", body)
     body = loop(16)
     docs = [f"The UBI block loop of Skein-1024 ({len(body)} instructions; see gen-x86-asm.py)."]
     lines += asm_macro(docs, "ubi_loop_1024", body)

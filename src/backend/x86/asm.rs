@@ -109,8 +109,7 @@ macro_rules! block_fn {
             // baseline x86-64 instructions. It saves and restores rbx and rbp,
             // keeps its frame below the stack pointer (so no `nostack`) and
             // restores rsp; every other register it touches is declared
-            // clobbered below, and the flags are (by default) too. r9 null:
-            // no output block (Skein-1024's loop ignores r9).
+            // clobbered below, and the flags are (by default) too.
             unsafe {
                 $body!(
                     inout("rdi") chain.as_mut_ptr() => _,
@@ -118,8 +117,8 @@ macro_rules! block_fn {
                     inout("rdx") blocks.as_ptr() => _,
                     inout("rcx") n => _,
                     inout("r8") bytes_per_block => _,
-                    inout("r9") 0usize => _,
                     out("rax") _,
+                    out("r9") _,
                     out("r10") _,
                     out("r11") _,
                     out("r12") _,
@@ -147,11 +146,9 @@ macro_rules! block_fn_output {
             assert_eq!(blocks.len() % (8 * $words), 0);
             let n = blocks.len() / (8 * $words);
             assert!(n > 0, "at least one block");
-            // SAFETY: as in `block_fn!`; besides, with r9 not null the
-            // generated code zeroes, reads (as the output block's message)
-            // and then writes exactly the `8 * W` bytes of `out` through r9
-            // (8-byte accesses, any alignment), after its last read of
-            // `blocks`, which `out` cannot overlap (`&mut`).
+            // SAFETY: as in `block_fn!`; besides, the generated code writes
+            // exactly the `8 * W` bytes of `out` through r9 (8-byte stores,
+            // any alignment), after its last read of `blocks`.
             unsafe {
                 $body!(
                     inout("rdi") chain.as_mut_ptr() => _,
@@ -178,10 +175,18 @@ block_fn!(ubi_256_interleaved, 4, ubi_loop_256_interleaved);
 block_fn!(ubi_512_grouped, 8, ubi_loop_512_grouped);
 block_fn!(ubi_512_interleaved, 8, ubi_loop_512_interleaved);
 block_fn!(ubi_1024, 16, ubi_loop_1024);
-block_fn_output!(ubi_256_grouped_output, 4, ubi_loop_256_grouped);
-block_fn_output!(ubi_256_interleaved_output, 4, ubi_loop_256_interleaved);
-block_fn_output!(ubi_512_grouped_output, 8, ubi_loop_512_grouped);
-block_fn_output!(ubi_512_interleaved_output, 8, ubi_loop_512_interleaved);
+block_fn_output!(ubi_256_grouped_output, 4, ubi_loop_256_grouped_output);
+block_fn_output!(
+    ubi_256_interleaved_output,
+    4,
+    ubi_loop_256_interleaved_output
+);
+block_fn_output!(ubi_512_grouped_output, 8, ubi_loop_512_grouped_output);
+block_fn_output!(
+    ubi_512_interleaved_output,
+    8,
+    ubi_loop_512_interleaved_output
+);
 
 /// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
