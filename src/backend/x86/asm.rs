@@ -92,6 +92,9 @@ macro_rules! block_fn {
         /// For each block of `8 * W` bytes: advance the tweak position by
         /// `bytes_per_block`, `chain = Threefish(chain, tweak, block) ^ block`,
         /// clear the first-block flag (the seam of `portable::compress`).
+        /// Not inlined: LLVM counts an `asm!` block as one instruction, and
+        /// inlined each loop (about 5 KB) into every caller.
+        #[inline(never)]
         fn $name(
             chain: &mut [u64; $words],
             tweak: &mut [u64; 2],
@@ -135,7 +138,8 @@ macro_rules! block_fn_output {
     ($name:ident, $words:literal, $body:ident) => {
         /// The block function of `block_fn!` over at least one block, then
         /// the first output block from the chain it leaves, into `out` as
-        /// little-endian words.
+        /// little-endian words. Not inlined, as `block_fn!`.
+        #[inline(never)]
         fn $name(
             chain: &mut [u64; $words],
             tweak: &mut [u64; 2],
