@@ -2,7 +2,7 @@
 
 use crate::params::{argument_chain, plain_chain};
 use crate::spec::BlockType;
-use crate::ubi::{output, ubi, Ubi};
+use crate::ubi::{output, ubi, ubi_then_output, Ubi};
 use crate::{Error, Params, Platform};
 use zeroize::Zeroize;
 
@@ -187,6 +187,9 @@ impl<const W: usize> Skein<W> {
             "Skein: output buffer must be ceil(output_bits / 8) bytes"
         );
         let platform = Platform::detect();
+        if out.len() <= 8 * W {
+            return ubi_then_output::<W>(&platform, plain_chain::<W>(output_bits), data, out);
+        }
         let mut g = ubi::<W>(
             &platform,
             plain_chain::<W>(output_bits),
@@ -304,6 +307,10 @@ impl<const W: usize> Skein<W> {
             self.output_len(),
             "Skein: output buffer must be output_len() bytes"
         );
+        if let (Message::Sequential(u), true) = (&mut self.msg, out.len() <= 8 * W) {
+            // The last block and the one output block in one call.
+            return u.finish_then_output(&self.platform, self.bit_pad, out);
+        }
         let mut g = self.message_chain();
         output::<W>(&self.platform, &g, out);
         g.zeroize();

@@ -2,11 +2,12 @@
 //! itself, as plain data, such as the C library (`capi/`), whose contexts C
 //! programs copy with `=` or `memcpy` and whose tweak words they set
 //! directly (tree hashing in the reference's calling convention). The rest
-//! of the crate keeps its state private; these four functions are the
-//! whole seam ([`compress`], [`config_chain`], [`output`] for the output
-//! stage, and [`many_continuing`] for many messages that continue one such
-//! state on the multi-lane kernels), with [`BlockType`] for the type field
-//! of the tweak.
+//! of the crate keeps its state private; these five functions are the
+//! whole seam ([`compress`], [`compress_then_output`] for a UBI's last
+//! blocks and the first output block in one call, [`config_chain`],
+//! [`output`] for the output stage, and [`many_continuing`] for many
+//! messages that continue one such state on the multi-lane kernels), with
+//! [`BlockType`] for the type field of the tweak.
 //!
 //! Stability: these items follow semantic versioning like the rest of the
 //! crate, but nothing here checks that a state is one Skein could reach
@@ -67,6 +68,47 @@ pub fn compress<const W: usize>(
         "hazmat::compress: whole blocks only"
     );
     platform.compress::<W>(chain, tweak, blocks, bytes_per_block);
+}
+
+/// [`compress`] of a UBI's last blocks (the final one with its final flag
+/// set), then the first block of the output stage (spec 3.5.3) from the
+/// chaining value they leave: `out` gets `UBI(chain, counter 0, Output)`,
+/// the first `8 * W` bytes of the digest. `chain` and `tweak` end as after
+/// [`compress`]. One call of the block function where the backend keeps
+/// the chain in registers from one block to the next (x86-64's assembly):
+/// the common end of a hash of at most `8 * W` output bytes.
+///
+/// # Panics
+/// If `blocks.len()` is not a multiple of `8 * W`.
+///
+/// ```
+/// use skein_simd::{hazmat, hazmat::BlockType, Platform, Skein512};
+/// let platform = Platform::detect();
+/// let mut chain = hazmat::config_chain::<8>(&platform, &[0; 8], 512, 0);
+/// let (first, last) = (1 << 62, 1 << 63); // tweak word 1 flags
+/// let mut tweak = [0, first | last | (BlockType::Message as u64) << 56];
+/// let mut block = [0u8; 64];
+/// block[..3].copy_from_slice(b"abc");
+/// let mut digest = [[0u8; 8]; 8];
+/// hazmat::compress_then_output::<8>(&platform, &mut chain, &mut tweak, &block, 3, &mut digest);
+/// assert_eq!(digest.as_flattened(), Skein512::hash_vec(512, b"abc"));
+/// ```
+#[inline]
+pub fn compress_then_output<const W: usize>(
+    platform: &Platform,
+    chain: &mut [u64; W],
+    tweak: &mut [u64; 2],
+    blocks: &[u8],
+    bytes_per_block: u64,
+    out: &mut [[u8; 8]; W],
+) {
+    const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
+    assert_eq!(
+        blocks.len() % (8 * W),
+        0,
+        "hazmat::compress_then_output: whole blocks only"
+    );
+    platform.compress_then_output::<W>(chain, tweak, blocks, bytes_per_block, out);
 }
 
 /// The chaining value after the configuration UBI (spec 3.5.2), starting

@@ -126,6 +126,46 @@ impl<const W: usize> Ubi<W> {
         self.buf_len = 0;
         self.chain
     }
+
+    /// [`finish`](Self::finish), then the output stage of one block into
+    /// `out` (at most a block), in one call of the block function
+    /// ([`Platform::compress_then_output`]).
+    pub(crate) fn finish_then_output(
+        &mut self,
+        platform: &Platform,
+        bit_pad: bool,
+        out: &mut [u8],
+    ) {
+        let block = Self::BLOCK;
+        self.tweak[1] |= T1_FINAL | if bit_pad { T1_BIT_PAD } else { 0 };
+        let at = self.buf_len;
+        if at < block {
+            self.buf()[at..block].fill(0);
+        }
+        let buf: &[u8] = bytemuck::cast_slice(&self.buf[..]);
+        let (chain, tweak, len) = (&mut self.chain, &mut self.tweak, self.buf_len as u64);
+        into_first_output_block::<W>(out, |o| {
+            platform.compress_then_output::<W>(chain, tweak, buf, len, o)
+        });
+        self.buf_len = 0;
+    }
+}
+
+/// Runs `f` on the first output block's bytes: `out` itself when it is one
+/// whole block, else a block on the stack whose prefix is then copied to
+/// `out` (at most a block) and which is wiped.
+fn into_first_output_block<const W: usize>(out: &mut [u8], f: impl FnOnce(&mut [[u8; 8]; W])) {
+    let (words, tail) = out.as_chunks_mut::<8>();
+    if let (Ok(whole), []) = (<&mut [[u8; 8]; W]>::try_from(words), &tail[..]) {
+        return f(whole);
+    }
+    // Words, so that the wipe is W stores (bytes would take 8 W).
+    let mut block = [0u64; W];
+    let bytes = bytemuck::cast_slice_mut::<u64, [u8; 8]>(&mut block[..]);
+    let bytes = <&mut [[u8; 8]; W]>::try_from(bytes).expect("W words");
+    f(bytes);
+    out.copy_from_slice(&bytes.as_flattened()[..out.len()]);
+    block.zeroize();
 }
 
 impl<const W: usize> Drop for Ubi<W> {
@@ -139,9 +179,52 @@ impl<const W: usize> Drop for Ubi<W> {
 /// place; only a partial (or empty) last block is copied, to pad it.
 pub(crate) fn ubi<const W: usize>(
     platform: &Platform,
+    chain: [u64; W],
+    ubi_type: BlockType,
+    data: &[u8],
+) -> [u64; W] {
+    ubi_with(
+        platform,
+        chain,
+        ubi_type,
+        data,
+        |chain, tweak, last, len| platform.compress::<W>(chain, tweak, last, len),
+    )
+}
+
+/// [`ubi`] of a message, then the output stage of one block into `out` (at
+/// most a block), its last block and the output block in one call of the
+/// block function ([`Platform::compress_then_output`]). The chaining value
+/// is wiped.
+pub(crate) fn ubi_then_output<const W: usize>(
+    platform: &Platform,
+    chain: [u64; W],
+    data: &[u8],
+    out: &mut [u8],
+) {
+    let mut g = ubi_with(
+        platform,
+        chain,
+        BlockType::Message,
+        data,
+        |chain, tweak, last, len| {
+            into_first_output_block::<W>(out, |o| {
+                platform.compress_then_output::<W>(chain, tweak, last, len, o)
+            })
+        },
+    );
+    g.zeroize();
+}
+
+/// The UBI of [`ubi`], its last block (final flag set, padded) handed to
+/// `last` as `(chain, tweak, block, bytes)`.
+#[inline(always)]
+fn ubi_with<const W: usize>(
+    platform: &Platform,
     mut chain: [u64; W],
     ubi_type: BlockType,
     data: &[u8],
+    last_block: impl FnOnce(&mut [u64; W], &mut [u64; 2], &[u8], u64),
 ) -> [u64; W] {
     let block = 8 * W;
     let mut tweak = start_tweak(ubi_type, 0, 0);
@@ -152,11 +235,11 @@ pub(crate) fn ubi<const W: usize>(
     }
     tweak[1] |= T1_FINAL;
     if last.len() == block {
-        platform.compress::<W>(&mut chain, &mut tweak, last, block as u64);
+        last_block(&mut chain, &mut tweak, last, block as u64);
     } else {
         let mut buf = [0u64; W];
         bytemuck::cast_slice_mut::<u64, u8>(&mut buf[..])[..last.len()].copy_from_slice(last);
-        platform.compress::<W>(
+        last_block(
             &mut chain,
             &mut tweak,
             bytemuck::cast_slice(&buf[..]),

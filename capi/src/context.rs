@@ -282,8 +282,63 @@ impl<const W: usize> Ctx<W> {
     /// [`Self::finalize`] of a context that passed [`Self::validate`] (for
     /// callers that checked it already, to size `out`).
     pub(crate) fn finalize_valid(&mut self, p: &Platform, out: &mut [u8]) {
-        self.process_final(p);
-        self.output_stage(p, out);
+        if out.len() > Self::BLOCK {
+            self.process_final(p);
+            self.output_stage(p, out);
+        } else {
+            self.process_final_and_output_block(p, out);
+        }
+    }
+
+    /// [`Self::process_final`], then the output stage of one block (every
+    /// `Final` up to the state size) in the same call of the block function
+    /// ([`hazmat::compress_then_output`]: on x86-64 the chain stays in
+    /// registers, with no second entry and no copy of `X`). Leaves the
+    /// context as [`Self::output_stage`] does. `out` is the whole output
+    /// block, written in place, or a prefix of it: then the block is made on
+    /// the stack and that copy wiped.
+    #[inline(always)]
+    fn process_final_and_output_block(&mut self, p: &Platform, out: &mut [u8]) {
+        let fill = self.h.b_cnt;
+        // The flag through `black_box`, as in `process_final`.
+        self.h.t[1] |= core::hint::black_box(T1_FLAG_FINAL);
+        if fill < Self::BLOCK {
+            self.b.as_flattened_mut()[fill..].fill(0);
+        }
+        let (words, tail) = out.as_chunks_mut::<8>();
+        if let (Ok(whole), []) = (<&mut [[u8; 8]; W]>::try_from(words), tail) {
+            hazmat::compress_then_output::<W>(
+                p,
+                &mut self.x,
+                &mut self.h.t,
+                self.b.as_flattened(),
+                fill as u64,
+                whole,
+            );
+        } else {
+            // Words, so that the wipe is W stores (bytes would take 8 W).
+            let mut block = [0u64; W];
+            let bytes = bytemuck::cast_slice_mut::<u64, [u8; 8]>(&mut block);
+            let bytes = <&mut [[u8; 8]; W]>::try_from(bytes).expect("W words");
+            hazmat::compress_then_output::<W>(
+                p,
+                &mut self.x,
+                &mut self.h.t,
+                self.b.as_flattened(),
+                fill as u64,
+                bytes,
+            );
+            out.copy_from_slice(&bytes.as_flattened()[..out.len()]);
+            block.zeroize();
+        }
+        // What the output stage of one block leaves: counter 0 in `b`, the
+        // output tweak after its block, nothing buffered.
+        self.b = [[0; 8]; W];
+        self.h.t = [
+            8,
+            T1_FLAG_FINAL | ((BlockType::Output as u64) << T1_POS_BLK_TYPE),
+        ];
+        self.h.b_cnt = 0;
     }
 
     /// Output length in bytes, `ceil(hashBitLen / 8)`.

@@ -231,6 +231,28 @@ impl Platform {
         self.choice
             .compress::<W>(chain, tweak, blocks, bytes_per_block)
     }
+
+    /// [`compress`](Self::compress) of a UBI's last blocks, then the first
+    /// output block (counter 0) from the chain they leave, into `out` as
+    /// little-endian words: one call of the block function where the
+    /// backend has it (x86-64's assembly).
+    #[inline]
+    pub(crate) fn compress_then_output<const W: usize>(
+        &self,
+        chain: &mut [u64; W],
+        tweak: &mut [u64; 2],
+        blocks: &[u8],
+        bytes_per_block: u64,
+        out: &mut [[u8; 8]; W],
+    ) {
+        let run = dispatch::isa::BlockRun {
+            chain,
+            tweak,
+            blocks,
+            bytes_per_block,
+        };
+        self.choice.compress_then_output::<W>(run, out)
+    }
 }
 
 /// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's

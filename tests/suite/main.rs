@@ -15,6 +15,7 @@ mod golden_kat;
 mod hash_many;
 mod hash_many_from;
 mod internals;
+mod one_block_output;
 mod output_reader;
 mod owned_params;
 mod properties;

@@ -61,6 +61,13 @@ on, are in docs/x86-64.md, "The generated assembly, measured"):
     slower; GPR to vector moves cost an ALU slot each), reusing Skein-512's
     sums across the period lcm(9, 3) = 9 of their indices (slightly fewer
     cycles per block on long runs, but a one-block call slower).
+  * Skein-256 and -512 also come with the first output block after the
+    loop (`..._output`, r9 = where its 8 * W bytes go): the end of every
+    hash whose digest fits in one block (the C API's `Final`, the
+    one-shot hashes). The chain stays in registers from the message's last
+    block into the output block, whose message (counter 0) and tweak are
+    constants: no message loads, no feed-forward, and no second entry,
+    frame and wipe, nor a store and reload of the chain between the two.
   * Skein-1024 has 16 state words and 15 usable registers: one word at a
     time lives in its spill slot, chosen by furthest next use (Belady), about
     one store and one load per round on the load/store ports. Its chain is
@@ -85,6 +92,9 @@ PERM = {
 }
 C240 = 0x1BD11BDAA9FC1A22
 T1_FIRST_BIT = 62
+# Tweak word 1 of the first output block: first and final flags, type
+# Output (63); its position (word 0) is 8, the counter's bytes.
+OUT_T1 = (1 << 62) | (1 << 63) | (63 << 56)
 
 REGS = ["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
 
@@ -124,8 +134,8 @@ class Frame:
         self.spill = off
         off += 8 * (w if w == 16 else 0)
         self.secret_end = off
-        self.chainp, self.tweakp, self.bpb, self.blk, self.end = (off + 8 * k for k in range(5))
-        off += 40
+        self.chainp, self.tweakp, self.bpb, self.blk, self.end, self.outp = (off + 8 * k for k in range(6))
+        off += 48
         self.size = (off + 15) // 16 * 16
 
     def k(self, j):
@@ -141,7 +151,7 @@ class Frame:
         return f"qword ptr [rsp + {off}]"
 
 
-def prologue(w, f, out):
+def prologue(w, f, out, output=False):
     out += [
         "push rbx",
         "push rbp",
@@ -154,6 +164,8 @@ def prologue(w, f, out):
         f"mov {f.at(f.end)}, rcx",
         f"mov {f.at(f.blk)}, rdx",
     ]
+    if output:
+        out.append(f"mov {f.at(f.outp)}, r9")
 
 
 def wipe_and_return(f, zero, out):
@@ -181,13 +193,16 @@ FORMS = {
 }
 
 
-def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
+def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False, output=False):
     """Skein-256/512: state, t0, t1 and the block pointer in registers.
 
     interleave: each MIX's add, rotate and xor together, else a round's
     xors after its adds and rotates. sum_mid: word W-2's key and tweak
     words summed ahead too. counter_lea: word W-1 takes its key word and
-    the subkey number in one `lea`, the key word loaded ahead."""
+    the subkey number in one `lea`, the key word loaded ahead. output:
+    after the blocks (the last one of a UBI), the first block of the
+    output stage from the chain in registers, written to r9 (8 * W
+    bytes, any alignment)."""
     f = Frame(w)
     x = ["r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"][:w]
     blk, t0, t1 = "rdi", "rax", "rbx"
@@ -196,7 +211,7 @@ def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
     sa, sc, tmp = "rdx", "rsi", "rcx"
     t = [t0, t1, f.t(2)]
     out = []
-    prologue(w, f, out)
+    prologue(w, f, out, output)
     out += [f"mov {t0}, qword ptr [rsi]", f"mov {t1}, qword ptr [rsi + 8]"]
     out += [f"mov {x[i]}, qword ptr [rdi + {8 * i}]" for i in range(w)]
     out.append(f"mov {blk}, rdx")
@@ -218,33 +233,53 @@ def gen_resident(w, interleave=False, sum_mid=False, counter_lea=False):
             return ops + [f"lea {x[w - 1]}, [{x[w - 1]} + {sc} + {s}]"]
         return ops + [f"add {x[w - 1]}, {sc}"]
 
+    def block(zero_message):
+        """One block: the key schedule from the chain in x, Threefish, and
+        the feed-forward. zero_message: the first output block, whose
+        message is counter 0 (all zero) and whose tweak is a constant (the
+        position 8, the first and final flags, type Output): no message
+        loads and no feed-forward."""
+        if zero_message:
+            out.extend([f"mov {t0}, 8", f"mov {t1}, {OUT_T1:#x}", f"mov {tmp}, {OUT_T1 | 8:#x}", f"mov {f.t(2)}, {tmp}"])
+        else:
+            out.extend([f"add {t0}, {f.at(f.bpb)}", f"adc {t1}, 0", f"mov {tmp}, {t0}", f"xor {tmp}, {t1}",
+                        f"mov {f.t(2)}, {tmp}"])
+        out.extend(f"mov {f.k(i)}, {x[i]}" for i in range(w))
+        # Parity word: a tree of xors (depth 4 for 8 words).
+        out.extend([f"mov {sa}, {x[0]}", f"xor {sa}, {x[1]}", f"mov {sc}, {x[2]}", f"xor {sc}, {x[3]}"])
+        for i in range(4, w, 2):
+            out.extend([f"mov {tmp}, {x[i]}", f"xor {tmp}, {x[i + 1]}", f"xor {[sa, sc][i // 2 % 2]}, {tmp}"])
+        out.extend([f"xor {sa}, {sc}", f"mov {sc}, {C240:#x}", f"xor {sa}, {sc}", f"mov {f.k(w)}, {sa}"])
+        # Injection 0 together with the message words.
+        if not zero_message:
+            out.extend(f"add {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w))
+        out.extend([f"add {x[w - 3]}, {t0}", f"add {x[w - 2]}, {t1}"])
+        out.extend(sums(1))
+        for s in range(1, rounds(w) // 4 + 1):
+            for d in range(4 * (s - 1), 4 * s):
+                xors = []
+                for a, b, r in mixes(w, d):
+                    out.extend([f"add {x[a]}, {x[b]}", f"rol {x[b]}, {r}"])
+                    (out if interleave else xors).append(f"xor {x[b]}, {x[a]}")
+                out.extend(xors)
+            out.extend(inject(s))
+            if s < rounds(w) // 4:
+                out.extend(sums(s + 1))
+        if not zero_message:
+            out.extend(f"xor {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w))
+
     out.append("2:")
-    out += [f"add {t0}, {f.at(f.bpb)}", f"adc {t1}, 0", f"mov {tmp}, {t0}", f"xor {tmp}, {t1}", f"mov {f.t(2)}, {tmp}"]
-    out += [f"mov {f.k(i)}, {x[i]}" for i in range(w)]
-    # Parity word: a tree of xors (depth 4 for 8 words).
-    out += [f"mov {sa}, {x[0]}", f"xor {sa}, {x[1]}", f"mov {sc}, {x[2]}", f"xor {sc}, {x[3]}"]
-    for i in range(4, w, 2):
-        out += [f"mov {tmp}, {x[i]}", f"xor {tmp}, {x[i + 1]}", f"xor {[sa, sc][i // 2 % 2]}, {tmp}"]
-    out += [f"xor {sa}, {sc}", f"mov {sc}, {C240:#x}", f"xor {sa}, {sc}", f"mov {f.k(w)}, {sa}"]
-    # Injection 0 together with the message words.
-    out += [f"add {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w)]
-    out += [f"add {x[w - 3]}, {t0}", f"add {x[w - 2]}, {t1}"]
-    out += sums(1)
-    for s in range(1, rounds(w) // 4 + 1):
-        for d in range(4 * (s - 1), 4 * s):
-            xors = []
-            for a, b, r in mixes(w, d):
-                out += [f"add {x[a]}, {x[b]}", f"rol {x[b]}, {r}"]
-                (out if interleave else xors).append(f"xor {x[b]}, {x[a]}")
-            out += xors
-        out += inject(s)
-        if s < rounds(w) // 4:
-            out += sums(s + 1)
-    out += [f"xor {x[i]}, qword ptr [{blk} + {8 * i}]" for i in range(w)]
+    block(False)
     out += [f"btr {t1}, {T1_FIRST_BIT}", f"add {blk}, {8 * w}", f"cmp {blk}, {f.at(f.end)}", "jb 2b"]
     out.append(f"mov {tmp}, {f.at(f.chainp)}")
     out += [f"mov qword ptr [{tmp} + {8 * i}], {x[i]}" for i in range(w)]
     out += [f"mov {tmp}, {f.at(f.tweakp)}", f"mov qword ptr [{tmp}], {t0}", f"mov qword ptr [{tmp} + 8], {t1}"]
+    if output:
+        # The first output block from the chain still in registers: no
+        # store and reload of the chain, no second call.
+        block(True)
+        out.append(f"mov {tmp}, {f.at(f.outp)}")
+        out += [f"mov qword ptr [{tmp} + {8 * i}], {x[i]}" for i in range(w)]
     wipe_and_return(f, tmp, out)
     return out
 
@@ -363,8 +398,10 @@ def gen_spilling(w=16):
     return out
 
 
-def loop(w, form="grouped"):
-    return gen_resident(w, **FORMS[form][w]) if w < 16 else gen_spilling(w)
+def loop(w, form="grouped", output=False):
+    """The block loop of state size w in `form`; with output (Skein-256 and
+    -512), the first output block after it (gen_resident)."""
+    return gen_resident(w, **FORMS[form][w], output=output) if w < 16 else gen_spilling(w)
 
 
 def functions():
@@ -407,6 +444,9 @@ def emit():
             body = loop(w, form)
             docs = [f"The UBI block loop of Skein-{64 * w}, {form} form ({len(body)} instructions; see gen-x86-asm.py)."]
             lines += asm_macro(docs, f"ubi_loop_{64 * w}_{form}", body)
+            body = loop(w, form, output=True)
+            docs = [f"The same loop, then the first output block into r9 ({len(body)} instructions; see gen-x86-asm.py)."]
+            lines += asm_macro(docs, f"ubi_loop_{64 * w}_{form}_output", body)
     body = loop(16)
     docs = [f"The UBI block loop of Skein-1024 ({len(body)} instructions; see gen-x86-asm.py)."]
     lines += asm_macro(docs, "ubi_loop_1024", body)

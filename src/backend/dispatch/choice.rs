@@ -56,6 +56,24 @@ impl Choice {
         self.with(Compress(run))
     }
 
+    /// [`Isa::compress_then_output`].
+    #[inline]
+    pub(in crate::backend) fn compress_then_output<const W: usize>(
+        self,
+        run: BlockRun<'_, W>,
+        out: &mut [[u8; 8]; W],
+    ) {
+        struct ThenOutput<'a, 'b, const W: usize>(BlockRun<'a, W>, &'b mut [[u8; 8]; W]);
+        impl<const W: usize> WithIsa for ThenOutput<'_, '_, W> {
+            type Output = ();
+            #[inline(always)]
+            fn call<I: Isa>(self, isa: I) {
+                isa.compress_then_output::<W>(self.0, self.1)
+            }
+        }
+        self.with(ThenOutput(run, out))
+    }
+
     /// The forms of this instruction set's multi-lane kernel,
     /// [`LaneForm::OneGroup`] first; none when it has no kernel.
     pub(in crate::backend) fn forms(self) -> &'static [LaneForm] {

@@ -55,6 +55,16 @@ pub(crate) trait Isa: Copy + Send + Sync + core::fmt::Debug + Eq + 'static {
     /// clear the first-block flag. `run.blocks` is a whole number of blocks.
     fn compress<const W: usize>(self, run: BlockRun<'_, W>);
 
+    /// [`compress`](Self::compress) of a UBI's last blocks, then the first
+    /// block of the output stage (spec 3.5.3) from the chain they leave:
+    /// `out` gets `UBI(chain, counter 0, Output)` as little-endian words;
+    /// `run.chain` and `run.tweak` end as `compress` leaves them. Two calls
+    /// of the block function unless the instruction set keeps the chain in
+    /// registers from one block to the other (x86-64's assembly).
+    fn compress_then_output<const W: usize>(self, run: BlockRun<'_, W>, out: &mut [[u8; 8]; W]) {
+        compress_then_output_by_two(self, run, out)
+    }
+
     /// Run `job` on the multi-lane kernel in `form` (one of [`FORMS`](Self::FORMS);
     /// any other runs the one-group form). Called only when `LANES > 0`.
     fn run_lanes<const W: usize, J: LaneJob<W>>(self, form: LaneForm, job: J) -> J::Output {
@@ -72,6 +82,45 @@ pub(crate) struct BlockRun<'a, const W: usize> {
     pub(crate) blocks: &'a [u8],
     /// How far the tweak position advances per block.
     pub(crate) bytes_per_block: u64,
+}
+
+/// [`Isa::compress_then_output`] as two calls of the block function: the
+/// blocks, then the output block from a copy of the chain (wiped after).
+pub(crate) fn compress_then_output_by_two<I: Isa, const W: usize>(
+    isa: I,
+    run: BlockRun<'_, W>,
+    out: &mut [[u8; 8]; W],
+) {
+    use crate::spec::{BlockType, T1_FINAL, T1_FIRST, T1_TYPE_SHIFT};
+    use zeroize::Zeroize;
+    let BlockRun {
+        chain,
+        tweak,
+        blocks,
+        bytes_per_block,
+    } = run;
+    isa.compress::<W>(BlockRun {
+        chain: &mut *chain,
+        tweak,
+        blocks,
+        bytes_per_block,
+    });
+    let mut g = *chain;
+    let counter = [0u64; W];
+    let mut out_tweak = [
+        0,
+        T1_FIRST | T1_FINAL | (BlockType::Output as u64) << T1_TYPE_SHIFT,
+    ];
+    isa.compress::<W>(BlockRun {
+        chain: &mut g,
+        tweak: &mut out_tweak,
+        blocks: bytemuck::cast_slice(&counter[..]),
+        bytes_per_block: 8,
+    });
+    for (bytes, word) in out.iter_mut().zip(&g) {
+        *bytes = word.to_le_bytes();
+    }
+    g.zeroize();
 }
 
 /// A single-stream block function over some registers, compiled inside the
@@ -97,8 +146,8 @@ pub(crate) trait SingleStream {
 /// monomorphization).
 #[cfg(any(skein_simd_x86, skein_simd_powerpc, skein_simd_wasm32))]
 #[inline(always)]
-pub(crate) fn width<const W: usize, const N: usize>(words: &mut [u64; W]) -> &mut [u64; N] {
-    <&mut [u64; N]>::try_from(&mut words[..]).expect("state width")
+pub(crate) fn width<T, const W: usize, const N: usize>(words: &mut [T; W]) -> &mut [T; N] {
+    <&mut [T; N]>::try_from(&mut words[..]).expect("state width")
 }
 
 /// One row of the multi-lane state in vector registers: word `j` of `L`

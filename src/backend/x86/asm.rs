@@ -13,7 +13,7 @@
 //! grouped after its adds and rotates on AMD Zen, each MIX's three together
 //! on Intel Golden Cove ([`Form`]; docs/x86-64.md, same section).
 
-use crate::backend::dispatch::isa::{width, BlockRun, Isa};
+use crate::backend::dispatch::isa::{compress_then_output_by_two, width, BlockRun, Isa};
 
 include!("asm_generated.rs");
 
@@ -61,6 +61,30 @@ impl Isa for Token {
             _ => ubi_1024(width(run.chain), tweak, blocks, step),
         }
     }
+
+    /// Skein-256 and -512: the loop and the output block in one piece of
+    /// assembly, the chain in registers between them (no second entry, no
+    /// store and reload of the chain); Skein-1024 and a run of no blocks:
+    /// two calls.
+    #[inline]
+    fn compress_then_output<const W: usize>(self, run: BlockRun<'_, W>, out: &mut [[u8; 8]; W]) {
+        if run.blocks.is_empty() || W == 16 {
+            return compress_then_output_by_two(self, run, out);
+        }
+        let (tweak, blocks, step) = (run.tweak, run.blocks, run.bytes_per_block);
+        match (W, self.0) {
+            (4, Form::Grouped) => {
+                ubi_256_grouped_output(width(run.chain), tweak, blocks, step, width(out))
+            }
+            (4, Form::Interleaved) => {
+                ubi_256_interleaved_output(width(run.chain), tweak, blocks, step, width(out))
+            }
+            (8, Form::Grouped) => {
+                ubi_512_grouped_output(width(run.chain), tweak, blocks, step, width(out))
+            }
+            _ => ubi_512_interleaved_output(width(run.chain), tweak, blocks, step, width(out)),
+        }
+    }
 }
 
 macro_rules! block_fn {
@@ -68,6 +92,9 @@ macro_rules! block_fn {
         /// For each block of `8 * W` bytes: advance the tweak position by
         /// `bytes_per_block`, `chain = Threefish(chain, tweak, block) ^ block`,
         /// clear the first-block flag (the seam of `portable::compress`).
+        /// Not inlined: LLVM counts an `asm!` block as one instruction, and
+        /// inlined each loop (about 5 KB) into every caller.
+        #[inline(never)]
         fn $name(
             chain: &mut [u64; $words],
             tweak: &mut [u64; 2],
@@ -107,11 +134,63 @@ macro_rules! block_fn {
     };
 }
 
+macro_rules! block_fn_output {
+    ($name:ident, $words:literal, $body:ident) => {
+        /// The block function of `block_fn!` over at least one block, then
+        /// the first output block from the chain it leaves, into `out` as
+        /// little-endian words. Not inlined, as `block_fn!`.
+        #[inline(never)]
+        fn $name(
+            chain: &mut [u64; $words],
+            tweak: &mut [u64; 2],
+            blocks: &[u8],
+            bytes_per_block: u64,
+            out: &mut [[u8; 8]; $words],
+        ) {
+            assert_eq!(blocks.len() % (8 * $words), 0);
+            let n = blocks.len() / (8 * $words);
+            assert!(n > 0, "at least one block");
+            // SAFETY: as in `block_fn!`; besides, the generated code writes
+            // exactly the `8 * W` bytes of `out` through r9 (8-byte stores,
+            // any alignment), after its last read of `blocks`.
+            unsafe {
+                $body!(
+                    inout("rdi") chain.as_mut_ptr() => _,
+                    inout("rsi") tweak.as_mut_ptr() => _,
+                    inout("rdx") blocks.as_ptr() => _,
+                    inout("rcx") n => _,
+                    inout("r8") bytes_per_block => _,
+                    inout("r9") out.as_mut_ptr() => _,
+                    out("rax") _,
+                    out("r10") _,
+                    out("r11") _,
+                    out("r12") _,
+                    out("r13") _,
+                    out("r14") _,
+                    out("r15") _,
+                );
+            }
+        }
+    };
+}
+
 block_fn!(ubi_256_grouped, 4, ubi_loop_256_grouped);
 block_fn!(ubi_256_interleaved, 4, ubi_loop_256_interleaved);
 block_fn!(ubi_512_grouped, 8, ubi_loop_512_grouped);
 block_fn!(ubi_512_interleaved, 8, ubi_loop_512_interleaved);
 block_fn!(ubi_1024, 16, ubi_loop_1024);
+block_fn_output!(ubi_256_grouped_output, 4, ubi_loop_256_grouped_output);
+block_fn_output!(
+    ubi_256_interleaved_output,
+    4,
+    ubi_loop_256_interleaved_output
+);
+block_fn_output!(ubi_512_grouped_output, 8, ubi_loop_512_grouped_output);
+block_fn_output!(
+    ubi_512_interleaved_output,
+    8,
+    ubi_loop_512_interleaved_output
+);
 
 /// Not part of the API (cfg `skein_simd_test_hooks`, set only inside this repository): checks of this module's
 /// internals, run as tests by `tests/suite/internals.rs`.
@@ -171,6 +250,28 @@ pub mod checks {
                             (c2, t2),
                             "W={W} {form:?} n={n} offset={offset} bpb={bpb} tweak {k}"
                         );
+                        // The same blocks, then the first output block:
+                        // against portable's two calls.
+                        let (mut c3, mut t3, mut o3) = (chain0, tweak, [[0u8; 8]; W]);
+                        let run = |chain, tweak| BlockRun {
+                            chain,
+                            tweak,
+                            blocks,
+                            bytes_per_block: bpb,
+                        };
+                        compress_then_output_by_two(
+                            portable::Token,
+                            run(&mut c3, &mut t3),
+                            &mut o3,
+                        );
+                        let (mut c4, mut t4, mut o4) = (chain0, tweak, [[0xA5u8; 8]; W]);
+                        token.compress_then_output::<W>(run(&mut c4, &mut t4), &mut o4);
+                        assert_eq!(
+                            (c3, t3, o3),
+                            (c4, t4, o4),
+                            "then output: W={W} {form:?} n={n} offset={offset} bpb={bpb} tweak {k}"
+                        );
+                        assert_eq!((c3, t3), (c1, t1));
                     }
                 }
             }
@@ -178,7 +279,8 @@ pub mod checks {
     }
 
     /// The Skein-256 assembly, both forms whatever this CPU, against
-    /// `portable`: 0 to 9 blocks, unaligned, tweaks that carry.
+    /// `portable`: 0 to 9 blocks, unaligned, tweaks that carry; alone and
+    /// followed by the first output block.
     pub fn asm_matches_portable_256() {
         check::<4>(Form::Grouped);
         check::<4>(Form::Interleaved);
