@@ -113,7 +113,7 @@ fn compress<const W: usize>(_: Token, run: BlockRun<'_, W>) {
     let (chain, tweak, step) = (run.chain, run.tweak, run.bytes_per_block);
     let (start, n) = (run.blocks.as_ptr(), run.blocks.len() / (8 * W));
     if W == 4 {
-        let chain = width::<W, 4>(chain);
+        let chain = width::<_, W, 4>(chain);
         let mut lanes = pair_from_words(chain);
         // SAFETY: the token proves AltiVec; `blocks` holds `n` whole blocks.
         unsafe { pair_blocks_256(&mut lanes, tweak, start, n, step) };
