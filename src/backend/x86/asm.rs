@@ -151,7 +151,8 @@ macro_rules! block_fn_output {
             let n = blocks.len() / (8 * $words);
             assert!(n > 0, "at least one block");
             // SAFETY: as in `block_fn!`; besides, the generated code writes
-            // exactly the `8 * W` bytes of `out` through r9 (8-byte stores,
+            // exactly the `8 * W` bytes of `out` (passed in r9 and kept in
+            // its frame until the output block is stored; 8-byte stores,
             // any alignment), after its last read of `blocks`.
             unsafe {
                 $body!(

@@ -81,8 +81,10 @@ unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
 #[inline(always)]
 unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_, W, L>, n: usize) {
     let block = 8 * W;
-    // SAFETY: the caller's; body block k ends at (k + 1) * 8 * W <= n * 8 * W
-    // bytes, and the last block at 8 * W (16 where `run.tail <= 16`).
+    // SAFETY: the caller's; body block k of a message ends at
+    // (k + 1) * 8 * W <= n * 8 * W bytes, and the last block (at n * 8 * W
+    // of the message, or in `lasts`) is read for 8 * W bytes (16 where
+    // `run.tail <= 16`).
     // `R::store_lanes` writes the first `L * 8 * W` bytes of `run.out`.
     unsafe {
         let mut chain = [R::splat(0); W];
