@@ -11,7 +11,8 @@
 #     CARGO_PROFILE_RELEASE_LTO / _CODEGEN_UNITS;
 #   - defines `step` (a timed heading), `die` (an error naming the script,
 #     exit 1) and, from apt.sh, `apt_install`;
-#   - defines `tools_venv PACKAGE...` and `build_sdist`, below.
+#   - defines `tools_venv PACKAGE...`, `build_sdist` and `build_wheel`,
+#     below.
 # shellcheck shell=bash
 
 : "${repo:?set repo before sourcing python-common.sh}" "${script:?set script before sourcing python-common.sh}"
@@ -66,4 +67,19 @@ build_sdist() {
     tar -xzf "$sdist" -C "$work/unpacked"
     src="$CARGO_TARGET_DIR/sdist-source"
     "$tools/python" "$repo/tools/ci/sync-tree.py" "$work/unpacked" "$src"
+}
+
+# build_wheel MATURIN_BUILD_ARG...: `maturin build --release ARG...` in the
+# unpacked sdist (`src`, after build_sdist). CI builds release profiles
+# incrementally (.ci/run), and a kept incremental cache has been seen to
+# leave a cross build unlinkable ("undefined hidden symbol
+# anon.<hash>.llvm.<n>" from ld.lld, the objects of two compilations
+# mixed): a failed build is run once more without incremental
+# compilation, which compiles the changed crates whole.
+build_wheel() {
+    if (cd "$src"/skein_simd-* && maturin build --release "$@"); then
+        return 0
+    fi
+    echo "$script: the build failed; once more without incremental compilation (CARGO_INCREMENTAL=0)" >&2
+    (cd "$src"/skein_simd-* && CARGO_INCREMENTAL=0 maturin build --release "$@")
 }

@@ -100,7 +100,7 @@ step "sdist (maturin sdist)"
 build_sdist
 
 step "wheel from the sdist (maturin build --release --zig --compatibility manylinux2014)"
-(cd "$src"/skein_simd-* && maturin build --release --zig --compatibility manylinux2014 -o "$dist")
+build_wheel --zig --compatibility manylinux2014 -o "$dist"
 wheels=("$dist"/skein_simd-*.whl)
 [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || die "expected one wheel in $dist: ${wheels[*]}"
 wheel="${wheels[0]}"

@@ -355,8 +355,7 @@ for p in "${platforms[@]}"; do
     step "$p wheel from the sdist (maturin build --release --zig --target ${TRIPLE[$p]} --compatibility ${COMPAT[$p]})"
     mkdir -p "$dist/$p"
     rm -f "$dist/$p"/*.whl
-    (cd "$src"/skein_simd-* && maturin build --release --zig --target "${TRIPLE[$p]}" \
-        --compatibility "${COMPAT[$p]}" -o "$dist/$p")
+    build_wheel --zig --target "${TRIPLE[$p]}" --compatibility "${COMPAT[$p]}" -o "$dist/$p"
     wheels=("$dist/$p"/skein_simd-*.whl)
     [ ${#wheels[@]} = 1 ] && [ -f "${wheels[0]}" ] || die "expected one wheel in $dist/$p: ${wheels[*]}"
     WHEEL[$p]="${wheels[0]}"
