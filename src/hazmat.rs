@@ -72,26 +72,33 @@ pub fn compress<const W: usize>(
 
 /// [`compress`] of a UBI's last blocks (the final one with its final flag
 /// set), then the first block of the output stage (spec 3.5.3) from the
-/// chaining value they leave: `out` gets `UBI(chain, counter 0, Output)`,
-/// the first `8 * W` bytes of the digest. `chain` and `tweak` end as after
+/// chaining value they leave: `out` gets the first `out.len()` bytes of
+/// `UBI(chain, counter 0, Output)`, which are the digest of a hash of at
+/// most `8 * W` output bytes. `chain` and `tweak` end as after
 /// [`compress`]. One call of the block function where the backend keeps
 /// the chain in registers from one block to the next (x86-64's assembly):
-/// the common end of a hash of at most `8 * W` output bytes.
+/// the common end of such a hash.
+///
+/// An `out` of exactly `8 * W` bytes is written in place. A shorter one
+/// gets a prefix of the block made on the stack, which is wiped
+/// afterwards (it holds the rest of the output block).
 ///
 /// # Panics
-/// If `blocks.len()` is not a multiple of `8 * W`.
+/// If `blocks.len()` is not a multiple of `8 * W`, or `out` is longer than
+/// one block (`8 * W` bytes).
 ///
 /// ```
 /// use skein_simd::{hazmat, hazmat::BlockType, Platform, Skein512};
 /// let platform = Platform::detect();
-/// let mut chain = hazmat::config_chain::<8>(&platform, &[0; 8], 512, 0);
+/// let mut chain = hazmat::config_chain::<8>(&platform, &[0; 8], 256, 0);
 /// let (first, last) = (1 << 62, 1 << 63); // tweak word 1 flags
 /// let mut tweak = [0, first | last | (BlockType::Message as u64) << 56];
 /// let mut block = [0u8; 64];
 /// block[..3].copy_from_slice(b"abc");
-/// let mut digest = [[0u8; 8]; 8];
+/// // Skein-512-256: 32 bytes of the 64-byte output block.
+/// let mut digest = [0u8; 32];
 /// hazmat::compress_then_output::<8>(&platform, &mut chain, &mut tweak, &block, 3, &mut digest);
-/// assert_eq!(digest.as_flattened(), Skein512::hash_vec(512, b"abc"));
+/// assert_eq!(digest.to_vec(), Skein512::hash_vec(256, b"abc"));
 /// ```
 #[inline]
 pub fn compress_then_output<const W: usize>(
@@ -100,13 +107,18 @@ pub fn compress_then_output<const W: usize>(
     tweak: &mut [u64; 2],
     blocks: &[u8],
     bytes_per_block: u64,
-    out: &mut [[u8; 8]; W],
+    out: &mut [u8],
 ) {
     const { assert!(W == 4 || W == 8 || W == 16, "Skein has 4, 8 or 16 words") };
     assert_eq!(
         blocks.len() % (8 * W),
         0,
         "hazmat::compress_then_output: whole blocks only"
+    );
+    assert!(
+        out.len() <= 8 * W,
+        "hazmat::compress_then_output: out longer than one block ({} bytes)",
+        8 * W
     );
     platform.compress_then_output::<W>(chain, tweak, blocks, bytes_per_block, out);
 }

@@ -114,16 +114,9 @@ impl<const W: usize> Ubi<W> {
     /// Process the buffered last block with the final flag (and the bit-pad
     /// flag when the message ended inside a byte); return the chaining value.
     pub(crate) fn finish(&mut self, platform: &Platform, bit_pad: bool) -> [u64; W] {
-        let block = Self::BLOCK;
-        self.tweak[1] |= T1_FINAL | if bit_pad { T1_BIT_PAD } else { 0 };
-        let at = self.buf_len;
-        if at < block {
-            // (A zero-length fill is still a `memset` call.)
-            self.buf()[at..block].fill(0);
-        }
-        let buf: &[u8] = bytemuck::cast_slice(&self.buf[..]);
-        platform.compress::<W>(&mut self.chain, &mut self.tweak, buf, self.buf_len as u64);
-        self.buf_len = 0;
+        self.finish_with(bit_pad, |chain, tweak, last, len| {
+            platform.compress::<W>(chain, tweak, last, len)
+        });
         self.chain
     }
 
@@ -136,36 +129,32 @@ impl<const W: usize> Ubi<W> {
         bit_pad: bool,
         out: &mut [u8],
     ) {
+        self.finish_with(bit_pad, |chain, tweak, last, len| {
+            platform.compress_then_output::<W>(chain, tweak, last, len, out)
+        });
+    }
+
+    /// The end of the UBI both of the above share: the final flag (and the
+    /// bit-pad flag), the buffered last block padded with zeros and handed
+    /// to `last_block` as `(chain, tweak, block, bytes)`, nothing left
+    /// buffered.
+    #[inline(always)]
+    fn finish_with(
+        &mut self,
+        bit_pad: bool,
+        last_block: impl FnOnce(&mut [u64; W], &mut [u64; 2], &[u8], u64),
+    ) {
         let block = Self::BLOCK;
         self.tweak[1] |= T1_FINAL | if bit_pad { T1_BIT_PAD } else { 0 };
         let at = self.buf_len;
         if at < block {
+            // (A zero-length fill is still a `memset` call.)
             self.buf()[at..block].fill(0);
         }
         let buf: &[u8] = bytemuck::cast_slice(&self.buf[..]);
-        let (chain, tweak, len) = (&mut self.chain, &mut self.tweak, self.buf_len as u64);
-        into_first_output_block::<W>(out, |o| {
-            platform.compress_then_output::<W>(chain, tweak, buf, len, o)
-        });
+        last_block(&mut self.chain, &mut self.tweak, buf, self.buf_len as u64);
         self.buf_len = 0;
     }
-}
-
-/// Runs `f` on the first output block's bytes: `out` itself when it is one
-/// whole block, else a block on the stack whose prefix is then copied to
-/// `out` (at most a block) and which is wiped.
-fn into_first_output_block<const W: usize>(out: &mut [u8], f: impl FnOnce(&mut [[u8; 8]; W])) {
-    let (words, tail) = out.as_chunks_mut::<8>();
-    if let (Ok(whole), []) = (<&mut [[u8; 8]; W]>::try_from(words), &tail[..]) {
-        return f(whole);
-    }
-    // Words, so that the wipe is W stores (bytes would take 8 W).
-    let mut block = [0u64; W];
-    let bytes = bytemuck::cast_slice_mut::<u64, [u8; 8]>(&mut block[..]);
-    let bytes = <&mut [[u8; 8]; W]>::try_from(bytes).expect("W words");
-    f(bytes);
-    out.copy_from_slice(&bytes.as_flattened()[..out.len()]);
-    block.zeroize();
 }
 
 impl<const W: usize> Drop for Ubi<W> {
@@ -207,11 +196,7 @@ pub(crate) fn ubi_then_output<const W: usize>(
         chain,
         BlockType::Message,
         data,
-        |chain, tweak, last, len| {
-            into_first_output_block::<W>(out, |o| {
-                platform.compress_then_output::<W>(chain, tweak, last, len, o)
-            })
-        },
+        |chain, tweak, last, len| platform.compress_then_output::<W>(chain, tweak, last, len, out),
     );
     g.zeroize();
 }

@@ -294,9 +294,7 @@ impl<const W: usize> Ctx<W> {
     /// `Final` up to the state size) in the same call of the block function
     /// ([`hazmat::compress_then_output`]: on x86-64 the chain stays in
     /// registers, with no second entry and no copy of `X`). Leaves the
-    /// context as [`Self::output_stage`] does. `out` is the whole output
-    /// block, written in place, or a prefix of it: then the block is made on
-    /// the stack and that copy wiped.
+    /// context as [`Self::output_stage`] does. `out` is at most a block.
     #[inline(always)]
     fn process_final_and_output_block(&mut self, p: &Platform, out: &mut [u8]) {
         let fill = self.h.b_cnt;
@@ -305,32 +303,14 @@ impl<const W: usize> Ctx<W> {
         if fill < Self::BLOCK {
             self.b.as_flattened_mut()[fill..].fill(0);
         }
-        let (words, tail) = out.as_chunks_mut::<8>();
-        if let (Ok(whole), []) = (<&mut [[u8; 8]; W]>::try_from(words), tail) {
-            hazmat::compress_then_output::<W>(
-                p,
-                &mut self.x,
-                &mut self.h.t,
-                self.b.as_flattened(),
-                fill as u64,
-                whole,
-            );
-        } else {
-            // Words, so that the wipe is W stores (bytes would take 8 W).
-            let mut block = [0u64; W];
-            let bytes = bytemuck::cast_slice_mut::<u64, [u8; 8]>(&mut block);
-            let bytes = <&mut [[u8; 8]; W]>::try_from(bytes).expect("W words");
-            hazmat::compress_then_output::<W>(
-                p,
-                &mut self.x,
-                &mut self.h.t,
-                self.b.as_flattened(),
-                fill as u64,
-                bytes,
-            );
-            out.copy_from_slice(&bytes.as_flattened()[..out.len()]);
-            block.zeroize();
-        }
+        hazmat::compress_then_output::<W>(
+            p,
+            &mut self.x,
+            &mut self.h.t,
+            self.b.as_flattened(),
+            fill as u64,
+            out,
+        );
         // What the output stage of one block leaves: counter 0 in `b`, the
         // output tweak after its block, nothing buffered.
         self.b = [[0; 8]; W];

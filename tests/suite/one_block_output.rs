@@ -1,14 +1,16 @@
 //! The end of every hash whose digest fits in one block (the message UBI's
 //! last block and output block 0 in one call of the block function, in
-//! `Skein::hash_into` and `finalize_into`) against the spec oracle of the
-//! test-support crate: every digest length up to one block, in bits, for
-//! empty messages, partial and whole last blocks and several blocks, on
-//! every backend, all three state sizes.
+//! `Skein::hash_into`, `finalize_into` and `hazmat::compress_then_output`)
+//! against the spec oracle of the test-support crate: every digest length
+//! up to one block, in bits through the hashers and in bytes through
+//! `hazmat`, for empty messages, partial and whole last blocks and several
+//! blocks, on every backend, all three state sizes.
 
 use skein_simd_test_support as support;
 
-use skein_simd::{Backend, Params, Skein};
-use support::reference::{skein, Args};
+use skein_simd::{hazmat, Backend, Params, Platform, Skein};
+use support::reference::{argument_chain, skein, ubi, Args, TYPE_MSG};
+use support::spec::{T1_FINAL, T1_FIRST};
 
 /// Message lengths in bytes for a block of `nb` bytes: empty, partial,
 /// exactly one block, one past it, and several whole blocks.
@@ -43,6 +45,9 @@ fn check<const W: usize>(backends: &[Backend]) {
                     got, want,
                     "finalize {backend:?} W={W} len={len} bits={output_bits}"
                 );
+                if output_bits % 8 == 0 {
+                    hazmat_case::<W>(backend, &args, &msg, &want);
+                }
             }
         }
         // A key (another chain before the message) and a last partial byte
@@ -80,4 +85,47 @@ fn every_one_block_digest_length_matches_the_spec_oracle() {
     check::<4>(&backends);
     check::<8>(&backends);
     check::<16>(&backends);
+}
+
+/// `hazmat::compress_then_output` on `backend` ends the message UBI of
+/// `msg` (earlier blocks through `hazmat::compress`) and writes `want`, the
+/// oracle's digest of `want.len()` bytes, into an `out` of that length,
+/// touching nothing past it; the chain and tweak end as the UBI leaves them.
+fn hazmat_case<const W: usize>(backend: Backend, args: &Args<'_>, msg: &[u8], want: &[u8]) {
+    let nb = 8 * W;
+    let platform = Platform::force(backend).unwrap();
+    let what = format!(
+        "hazmat {backend:?} W={W} len={} out={}",
+        msg.len(),
+        want.len()
+    );
+    let mut chain = hazmat::config_chain::<W>(&platform, &[0; W], args.output_bits, 0);
+    let mut tweak = [0, T1_FIRST | TYPE_MSG << 56];
+    let body = msg.len().saturating_sub(1) / nb * nb;
+    hazmat::compress::<W>(&platform, &mut chain, &mut tweak, &msg[..body], nb as u64);
+    let mut last = vec![0u8; nb];
+    last[..msg.len() - body].copy_from_slice(&msg[body..]);
+    tweak[1] |= T1_FINAL;
+    // One byte past `out` that must stay as it is.
+    let mut buf = vec![0xa5u8; want.len() + 1];
+    let fill = (msg.len() - body) as u64;
+    let out = &mut buf[..want.len()];
+    hazmat::compress_then_output::<W>(&platform, &mut chain, &mut tweak, &last, fill, out);
+    assert_eq!(&buf[..want.len()], want, "{what}");
+    assert_eq!(buf[want.len()], 0xa5, "byte past out: {what}");
+    let g = ubi::<W>(&argument_chain::<W>(args), msg, TYPE_MSG, 0, 0, false);
+    let got: Vec<u8> = chain.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(got, g, "chain: {what}");
+    let t1 = T1_FINAL | TYPE_MSG << 56;
+    assert_eq!(tweak, [msg.len() as u64, t1], "tweak: {what}");
+}
+
+#[test]
+#[should_panic(expected = "hazmat::compress_then_output: out longer than one block (64 bytes)")]
+fn compress_then_output_refuses_more_than_a_block() {
+    let platform = Platform::detect();
+    let mut chain = hazmat::config_chain::<8>(&platform, &[0; 8], 520, 0);
+    let mut tweak = [0, T1_FIRST | T1_FINAL | TYPE_MSG << 56];
+    let mut out = [0u8; 65];
+    hazmat::compress_then_output::<8>(&platform, &mut chain, &mut tweak, &[0; 64], 0, &mut out);
 }
