@@ -393,7 +393,7 @@ impl Row<4> for AsmHybrid {
     /// Threefish-512 in the generated assembly; false (the generic
     /// rounds) for the other state sizes.
     #[inline(always)]
-    unsafe fn own_rounds<const W: usize>(
+    unsafe fn own_rounds<const W: usize, const OUT_OF_LINE: bool>(
         x: &mut [Self; W],
         ks: &[Self; 17],
         ts: &[Self; 3],

@@ -226,8 +226,13 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// schedule rows `ks` (`W + 1` used) and the tweak rows `ts`, in code of
     /// the row's own (assembly), where it has such code for `W`; false
     /// (`x` untouched) where not, and the generic rounds run.
+    /// `OUT_OF_LINE`: the caller runs these rounds once a call (a message's
+    /// last block, its output block), so a row whose code is large may run
+    /// one out-of-line copy shared by such callers rather than a copy
+    /// inlined at each: a call's code then fits the instruction cache
+    /// (docs/lanes.md, "The scalar lane's last and output blocks").
     #[inline(always)]
-    unsafe fn own_rounds<const W: usize>(
+    unsafe fn own_rounds<const W: usize, const OUT_OF_LINE: bool>(
         x: &mut [Self; W],
         ks: &[Self; 17],
         ts: &[Self; 3],
@@ -239,7 +244,7 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// ([`WithScalar`]): false where the row has no such code.
     #[cfg(skein_simd_x86)]
     #[inline(always)]
-    unsafe fn own_rounds_beside_scalar<const W: usize>(
+    unsafe fn own_rounds_beside_scalar<const W: usize, const OUT_OF_LINE: bool>(
         x: &mut [WithScalar<Self, L>; W],
         ks: &[WithScalar<Self, L>; 17],
         ts: &[WithScalar<Self, L>; 3],
@@ -557,13 +562,13 @@ impl<R: Row<L>, const L: usize, const T: usize> Row<T> for WithScalar<R, L> {
     const ROUNDS_INLINED_LATE: usize = R::ROUNDS_INLINED_LATE;
     #[cfg(skein_simd_x86)]
     #[inline(always)]
-    unsafe fn own_rounds<const W: usize>(
+    unsafe fn own_rounds<const W: usize, const OUT_OF_LINE: bool>(
         x: &mut [Self; W],
         ks: &[Self; 17],
         ts: &[Self; 3],
     ) -> bool {
         // SAFETY: the caller's.
-        unsafe { R::own_rounds_beside_scalar::<W>(x, ks, ts) }
+        unsafe { R::own_rounds_beside_scalar::<W, OUT_OF_LINE>(x, ks, ts) }
     }
     #[inline(always)]
     unsafe fn splat(v: u64) -> Self {

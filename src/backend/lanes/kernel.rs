@@ -96,12 +96,18 @@ unsafe fn eight_rounds<R: Row<L>, const L: usize, const W: usize, const S: usize
 }
 
 /// UBI of one block of every lane: Threefish of `m` under the key `chain`
-/// and the tweak rows `t0`, `t1`, xored with `m`.
+/// and the tweak rows `t0`, `t1`, xored with `m`. `OUT_OF_LINE`: a block
+/// the call runs once ([`Row::own_rounds`]).
 ///
 /// # Safety
 /// The CPU runs `R`'s instructions.
 #[inline(always)]
-pub(super) unsafe fn ubi_block<R: Row<L>, const L: usize, const W: usize>(
+pub(super) unsafe fn ubi_block<
+    R: Row<L>,
+    const L: usize,
+    const W: usize,
+    const OUT_OF_LINE: bool,
+>(
     chain: &[R; W],
     m: &[R; W],
     t0: R,
@@ -120,7 +126,7 @@ pub(super) unsafe fn ubi_block<R: Row<L>, const L: usize, const W: usize>(
         let ts = [t0, t1, t0.xor(t1)];
         // Threefish on every lane, then the feed-forward.
         let mut x = *m;
-        if !R::own_rounds::<W>(&mut x, &ks, &ts) {
+        if !R::own_rounds::<W, OUT_OF_LINE>(&mut x, &ks, &ts) {
             inject::<R, L, W>(&mut x, &ks, &ts, 0);
             eight_rounds::<R, L, W, 0>(&mut x, &ks, &ts);
             eight_rounds::<R, L, W, 2>(&mut x, &ks, &ts);

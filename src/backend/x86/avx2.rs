@@ -209,14 +209,20 @@ impl Row<4> for __m256i {
     }
 
     #[inline(always)]
-    unsafe fn own_rounds_beside_scalar<const W: usize>(
+    unsafe fn own_rounds_beside_scalar<const W: usize, const OUT_OF_LINE: bool>(
         x: &mut [WithScalar<Self, 4>; W],
         ks: &[WithScalar<Self, 4>; 17],
         ts: &[WithScalar<Self, 4>; 3],
     ) -> bool {
         // SAFETY: the CPU has AVX2 (the trait's contract), the one feature
-        // `rounds_beside_scalar` is compiled with.
-        unsafe { rounds_beside_scalar::<W>(x, ks, ts) }
+        // both functions are compiled with.
+        unsafe {
+            if OUT_OF_LINE {
+                rounds_beside_scalar_out_of_line::<W>(x, ks, ts)
+            } else {
+                rounds_beside_scalar::<W>(x, ks, ts)
+            }
+        }
     }
 }
 
@@ -298,6 +304,46 @@ unsafe fn rounds_beside_scalar<const W: usize>(
         x[j] = WithScalar(v[j], Scalar(s[j]));
     }
     true
+}
+
+/// [`rounds_beside_scalar`] in one copy of its own for each state size,
+/// called by the blocks a call runs once (a message's last block and its
+/// output block, [`Row::own_rounds`]). Inlined, each such block was
+/// another 13 KiB copy of the rounds: a message of a body block, a last
+/// block and an output block ran three, more than Golden Cove's 32 KiB
+/// instruction cache (docs/lanes.md, "The scalar lane's last and output
+/// blocks").
+#[target_feature(enable = "avx2")]
+unsafe fn rounds_beside_scalar_out_of_line<const W: usize>(
+    x: &mut [WithScalar<__m256i, 4>; W],
+    ks: &[WithScalar<__m256i, 4>; 17],
+    ts: &[WithScalar<__m256i, 4>; 3],
+) -> bool {
+    /// One state size's copy, not generic: marked `#[inline(never)]`, the
+    /// generic function was still inlined at every call site (no symbol
+    /// of its own, the same machine code).
+    macro_rules! out_of_line {
+        ($name:ident, $words:literal) => {{
+            #[target_feature(enable = "avx2")]
+            #[inline(never)]
+            unsafe fn $name(
+                x: &mut [WithScalar<__m256i, 4>; $words],
+                ks: &[WithScalar<__m256i, 4>; 17],
+                ts: &[WithScalar<__m256i, 4>; 3],
+            ) -> bool {
+                // SAFETY: the CPU has AVX2 (the caller's).
+                unsafe { rounds_beside_scalar::<$words>(x, ks, ts) }
+            }
+            let x: &mut [_; $words] = (&mut x[..]).try_into().expect("W words");
+            // SAFETY: the CPU has AVX2 (the caller's).
+            unsafe { $name(x, ks, ts) }
+        }};
+    }
+    match W {
+        4 => out_of_line!(rounds_256, 4),
+        8 => out_of_line!(rounds_512, 8),
+        _ => false,
+    }
 }
 
 /// A rotation by a multiple of 8 is one byte shuffle; the others are

@@ -59,7 +59,7 @@ unsafe fn blocks<R: Row<L>, const L: usize, const W: usize>(
         while k < n {
             let m = R::load_rows::<W>(blocks, k * 8 * W);
             (t0, t1) = R::advance(t0, t1, step);
-            chain = ubi_block::<R, L, W>(&chain, &m, t0, t1);
+            chain = ubi_block::<R, L, W, false>(&chain, &m, t0, t1);
             t1 = t1.and(not_first);
             k += 1;
         }
@@ -107,7 +107,8 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
                     (last_rows::<R, L, W>(&run, n), run.tail)
                 };
                 tweak = spec::advance_tweak(tweak, step);
-                chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+                chain =
+                    ubi_block::<R, L, W, false>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
                 tweak[1] &= !spec::T1_FIRST;
                 k += 1;
             }
@@ -115,14 +116,15 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
             while k < n {
                 let m = R::load_rows::<W>(&run.messages, k * block);
                 tweak = spec::advance_tweak(tweak, block as u64);
-                chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+                chain =
+                    ubi_block::<R, L, W, false>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
                 tweak[1] &= !spec::T1_FIRST;
                 k += 1;
             }
             tweak[1] |= spec::T1_FINAL;
             let m = last_rows::<R, L, W>(&run, n);
             tweak = spec::advance_tweak(tweak, run.tail);
-            chain = ubi_block::<R, L, W>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
+            chain = ubi_block::<R, L, W, true>(&chain, &m, R::splat(tweak[0]), R::splat(tweak[1]));
         }
         if let Some(finals) = run.finals {
             upto!(j < W, chain[j].store_row(&mut finals[j]));
@@ -131,7 +133,8 @@ unsafe fn messages<R: Row<L>, const L: usize, const W: usize>(run: MessageRun<'_
         // xors of a zero message fold away).
         let [o0, o1] = spec::advance_tweak(run.out_tweak, 8);
         let o1 = o1 | spec::T1_FINAL;
-        chain = ubi_block::<R, L, W>(&chain, &[R::splat(0); W], R::splat(o0), R::splat(o1));
+        let zero = [R::splat(0); W];
+        chain = ubi_block::<R, L, W, true>(&chain, &zero, R::splat(o0), R::splat(o1));
         R::store_lanes::<W>(&chain, run.out);
     }
 }
