@@ -227,6 +227,15 @@ impl<const W: usize> SkeinMany<W> {
         self.lanes.form_for::<W>()
     }
 
+    /// Test hook (cfg `skein_simd_test_hooks`): the form a batch of messages
+    /// of `bytes` bytes each runs, which differs from
+    /// [`lane_form`](Self::lane_form) for short messages on some cores
+    /// (docs/lanes.md).
+    #[cfg(skein_simd_test_hooks)]
+    pub fn lane_form_for_length(&self, bytes: usize) -> crate::backend::LaneForm {
+        self.lanes.for_messages::<W>(bytes).form_for::<W>()
+    }
+
     /// Hash every message; digest `i` goes to
     /// `out[i * output_len()..(i + 1) * output_len()]`.
     ///

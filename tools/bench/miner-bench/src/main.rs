@@ -214,7 +214,12 @@ fn ours<'a>(batch: &'a Batch, backend: Option<Backend>, form: Option<LaneForm>) 
     // The name of the kernel this choice gets (the hasher of the header case
     // picks by the same rule as SkeinMany).
     let many = in_form(form, || SkeinMany512::with_params(&p)).expect("backend available");
-    let label = format!("{} {}", many.backend().name(), form_name(&many));
+    // The form of this batch's length (a header's tail is 16 bytes).
+    let bytes = match batch.kind {
+        Kind::Whole(size) => size,
+        Kind::Headers => 16,
+    };
+    let label = format!("{} {}", many.backend().name(), form_name(&many, bytes));
     let forced = if backend.is_some() { "forced " } else { "" };
     match batch.kind {
         Kind::Whole(_) => {
@@ -460,7 +465,7 @@ fn bench(o: &Options) {
     println!(
         "skein-simd lane kernel (automatic): {} {}; one thread (rayon pool of {}); batch {} messages; best of {} rounds",
         auto.backend().name(),
-        form_name(&auto),
+        form_name(&auto, usize::MAX),
         rayon::current_num_threads(),
         o.batch,
         o.rounds
@@ -600,13 +605,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// The kernel form as `many_table` names it: "x8" (one group), "2x4" (two
-/// interleaved groups), "x4+1" (a group and a scalar lane).
-fn form_name(many: &SkeinMany512) -> String {
+/// The kernel form messages of `bytes` bytes run, as `many_table` names
+/// it: "x8" (one group), "2x4" (two interleaved groups), "x4+1" (a group
+/// and a scalar lane). Short messages may run another form than long ones
+/// (`lane_form_for_length`); the group's width comes from the long form.
+fn form_name(many: &SkeinMany512, bytes: usize) -> String {
     let lanes = many.lanes();
-    match many.lane_form() {
-        LaneForm::TwoGroups => format!("2x{}", lanes / 2),
-        LaneForm::WithScalar => format!("x{}+1", lanes - 1),
-        _ => format!("x{lanes}"),
+    let group = match many.lane_form() {
+        LaneForm::TwoGroups => lanes / 2,
+        LaneForm::WithScalar => lanes - 1,
+        _ => lanes,
+    };
+    match many.lane_form_for_length(bytes) {
+        LaneForm::TwoGroups => format!("2x{group}"),
+        LaneForm::WithScalar => format!("x{group}+1"),
+        _ => format!("x{group}"),
     }
 }
