@@ -396,3 +396,34 @@ fn forced_backend_follows_the_platform_rule() {
         assert!(SkeinMany::<8>::with_params(&Params::new().backend(backend)).is_err());
     }
 }
+
+/// The form a batch of one length runs (`SkeinMany::lane_form_for_length`,
+/// the test hook the benchmarks label their rows with): past two blocks the
+/// form of runs of blocks (`lane_form`), a forced form at every length, and
+/// always one of the instruction set's forms.
+#[test]
+fn lane_form_for_length_names_a_form_of_the_kernel() {
+    for backend in Backend::ALL.iter().copied().filter(|b| b.is_available()) {
+        let params = Params::new().backend(backend);
+        let many = SkeinMany::<8>::with_params(&params).unwrap();
+        let forms = many.backend().lane_forms();
+        for bytes in [0, 64, 80, 128, 129, 4096, usize::MAX] {
+            let form = many.lane_form_for_length(bytes);
+            assert!(forms.contains(&form), "{backend} at {bytes}: {form:?}");
+            if bytes > 128 {
+                assert_eq!(form, many.lane_form(), "{backend} at {bytes}");
+            }
+        }
+        for &forced in forms {
+            let many =
+                Platform::with_lane_form(forced, || SkeinMany::<8>::with_params(&params).unwrap());
+            for bytes in [64, 80, 4096] {
+                assert_eq!(
+                    many.lane_form_for_length(bytes),
+                    forced,
+                    "{backend} at {bytes}"
+                );
+            }
+        }
+    }
+}

@@ -48,6 +48,11 @@ fn check<const W: usize>(backends: &[Backend]) {
                 if output_bits % 8 == 0 {
                     hazmat_case::<W>(backend, &args, &msg, &want);
                 }
+                if output_bits == 8 * nb as u64 {
+                    // An empty `out`: nothing written, the chain and
+                    // tweak as ever.
+                    hazmat_case::<W>(backend, &args, &msg, &[]);
+                }
             }
         }
         // A key (another chain before the message) and a last partial byte
@@ -99,6 +104,8 @@ fn hazmat_case<const W: usize>(backend: Backend, args: &Args<'_>, msg: &[u8], wa
         msg.len(),
         want.len()
     );
+    // Unkeyed: the configuration UBI from the zero chain.
+    assert!(args.key.is_empty(), "hazmat_case is for unkeyed arguments");
     let mut chain = hazmat::config_chain::<W>(&platform, &[0; W], args.output_bits, 0);
     let mut tweak = [0, T1_FIRST | TYPE_MSG << 56];
     let body = msg.len().saturating_sub(1) / nb * nb;

@@ -226,6 +226,7 @@ pub(crate) trait Row<const L: usize>: Copy {
     /// schedule rows `ks` (`W + 1` used) and the tweak rows `ts`, in code of
     /// the row's own (assembly), where it has such code for `W`; false
     /// (`x` untouched) where not, and the generic rounds run.
+    ///
     /// `OUT_OF_LINE`: the caller runs these rounds once a call (a message's
     /// last block, its output block), so a row whose code is large may run
     /// one out-of-line copy shared by such callers rather than a copy

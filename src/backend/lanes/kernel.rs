@@ -2,7 +2,9 @@
 //! [`Row`]: here the block, in `calls.rs` the two calls of the seam. Each
 //! instruction set instantiates [`run`] in one
 //! `#[target_feature]` function, into which all here inlines so that row,
-//! rotation and subkey indices become constants. `while` loops and a
+//! rotation and subkey indices become constants (but a row's own rounds
+//! for the blocks a call runs once, `Row::own_rounds`' `OUT_OF_LINE`).
+//! `while` loops and a
 //! `const` round count: on 32-bit PowerPC `Range::next` and `spec::rounds`
 //! do not inline into AltiVec code, and the calls then take most of the
 //! kernel's time (docs/powerpc.md, "The lane kernel on 32-bit PowerPC").

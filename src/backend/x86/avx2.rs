@@ -25,7 +25,8 @@ feature_backend! {
 /// kernel"): Skein-256's chains are latency-bound, so two groups win on
 /// runs of blocks everywhere; Skein-512 takes a scalar lane beside the
 /// vector lanes on Intel (short messages too, but on Sapphire and Emerald
-/// Rapids, where they lose with it), two groups where vector
+/// Rapids, where they lost with it and are level since its last and
+/// output blocks run out of line), two groups where vector
 /// latency is two cycles (Zen 5), one group on earlier Zen (two spill; the
 /// scalar lane not measured there); Skein-1024 fills the registers with
 /// one group.
@@ -309,10 +310,10 @@ unsafe fn rounds_beside_scalar<const W: usize>(
 /// [`rounds_beside_scalar`] in one copy of its own for each state size,
 /// called by the blocks a call runs once (a message's last block and its
 /// output block, [`Row::own_rounds`]). Inlined, each such block was
-/// another 13 KiB copy of the rounds: a message of a body block, a last
-/// block and an output block ran three, more than Golden Cove's 32 KiB
-/// instruction cache (docs/lanes.md, "The scalar lane's last and output
-/// blocks").
+/// another copy of the rounds of about 11.5 KiB: a message of a body
+/// block, a last block and an output block ran three, more than Golden
+/// Cove's 32 KiB instruction cache (docs/lanes.md, "The scalar lane's last
+/// and output blocks").
 #[target_feature(enable = "avx2")]
 unsafe fn rounds_beside_scalar_out_of_line<const W: usize>(
     x: &mut [WithScalar<__m256i, 4>; W],
