@@ -89,9 +89,6 @@ else
     apt_install chromium || die "could not install chromium"
 fi
 
-step "cargo fmt --check (js/)"
-(cd "$js" && cargo fmt --check)
-
 step "build: js/build.sh (SIMD128 and portable modules, CommonJS)"
 (cd "$js" && sh build.sh)
 
