@@ -35,7 +35,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-export PATH="$HOME/.cargo/bin:$PATH"
+# Only if missing: in CI, tools/ci/cargo-retry must stay ahead of it.
+case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) export PATH="$HOME/.cargo/bin:$PATH" ;; esac
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-60}"
 TIMEOUT_PER_INPUT="${FUZZ_TIMEOUT:-20}"
 JOBS="${FUZZ_JOBS:-$(nproc)}"

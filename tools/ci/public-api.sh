@@ -21,7 +21,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-export PATH="$HOME/.cargo/bin:$PATH"
+# Only if missing: in CI, tools/ci/cargo-retry must stay ahead of it.
+case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) export PATH="$HOME/.cargo/bin:$PATH" ;; esac
 TOOLCHAIN=nightly
 SNAPSHOT=docs/public-api.txt
 

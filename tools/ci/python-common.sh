@@ -70,16 +70,9 @@ build_sdist() {
 }
 
 # build_wheel MATURIN_BUILD_ARG...: `maturin build --release ARG...` in the
-# unpacked sdist (`src`, after build_sdist). CI builds release profiles
-# incrementally (.ci/run), and a kept incremental cache has been seen to
-# leave a cross build unlinkable ("undefined hidden symbol
-# anon.<hash>.llvm.<n>" from ld.lld, the objects of two compilations
-# mixed): a failed build is run once more without incremental
-# compilation, which compiles the changed crates whole.
+# unpacked sdist (`src`, after build_sdist). maturin runs the cargo of PATH,
+# so in CI a link that fails on incremental compilation is done once more
+# without it (tools/ci/cargo-retry/cargo).
 build_wheel() {
-    if (cd "$src"/skein_simd-* && maturin build --release "$@"); then
-        return 0
-    fi
-    echo "$script: the build failed; once more without incremental compilation (CARGO_INCREMENTAL=0)" >&2
-    (cd "$src"/skein_simd-* && CARGO_INCREMENTAL=0 maturin build --release "$@")
+    (cd "$src"/skein_simd-* && maturin build --release "$@")
 }

@@ -19,7 +19,8 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-export PATH="$HOME/.cargo/bin:$PATH"
+# Only if missing: in CI, tools/ci/cargo-retry must stay ahead of it.
+case ":$PATH:" in *":$HOME/.cargo/bin:"*) ;; *) export PATH="$HOME/.cargo/bin:$PATH" ;; esac
 
 step() {
     printf '\n== %s\n' "$*"
