@@ -56,7 +56,7 @@ while IFS= read -r lock; do
     else
         failed+=("$dir")
     fi
-done < <(git ls-files '*Cargo.lock' 'Cargo.lock')
+done < <(git ls-files '*Cargo.lock')
 
 echo "own-workspaces $mode: $clean clean, ${#failed[@]} failed${failed:+ (${failed[*]})}"
 [ ${#failed[@]} = 0 ]
